@@ -1,0 +1,47 @@
+//! Reading inputs and printing results, shared by every subcommand.
+
+use citegate_core::Error;
+use std::path::Path;
+
+/// Exit code: the check passed.
+pub const PASS: u8 = 0;
+/// Exit code: the check ran and failed.
+pub const FAIL: u8 = 1;
+/// Exit code: bad input or usage.
+pub const BAD_INPUT: u8 = 2;
+
+/// Reads a file as UTF-8 text, or prints a clear error and returns `Err(BAD_INPUT)`.
+#[allow(dead_code)]
+pub fn read_text(path: &Path) -> Result<String, u8> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprintln!(
+            "error: cannot read {}: {}",
+            path.display(),
+            e.to_string().to_lowercase()
+        );
+        BAD_INPUT
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        eprintln!(
+            "error: {}: not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        );
+        BAD_INPUT
+    })
+}
+
+/// Prints a core error with the file it came from, and gives the exit code for bad input.
+#[allow(dead_code)]
+pub fn report(path: &Path, err: Error) -> u8 {
+    eprintln!("error: {}", err.in_file(path.display().to_string()));
+    BAD_INPUT
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub fn print_json<T: serde::Serialize>(value: &T) {
+    match serde_json::to_string_pretty(value) {
+        Ok(s) => println!("{s}"),
+        Err(e) => eprintln!("error: cannot serialize output: {e}"),
+    }
+}

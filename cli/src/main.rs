@@ -1,0 +1,44 @@
+//! `citegate`: the core's checks as a native command-line tool.
+//!
+//! This crate is glue: it reads files, calls `citegate-core`, prints text or
+//! JSON and picks an exit code. No decision is made here that the core does
+//! not make. Each domain's subcommands live in their own module.
+//!
+//! Exit codes follow the reference scripts: 0 pass, 1 fail (the check ran and
+//! found problems), 2 bad input or usage.
+
+mod io;
+mod match_cmds;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// citegate — check a paper's citations before you submit it.
+#[derive(Parser)]
+#[command(name = "citegate", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    #[command(flatten)]
+    Match(match_cmds::MatchCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help/version with exit 0 and usage errors with 2.
+            let code = e.exit_code();
+            let _ = e.print();
+            return ExitCode::from(code as u8);
+        }
+    };
+    let code = match cli.command {
+        Command::Match(cmd) => cmd.run(),
+    };
+    ExitCode::from(code)
+}

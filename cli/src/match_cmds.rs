@@ -1,0 +1,111 @@
+//! `citegate match` and `citegate cutoff`: the title-match and cutoff rules.
+
+use crate::io::{print_json, BAD_INPUT, FAIL, PASS};
+use citegate_core::cutoff::{self, Date, PaperDate};
+use citegate_core::title;
+use clap::{ArgGroup, Args, Subcommand};
+
+#[derive(Subcommand)]
+pub enum MatchCommand {
+    /// Score a candidate title against a found title (python-Levenshtein ratio); always exits 0
+    Match(MatchArgs),
+    /// Check that a paper date is strictly before the research cutoff (exit 0 pass, 1 fail, 2 bad date)
+    Cutoff(CutoffArgs),
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The candidate's title (from a web search)
+    #[arg(long)]
+    candidate: String,
+    /// The title the index returned
+    #[arg(long)]
+    found: String,
+    /// A candidate of fewer than 4 words contained in the found title scores at least 95
+    #[arg(long)]
+    substring_bypass: bool,
+    /// PASS iff score > threshold
+    #[arg(long, default_value_t = title::DEFAULT_THRESHOLD)]
+    threshold: i64,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("paper").required(true).args(["paper_year", "paper_date"])))]
+pub struct CutoffArgs {
+    /// The paper's year
+    #[arg(long)]
+    paper_year: Option<i32>,
+    /// The paper's month (1-12), with --paper-year
+    #[arg(long, requires = "paper_year")]
+    paper_month: Option<u32>,
+    /// The paper's date: YYYY, YYYY-MM, YYYY-MM-DD, "October 2024", …
+    #[arg(long, conflicts_with = "paper_year")]
+    paper_date: Option<String>,
+    /// The research cutoff, YYYY-MM-DD
+    #[arg(long)]
+    cutoff: String,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+impl MatchCommand {
+    pub fn run(self) -> u8 {
+        match self {
+            MatchCommand::Match(a) => run_match(a),
+            MatchCommand::Cutoff(a) => run_cutoff(a),
+        }
+    }
+}
+
+fn run_match(a: MatchArgs) -> u8 {
+    let m = title::match_titles(&a.candidate, &a.found, a.substring_bypass, a.threshold);
+    if a.json {
+        print_json(&m);
+    } else {
+        println!("{} {}", m.score, if m.pass { "PASS" } else { "FAIL" });
+    }
+    PASS
+}
+
+fn run_cutoff(a: CutoffArgs) -> u8 {
+    let cutoff = match Date::parse_iso(&a.cutoff) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: --cutoff: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let paper = match (&a.paper_date, a.paper_year) {
+        (Some(text), _) => PaperDate::parse(text).map_err(|e| format!("--paper-date: {e}")),
+        (None, Some(year)) => PaperDate::from_parts(year, a.paper_month)
+            .map_err(|e| format!("--paper-year/--paper-month: {e}")),
+        (None, None) => Err("give --paper-date or --paper-year".to_string()),
+    };
+    let paper = match paper {
+        Ok(p) => p,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return BAD_INPUT;
+        }
+    };
+    let c = cutoff::check(paper, cutoff);
+    if a.json {
+        print_json(&c);
+    } else if c.pass {
+        println!("PASS  paper={}  <  cutoff={}", c.paper, c.cutoff);
+    } else {
+        println!(
+            "FAIL  paper={}  not strictly before cutoff={}",
+            c.paper, c.cutoff
+        );
+    }
+    if c.pass {
+        PASS
+    } else {
+        FAIL
+    }
+}

@@ -1,0 +1,3 @@
+//! BibTeX: reading any `.bib` tolerantly, writing `refs.bib`, and the four check layers.
+
+pub mod write;

@@ -1,0 +1,1 @@
+//! Writing `refs.bib` from a citation pool.

@@ -1,0 +1,312 @@
+//! The research cutoff: a paper counts only if it appeared strictly before it.
+//!
+//! Papers carry dates of three precisions. A year alone is read as the last
+//! day of that year (the worst case for the paper), a year and month as the
+//! first day of that month, a full date as itself. The comparison is strict:
+//! a paper dated on the cutoff day fails. Time never comes from a clock here;
+//! the cutoff is always an argument.
+
+use crate::error::{Error, ErrorKind, Result};
+use std::fmt;
+
+/// A calendar date (proleptic Gregorian), always valid once constructed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    year: i32,
+    month: u8,
+    day: u8,
+}
+
+fn is_leap(year: i32) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+fn days_in_month(year: i32, month: u8) -> u8 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if is_leap(year) => 29,
+        2 => 28,
+        _ => 0,
+    }
+}
+
+impl Date {
+    /// A date, or an `InvalidDate` error when it does not exist.
+    pub fn new(year: i32, month: u32, day: u32) -> Result<Date> {
+        if !(1..=9999).contains(&year) {
+            return Err(Error::new(ErrorKind::InvalidDate, format!("year {year} is out of range")));
+        }
+        if !(1..=12).contains(&month) {
+            return Err(Error::new(ErrorKind::InvalidDate, format!("month {month} does not exist")));
+        }
+        let month = month as u8;
+        if day == 0 || day > u32::from(days_in_month(year, month)) {
+            return Err(Error::new(
+                ErrorKind::InvalidDate,
+                format!("{year:04}-{month:02}-{day:02} does not exist"),
+            ));
+        }
+        Ok(Date { year, month, day: day as u8 })
+    }
+
+    /// Parses a full ISO date `YYYY-MM-DD` (the cutoff's format).
+    pub fn parse_iso(text: &str) -> Result<Date> {
+        match PaperDate::parse(text)? {
+            PaperDate::Day(d) => Ok(d),
+            _ => Err(Error::new(ErrorKind::InvalidDate, format!("expected a full date YYYY-MM-DD, got `{}`", text.trim()))),
+        }
+    }
+
+    /// The year.
+    pub fn year(&self) -> i32 {
+        self.year
+    }
+
+    /// The month, 1..=12.
+    pub fn month(&self) -> u32 {
+        u32::from(self.month)
+    }
+
+    /// The day of the month.
+    pub fn day(&self) -> u32 {
+        u32::from(self.day)
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+impl serde::Serialize for Date {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Date {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Date, D::Error> {
+        let s = String::deserialize(d)?;
+        Date::parse_iso(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A paper's publication date at the precision it is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "precision", rename_all = "snake_case")]
+pub enum PaperDate {
+    /// Only the year is known.
+    Year {
+        /// The year.
+        year: i32,
+    },
+    /// Year and month are known.
+    Month {
+        /// The year.
+        year: i32,
+        /// The month, 1..=12.
+        month: u32,
+    },
+    /// The full date is known.
+    Day(Date),
+}
+
+const MONTHS: [&str; 12] = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december",
+];
+
+fn month_from_name(word: &str) -> Option<u32> {
+    let w = word.trim_end_matches('.').to_ascii_lowercase();
+    if w.len() < 3 {
+        return None;
+    }
+    if w == "sept" {
+        return Some(9);
+    }
+    MONTHS.iter().position(|m| m.starts_with(&w)).map(|i| i as u32 + 1)
+}
+
+fn parse_num<T: std::str::FromStr>(part: &str, what: &str, text: &str) -> Result<T> {
+    if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::new(ErrorKind::InvalidDate, format!("`{text}` has no valid {what}")));
+    }
+    part.parse().map_err(|_| Error::new(ErrorKind::InvalidDate, format!("`{text}` has no valid {what}")))
+}
+
+impl PaperDate {
+    /// Parses `2024`, `2024-10`, `2024-10-01`, `2024/10`, `2024/10/01`,
+    /// `October 2024`, `Oct. 2024`, `Oct 2024` and `1 October 2024`.
+    ///
+    /// ```
+    /// use citegate_core::cutoff::PaperDate;
+    /// assert_eq!(PaperDate::parse("Oct. 2024").unwrap(), PaperDate::Month { year: 2024, month: 10 });
+    /// assert!(PaperDate::parse("2023-02-29").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<PaperDate> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(Error::new(ErrorKind::InvalidDate, "the date is empty"));
+        }
+        let words: Vec<&str> = t.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+        if words.len() >= 2 {
+            // "October 2024", "Oct. 2024", "1 October 2024", "October 1, 2024".
+            let year_word = words[words.len() - 1];
+            let year: i32 = parse_num(year_word, "year", t)?;
+            let (month_word, day_word) = match words.len() {
+                2 => (words[0], None),
+                3 if month_from_name(words[0]).is_some() => (words[0], Some(words[1])),
+                3 => (words[1], Some(words[0])),
+                _ => return Err(Error::new(ErrorKind::InvalidDate, format!("`{t}` is not a date"))),
+            };
+            let month = month_from_name(month_word)
+                .ok_or_else(|| Error::new(ErrorKind::InvalidDate, format!("`{month_word}` is not a month")))?;
+            return match day_word {
+                None => {
+                    Date::new(year, month, 1)?;
+                    Ok(PaperDate::Month { year, month })
+                }
+                Some(d) => Ok(PaperDate::Day(Date::new(year, month, parse_num(d, "day", t)?)?)),
+            };
+        }
+        let parts: Vec<&str> = t.split(['-', '/']).collect();
+        match parts.as_slice() {
+            [y] if y.len() == 4 => {
+                let year = parse_num(y, "year", t)?;
+                Date::new(year, 1, 1)?;
+                Ok(PaperDate::Year { year })
+            }
+            [y, m] if y.len() == 4 => {
+                let year = parse_num(y, "year", t)?;
+                let month = parse_num(m, "month", t)?;
+                Date::new(year, month, 1)?;
+                Ok(PaperDate::Month { year, month })
+            }
+            [y, m, d] if y.len() == 4 => {
+                Ok(PaperDate::Day(Date::new(parse_num(y, "year", t)?, parse_num(m, "month", t)?, parse_num(d, "day", t)?)?))
+            }
+            _ => Err(Error::new(ErrorKind::InvalidDate, format!("`{t}` is not a date (expected YYYY, YYYY-MM or YYYY-MM-DD)"))),
+        }
+    }
+
+    /// A date from a year and an optional month, as `check_cutoff.py` takes them.
+    pub fn from_parts(year: i32, month: Option<u32>) -> Result<PaperDate> {
+        match month {
+            None => {
+                Date::new(year, 1, 1)?;
+                Ok(PaperDate::Year { year })
+            }
+            Some(month) => {
+                Date::new(year, month, 1)?;
+                Ok(PaperDate::Month { year, month })
+            }
+        }
+    }
+
+    /// The day this date stands for in the comparison: 31 December for a
+    /// year, day 1 for a month.
+    pub fn effective(&self) -> Date {
+        match *self {
+            // Both were validated on construction; `Date::new` cannot fail here.
+            PaperDate::Year { year } => Date { year, month: 12, day: 31 },
+            PaperDate::Month { year, month } => Date { year, month: month as u8, day: 1 },
+            PaperDate::Day(d) => d,
+        }
+    }
+}
+
+/// The outcome of a cutoff check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CutoffCheck {
+    /// The day the paper's date stands for.
+    pub paper: Date,
+    /// The cutoff.
+    pub cutoff: Date,
+    /// Whether `paper < cutoff`.
+    pub pass: bool,
+}
+
+/// Checks a paper date against the cutoff: passes iff strictly before.
+///
+/// ```
+/// use citegate_core::cutoff::{check, Date, PaperDate};
+/// let cutoff = Date::parse_iso("2024-10-01").unwrap();
+/// assert!(check(PaperDate::parse("2024-09").unwrap(), cutoff).pass);
+/// assert!(!check(PaperDate::parse("2024").unwrap(), cutoff).pass);
+/// ```
+pub fn check(paper: PaperDate, cutoff: Date) -> CutoffCheck {
+    let paper = paper.effective();
+    CutoffCheck { paper, cutoff, pass: paper < cutoff }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_parse(text: &str, expected: &str) {
+        let got = match PaperDate::parse(text) {
+            Ok(PaperDate::Year { year }) => format!("year {year}"),
+            Ok(PaperDate::Month { year, month }) => format!("month {year}-{month:02}"),
+            Ok(PaperDate::Day(d)) => format!("day {d}"),
+            Err(e) => format!("error {:?}", e.kind),
+        };
+        assert_eq!(got, expected, "parse({text:?})");
+    }
+
+    fn check_cutoff(year: i32, month: Option<u32>, cutoff: &str, pass: bool) {
+        let c = check(PaperDate::from_parts(year, month).unwrap(), Date::parse_iso(cutoff).unwrap());
+        assert_eq!(c.pass, pass, "{year}/{month:?} vs {cutoff}");
+    }
+
+    #[test]
+    fn parses_dates() {
+        check_parse("2024", "year 2024");
+        check_parse("2024-10", "month 2024-10");
+        check_parse("2024/10", "month 2024-10");
+        check_parse("2024-10-01", "day 2024-10-01");
+        check_parse("2024/10/01", "day 2024-10-01");
+        check_parse("October 2024", "month 2024-10");
+        check_parse("Oct. 2024", "month 2024-10");
+        check_parse("oct 2024", "month 2024-10");
+        check_parse("Sept. 2024", "month 2024-09");
+        check_parse("1 October 2024", "day 2024-10-01");
+        check_parse("October 1, 2024", "day 2024-10-01");
+        check_parse("2024-02-29", "day 2024-02-29");
+        check_parse("2023-02-29", "error InvalidDate");
+        check_parse("2024-13", "error InvalidDate");
+        check_parse("2024-00-10", "error InvalidDate");
+        check_parse("2024-04-31", "error InvalidDate");
+        check_parse("Foo 2024", "error InvalidDate");
+        check_parse("", "error InvalidDate");
+        check_parse("24", "error InvalidDate");
+        check_parse("2024-1x", "error InvalidDate");
+        check_parse("99999999999999999999", "error InvalidDate");
+    }
+
+    /// The example table of the seed (Rule 3), cutoff 2024-10-01.
+    #[test]
+    fn seed_example_table() {
+        check_cutoff(2017, None, "2024-10-01", true);
+        check_cutoff(2024, Some(9), "2024-10-01", true);
+        check_cutoff(2024, Some(10), "2024-10-01", false);
+        check_cutoff(2024, None, "2024-10-01", false);
+    }
+
+    #[test]
+    fn equality_fails_and_day_precision_counts() {
+        let cutoff = Date::parse_iso("2024-10-01").unwrap();
+        assert!(!check(PaperDate::parse("2024-10-01").unwrap(), cutoff).pass);
+        assert!(check(PaperDate::parse("2024-09-30").unwrap(), cutoff).pass);
+        assert!(check(PaperDate::parse("2023").unwrap(), Date::parse_iso("2024-01-01").unwrap()).pass);
+        assert!(!check(PaperDate::parse("2023").unwrap(), Date::parse_iso("2023-12-31").unwrap()).pass);
+    }
+
+    #[test]
+    fn cutoff_must_be_a_full_date() {
+        assert_eq!(Date::parse_iso("2024-10").unwrap_err().kind, ErrorKind::InvalidDate);
+        assert!(PaperDate::from_parts(2024, Some(13)).is_err());
+        assert!(PaperDate::from_parts(0, None).is_err());
+    }
+}

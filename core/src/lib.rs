@@ -1,0 +1,61 @@
+//! citegate's core: the logic of checking a paper's citations, with no IO.
+//!
+//! Everything here is a pure function of its inputs. The core reads no file,
+//! makes no request and reads no clock: the browser app (`citegate-web`) and
+//! the command-line tool (`citegate-cli`) fetch, read and time things, and
+//! hand the data in as values. That is what lets the same code run natively,
+//! in wasm32 inside a browser, and under `cargo test` on recorded responses.
+//!
+//! The crate is split by domain:
+//!
+//! | module | what it decides |
+//! |---|---|
+//! | [`title`] | normalized titles and python-Levenshtein's `ratio` |
+//! | [`cutoff`] | paper dates and the strict research-cutoff rule |
+//! | [`latex`] | LaTeX text decoded to Unicode for matching |
+//! | [`candidates`] | `raw_candidates.json`, `outline.json`, pre-dedup |
+//! | [`verify`] | accepting or rejecting a candidate against Semantic Scholar |
+//! | [`pool`] | `citation_pool.json`, dedup, validation |
+//! | [`bibtex`] | reading any `.bib`, writing `refs.bib`, the four check layers |
+//! | [`tex`] | cite commands in LaTeX sources, key sync |
+//! | [`coverage`] | the ≥ 90 % citation gate and its re-prompt |
+//! | [`works`] | Semantic Scholar, Crossref and OpenAlex bodies as one `Work` |
+//! | [`crossindex`] | cross-checking a pool against Crossref and OpenAlex |
+//! | [`search`] | request plans, rank fusion, honest status, zero-result probe |
+//! | [`library`] | the `refs.jsonl` reference library |
+//! | [`prompt`] | the writing prompt filled from a pool |
+//!
+//! # Example
+//!
+//! ```
+//! use citegate_core::{title, cutoff};
+//!
+//! let m = title::match_titles("Attention is all you need", "Attention Is All You Need", false, 70);
+//! assert!(m.pass);
+//!
+//! let c = cutoff::check(cutoff::PaperDate::parse("2017-06-12").unwrap(),
+//!                       cutoff::Date::parse_iso("2024-10-01").unwrap());
+//! assert!(c.pass);
+//! ```
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod latex;
+pub mod title;
+pub mod cutoff;
+pub mod candidates;
+pub mod verify;
+pub mod pool;
+pub mod bibtex;
+pub mod tex;
+pub mod coverage;
+pub mod works;
+pub mod crossindex;
+pub mod search;
+pub mod library;
+pub mod prompt;
+
+#[cfg(feature = "js")]
+pub mod js;
+
+pub use error::{Error, ErrorKind, Location, Result};

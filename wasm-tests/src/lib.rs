@@ -1,0 +1,1 @@
+//! citegate-wasm-tests: nothing but test suites (see `tests/`).

@@ -1,0 +1,2 @@
+//! citegate's browser app.
+pub mod app;
