@@ -35,10 +35,16 @@ impl Date {
     /// A date, or an `InvalidDate` error when it does not exist.
     pub fn new(year: i32, month: u32, day: u32) -> Result<Date> {
         if !(1..=9999).contains(&year) {
-            return Err(Error::new(ErrorKind::InvalidDate, format!("year {year} is out of range")));
+            return Err(Error::new(
+                ErrorKind::InvalidDate,
+                format!("year {year} is out of range"),
+            ));
         }
         if !(1..=12).contains(&month) {
-            return Err(Error::new(ErrorKind::InvalidDate, format!("month {month} does not exist")));
+            return Err(Error::new(
+                ErrorKind::InvalidDate,
+                format!("month {month} does not exist"),
+            ));
         }
         let month = month as u8;
         if day == 0 || day > u32::from(days_in_month(year, month)) {
@@ -47,14 +53,21 @@ impl Date {
                 format!("{year:04}-{month:02}-{day:02} does not exist"),
             ));
         }
-        Ok(Date { year, month, day: day as u8 })
+        Ok(Date {
+            year,
+            month,
+            day: day as u8,
+        })
     }
 
     /// Parses a full ISO date `YYYY-MM-DD` (the cutoff's format).
     pub fn parse_iso(text: &str) -> Result<Date> {
         match PaperDate::parse(text)? {
             PaperDate::Day(d) => Ok(d),
-            _ => Err(Error::new(ErrorKind::InvalidDate, format!("expected a full date YYYY-MM-DD, got `{}`", text.trim()))),
+            _ => Err(Error::new(
+                ErrorKind::InvalidDate,
+                format!("expected a full date YYYY-MM-DD, got `{}`", text.trim()),
+            )),
         }
     }
 
@@ -114,7 +127,17 @@ pub enum PaperDate {
 }
 
 const MONTHS: [&str; 12] = [
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
     "december",
 ];
 
@@ -126,14 +149,25 @@ fn month_from_name(word: &str) -> Option<u32> {
     if w == "sept" {
         return Some(9);
     }
-    MONTHS.iter().position(|m| m.starts_with(&w)).map(|i| i as u32 + 1)
+    MONTHS
+        .iter()
+        .position(|m| m.starts_with(&w))
+        .map(|i| i as u32 + 1)
 }
 
 fn parse_num<T: std::str::FromStr>(part: &str, what: &str, text: &str) -> Result<T> {
     if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Error::new(ErrorKind::InvalidDate, format!("`{text}` has no valid {what}")));
+        return Err(Error::new(
+            ErrorKind::InvalidDate,
+            format!("`{text}` has no valid {what}"),
+        ));
     }
-    part.parse().map_err(|_| Error::new(ErrorKind::InvalidDate, format!("`{text}` has no valid {what}")))
+    part.parse().map_err(|_| {
+        Error::new(
+            ErrorKind::InvalidDate,
+            format!("`{text}` has no valid {what}"),
+        )
+    })
 }
 
 impl PaperDate {
@@ -150,7 +184,10 @@ impl PaperDate {
         if t.is_empty() {
             return Err(Error::new(ErrorKind::InvalidDate, "the date is empty"));
         }
-        let words: Vec<&str> = t.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = t
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
         if words.len() >= 2 {
             // "October 2024", "Oct. 2024", "1 October 2024", "October 1, 2024".
             let year_word = words[words.len() - 1];
@@ -159,16 +196,29 @@ impl PaperDate {
                 2 => (words[0], None),
                 3 if month_from_name(words[0]).is_some() => (words[0], Some(words[1])),
                 3 => (words[1], Some(words[0])),
-                _ => return Err(Error::new(ErrorKind::InvalidDate, format!("`{t}` is not a date"))),
+                _ => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidDate,
+                        format!("`{t}` is not a date"),
+                    ))
+                }
             };
-            let month = month_from_name(month_word)
-                .ok_or_else(|| Error::new(ErrorKind::InvalidDate, format!("`{month_word}` is not a month")))?;
+            let month = month_from_name(month_word).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidDate,
+                    format!("`{month_word}` is not a month"),
+                )
+            })?;
             return match day_word {
                 None => {
                     Date::new(year, month, 1)?;
                     Ok(PaperDate::Month { year, month })
                 }
-                Some(d) => Ok(PaperDate::Day(Date::new(year, month, parse_num(d, "day", t)?)?)),
+                Some(d) => Ok(PaperDate::Day(Date::new(
+                    year,
+                    month,
+                    parse_num(d, "day", t)?,
+                )?)),
             };
         }
         let parts: Vec<&str> = t.split(['-', '/']).collect();
@@ -184,10 +234,15 @@ impl PaperDate {
                 Date::new(year, month, 1)?;
                 Ok(PaperDate::Month { year, month })
             }
-            [y, m, d] if y.len() == 4 => {
-                Ok(PaperDate::Day(Date::new(parse_num(y, "year", t)?, parse_num(m, "month", t)?, parse_num(d, "day", t)?)?))
-            }
-            _ => Err(Error::new(ErrorKind::InvalidDate, format!("`{t}` is not a date (expected YYYY, YYYY-MM or YYYY-MM-DD)"))),
+            [y, m, d] if y.len() == 4 => Ok(PaperDate::Day(Date::new(
+                parse_num(y, "year", t)?,
+                parse_num(m, "month", t)?,
+                parse_num(d, "day", t)?,
+            )?)),
+            _ => Err(Error::new(
+                ErrorKind::InvalidDate,
+                format!("`{t}` is not a date (expected YYYY, YYYY-MM or YYYY-MM-DD)"),
+            )),
         }
     }
 
@@ -210,8 +265,16 @@ impl PaperDate {
     pub fn effective(&self) -> Date {
         match *self {
             // Both were validated on construction; `Date::new` cannot fail here.
-            PaperDate::Year { year } => Date { year, month: 12, day: 31 },
-            PaperDate::Month { year, month } => Date { year, month: month as u8, day: 1 },
+            PaperDate::Year { year } => Date {
+                year,
+                month: 12,
+                day: 31,
+            },
+            PaperDate::Month { year, month } => Date {
+                year,
+                month: month as u8,
+                day: 1,
+            },
             PaperDate::Day(d) => d,
         }
     }
@@ -238,7 +301,11 @@ pub struct CutoffCheck {
 /// ```
 pub fn check(paper: PaperDate, cutoff: Date) -> CutoffCheck {
     let paper = paper.effective();
-    CutoffCheck { paper, cutoff, pass: paper < cutoff }
+    CutoffCheck {
+        paper,
+        cutoff,
+        pass: paper < cutoff,
+    }
 }
 
 #[cfg(test)]
@@ -256,7 +323,10 @@ mod tests {
     }
 
     fn check_cutoff(year: i32, month: Option<u32>, cutoff: &str, pass: bool) {
-        let c = check(PaperDate::from_parts(year, month).unwrap(), Date::parse_iso(cutoff).unwrap());
+        let c = check(
+            PaperDate::from_parts(year, month).unwrap(),
+            Date::parse_iso(cutoff).unwrap(),
+        );
         assert_eq!(c.pass, pass, "{year}/{month:?} vs {cutoff}");
     }
 
@@ -299,13 +369,28 @@ mod tests {
         let cutoff = Date::parse_iso("2024-10-01").unwrap();
         assert!(!check(PaperDate::parse("2024-10-01").unwrap(), cutoff).pass);
         assert!(check(PaperDate::parse("2024-09-30").unwrap(), cutoff).pass);
-        assert!(check(PaperDate::parse("2023").unwrap(), Date::parse_iso("2024-01-01").unwrap()).pass);
-        assert!(!check(PaperDate::parse("2023").unwrap(), Date::parse_iso("2023-12-31").unwrap()).pass);
+        assert!(
+            check(
+                PaperDate::parse("2023").unwrap(),
+                Date::parse_iso("2024-01-01").unwrap()
+            )
+            .pass
+        );
+        assert!(
+            !check(
+                PaperDate::parse("2023").unwrap(),
+                Date::parse_iso("2023-12-31").unwrap()
+            )
+            .pass
+        );
     }
 
     #[test]
     fn cutoff_must_be_a_full_date() {
-        assert_eq!(Date::parse_iso("2024-10").unwrap_err().kind, ErrorKind::InvalidDate);
+        assert_eq!(
+            Date::parse_iso("2024-10").unwrap_err().kind,
+            ErrorKind::InvalidDate
+        );
         assert!(PaperDate::from_parts(2024, Some(13)).is_err());
         assert!(PaperDate::from_parts(0, None).is_err());
     }

@@ -57,7 +57,10 @@ pub struct Location {
 impl Location {
     /// A location that names only a file.
     pub fn file(name: impl Into<String>) -> Self {
-        Location { file: Some(name.into()), ..Location::default() }
+        Location {
+            file: Some(name.into()),
+            ..Location::default()
+        }
     }
 
     /// This location with a 1-based line and column.
@@ -126,7 +129,11 @@ pub struct Error {
 impl Error {
     /// A new error with no location.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error { kind, location: Location::default(), message: message.into() }
+        Error {
+            kind,
+            location: Location::default(),
+            message: message.into(),
+        }
     }
 
     /// This error with its location replaced.
@@ -158,7 +165,11 @@ impl Error {
         } else {
             Location::default()
         };
-        Error { kind, location, message: text }
+        Error {
+            kind,
+            location,
+            message: text,
+        }
     }
 }
 
@@ -183,9 +194,13 @@ mod tests {
 
     #[test]
     fn display_names_file_line_and_field() {
-        let e = Error::new(ErrorKind::MissingField, "title is missing")
-            .at(Location::file("pool.json").at(3, 7).index(2).field("title"));
-        assert_eq!(e.to_string(), "pool.json:3:7, item 2, field `title`: title is missing");
+        let e =
+            Error::new(ErrorKind::MissingField, "title is missing")
+                .at(Location::file("pool.json").at(3, 7).index(2).field("title"));
+        assert_eq!(
+            e.to_string(),
+            "pool.json:3:7, item 2, field `title`: title is missing"
+        );
     }
 
     #[test]

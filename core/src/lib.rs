@@ -39,23 +39,20 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bibtex;
+pub mod candidates;
+pub mod coverage;
+pub mod crossindex;
+pub mod cutoff;
 pub mod error;
 pub mod latex;
-pub mod title;
-pub mod cutoff;
-pub mod candidates;
-pub mod verify;
-pub mod pool;
-pub mod bibtex;
-pub mod tex;
-pub mod coverage;
-pub mod works;
-pub mod crossindex;
-pub mod search;
 pub mod library;
+pub mod pool;
 pub mod prompt;
-
-#[cfg(feature = "js")]
-pub mod js;
+pub mod search;
+pub mod tex;
+pub mod title;
+pub mod verify;
+pub mod works;
 
 pub use error::{Error, ErrorKind, Location, Result};

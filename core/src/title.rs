@@ -83,7 +83,11 @@ pub fn normalize(title: &str) -> String {
     } else {
         title.to_string()
     };
-    let folded = if decoded.is_ascii() { decoded } else { fold(&decoded) };
+    let folded = if decoded.is_ascii() {
+        decoded
+    } else {
+        fold(&decoded)
+    };
     let mut out = String::with_capacity(folded.len());
     let mut pending_space = false;
     for c in folded.chars() {
@@ -172,12 +176,24 @@ pub struct TitleMatch {
 /// let m = citegate_core::title::match_titles("Attention is all you need", "Attention Is All You Need.", false, 70);
 /// assert_eq!((m.score, m.pass), (100, true));
 /// ```
-pub fn match_titles(candidate: &str, found: &str, substring_bypass: bool, threshold: i64) -> TitleMatch {
+pub fn match_titles(
+    candidate: &str,
+    found: &str,
+    substring_bypass: bool,
+    threshold: i64,
+) -> TitleMatch {
     let candidate_normalized = normalize(candidate);
     let found_normalized = normalize(found);
     let ratio = ratio_normalized(&candidate_normalized, &found_normalized);
     let score = score(candidate, found, substring_bypass);
-    TitleMatch { candidate_normalized, found_normalized, ratio, score, threshold, pass: score > threshold }
+    TitleMatch {
+        candidate_normalized,
+        found_normalized,
+        ratio,
+        score,
+        threshold,
+        pass: score > threshold,
+    }
 }
 
 #[cfg(test)]
@@ -189,7 +205,11 @@ mod tests {
     }
 
     fn check_score(a: &str, b: &str, bypass: bool, expected: i64) {
-        assert_eq!(score(a, b, bypass), expected, "score({a:?}, {b:?}, bypass={bypass})");
+        assert_eq!(
+            score(a, b, bypass),
+            expected,
+            "score({a:?}, {b:?}, bypass={bypass})"
+        );
     }
 
     #[test]
@@ -227,10 +247,25 @@ mod tests {
 
     #[test]
     fn substring_bypass_lifts_short_contained_candidates() {
-        check_score("Linformer", "Linformer: Self-Attention with Linear Complexity", false, 32);
-        check_score("Linformer", "Linformer: Self-Attention with Linear Complexity", true, 95);
+        check_score(
+            "Linformer",
+            "Linformer: Self-Attention with Linear Complexity",
+            false,
+            32,
+        );
+        check_score(
+            "Linformer",
+            "Linformer: Self-Attention with Linear Complexity",
+            true,
+            95,
+        );
         // Four words or more: no bypass.
-        check_score("self attention with linear", "Linformer: Self-Attention with Linear Complexity", true, 71);
+        check_score(
+            "self attention with linear",
+            "Linformer: Self-Attention with Linear Complexity",
+            true,
+            71,
+        );
     }
 
     #[test]
