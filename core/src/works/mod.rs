@@ -3,10 +3,256 @@
 //! The browser executes requests; the core plans them and reads what came
 //! back. Requests are therefore plain data ([`request::Request`]: method, URL,
 //! headers, body) built from parameters that include the base URL, and every
-//! response body — success or error — is read by a function of `(status,
-//! body)`. Keeping both halves pure lets the same code run on recorded
-//! fixtures under `cargo test` and on live responses in wasm32.
+//! response body — success or error — is read by one function of `(service,
+//! status, body)`: [`parse::parse_response`]. Keeping both halves pure lets
+//! the same code run on recorded fixtures under `cargo test` and on live
+//! responses in wasm32. Each backend's record is reduced to the few fields
+//! every later step needs (ids, DOI, title, authors, date, venue, abstract,
+//! citation count); anything else stays in the raw body, which the caller
+//! still holds.
 
 pub mod error;
+pub mod parse;
+pub mod request;
 
 pub use error::{parse_error, ApiError, ApiErrorKind, Service};
+pub use parse::{parse_response, Page};
+
+use serde::{Deserialize, Serialize};
+
+/// One author as a backend gave it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Author {
+    /// Full display name (`Ashish Vaswani`).
+    pub name: String,
+    /// Given name, when the backend splits names (Crossref does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given: Option<String>,
+    /// Family name, when the backend splits names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+}
+
+/// A publication date, as precise as the backend knows it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PubDate {
+    /// Year.
+    pub year: i32,
+    /// Month 1–12, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub month: Option<u8>,
+    /// Day 1–31, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub day: Option<u8>,
+}
+
+impl PubDate {
+    /// Reads `YYYY`, `YYYY-MM` or `YYYY-MM-DD`; out-of-range parts are dropped.
+    pub fn parse(text: &str) -> Option<PubDate> {
+        let mut parts = text.trim().split('-');
+        let year: i32 = parts.next()?.trim().parse().ok()?;
+        let month = parts
+            .next()
+            .and_then(|m| m.trim().parse::<u8>().ok())
+            .filter(|m| (1..=12).contains(m));
+        let day = month.and(
+            parts
+                .next()
+                .and_then(|d| d.trim().parse::<u8>().ok())
+                .filter(|d| (1..=31).contains(d)),
+        );
+        Some(PubDate { year, month, day })
+    }
+}
+
+/// One paper, normalized from any backend.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Work {
+    /// The backend the record came from.
+    pub source: Service,
+    /// The backend's own id: S2 paperId, OpenAlex `W…`, or the DOI for Crossref.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Bare DOI as deposited (no `https://doi.org/`, case kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doi: Option<String>,
+    /// arXiv id without version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arxiv_id: Option<String>,
+    /// Semantic Scholar paperId.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub s2_id: Option<String>,
+    /// OpenAlex work id (`W…`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openalex_id: Option<String>,
+    /// PubMed id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pmid: Option<String>,
+    /// PubMed Central id (`PMC…`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pmcid: Option<String>,
+    /// Title (empty when the response did not include it).
+    pub title: String,
+    /// Authors in order.
+    pub authors: Vec<Author>,
+    /// Publication date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<PubDate>,
+    /// Journal, conference or repository name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub venue: Option<String>,
+    /// Abstract as plain text (OpenAlex's inverted index rebuilt, JATS tags removed).
+    #[serde(rename = "abstract", skip_serializing_if = "Option::is_none")]
+    pub abstract_text: Option<String>,
+    /// Citation count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation_count: Option<u64>,
+    /// The backend's record type (`journal-article`, `preprint`, …).
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+impl Work {
+    /// An empty work from `source`.
+    pub fn empty(source: Service) -> Work {
+        Work {
+            source,
+            id: None,
+            doi: None,
+            arxiv_id: None,
+            s2_id: None,
+            openalex_id: None,
+            pmid: None,
+            pmcid: None,
+            title: String::new(),
+            authors: Vec::new(),
+            published: None,
+            venue: None,
+            abstract_text: None,
+            citation_count: None,
+            kind: None,
+        }
+    }
+
+    /// Publication year.
+    pub fn year(&self) -> Option<i32> {
+        self.published.map(|d| d.year)
+    }
+
+    /// The DOI's comparison key (bare, lowercased), if any.
+    pub fn doi_key(&self) -> Option<String> {
+        self.doi.as_deref().and_then(doi_key)
+    }
+}
+
+/// Strips `https://doi.org/`, `http://dx.doi.org/`, `doi:` and whitespace
+/// from a DOI, keeping its case. `None` when nothing DOI-like remains.
+pub fn bare_doi(doi: &str) -> Option<String> {
+    let mut d = doi.trim();
+    for prefix in [
+        "https://doi.org/",
+        "http://doi.org/",
+        "https://dx.doi.org/",
+        "http://dx.doi.org/",
+        "doi.org/",
+        "doi:",
+    ] {
+        if d.len() >= prefix.len()
+            && d.get(..prefix.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        {
+            d = d.get(prefix.len()..).unwrap_or("").trim();
+            break;
+        }
+    }
+    (d.starts_with("10.") && d.contains('/')).then(|| d.to_string())
+}
+
+/// The comparison key of a DOI: bare and case-folded (DOIs are
+/// case-insensitive; OpenAlex lowercases them, S2 keeps the deposited case).
+pub fn doi_key(doi: &str) -> Option<String> {
+    bare_doi(doi).map(|d| d.to_lowercase())
+}
+
+/// An arXiv id without its version suffix (`1706.03762v5` → `1706.03762`).
+pub fn strip_arxiv_version(id: &str) -> String {
+    let id = id.trim();
+    if let Some(pos) = id.rfind('v') {
+        let (head, tail) = id.split_at(pos);
+        let digits = tail.get(1..).unwrap_or("");
+        if !head.is_empty() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return head.to_string();
+        }
+    }
+    id.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_doi(input: &str, bare: Option<&str>, key: Option<&str>) {
+        assert_eq!(bare_doi(input).as_deref(), bare, "{input}");
+        assert_eq!(doi_key(input).as_deref(), key, "{input}");
+    }
+
+    #[test]
+    fn dois() {
+        check_doi(
+            "10.1038/S41587-021-01033-z",
+            Some("10.1038/S41587-021-01033-z"),
+            Some("10.1038/s41587-021-01033-z"),
+        );
+        check_doi(
+            "https://doi.org/10.1/ABC",
+            Some("10.1/ABC"),
+            Some("10.1/abc"),
+        );
+        check_doi("HTTPS://DOI.ORG/10.1/x", Some("10.1/x"), Some("10.1/x"));
+        check_doi("doi:10.5/y ", Some("10.5/y"), Some("10.5/y"));
+        check_doi("", None, None);
+        check_doi("not a doi", None, None);
+        check_doi("10.1234", None, None);
+    }
+
+    #[test]
+    fn arxiv_versions() {
+        for (i, o) in [
+            ("1706.03762v5", "1706.03762"),
+            ("hep-th/9901001v2", "hep-th/9901001"),
+            ("1706.03762", "1706.03762"),
+            ("v2", "v2"),
+        ] {
+            assert_eq!(strip_arxiv_version(i), o);
+        }
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(
+            PubDate::parse("2017-06-12"),
+            Some(PubDate {
+                year: 2017,
+                month: Some(6),
+                day: Some(12)
+            })
+        );
+        assert_eq!(
+            PubDate::parse("2017"),
+            Some(PubDate {
+                year: 2017,
+                month: None,
+                day: None
+            })
+        );
+        assert_eq!(
+            PubDate::parse("2017-13-01"),
+            Some(PubDate {
+                year: 2017,
+                month: None,
+                day: None
+            })
+        );
+        assert_eq!(PubDate::parse("x"), None);
+    }
+}

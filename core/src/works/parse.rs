@@ -1,0 +1,451 @@
+//! Response bodies of each backend read into [`Work`]s.
+//!
+//! Parsing is tolerant by field and strict by envelope: a record missing a
+//! title or carrying an unexpected type in one field still yields a `Work`
+//! with that field empty, because S2 returns only the fields asked for and a
+//! sparse Crossref record is still a real record. But a success body whose
+//! envelope is not one of the known shapes (search page, batch array, single
+//! record) is a [`ApiErrorKind::Malformed`](super::ApiErrorKind) error, never
+//! an empty result: an empty list is how a broken response would be mistaken
+//! for an empty literature.
+
+use super::{bare_doi, parse_error, strip_arxiv_version, ApiError, Author, PubDate, Service, Work};
+use serde_json::{Map, Value};
+
+/// What one response contained.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct Page {
+    /// The works, in the backend's order.
+    pub works: Vec<Work>,
+    /// The backend's total hit count, when it reports one.
+    pub total: Option<u64>,
+    /// For batch lookups: 0-based positions of ids the backend did not find.
+    pub missing: Vec<usize>,
+}
+
+/// Reads a response of `service` with HTTP `status` and `body`.
+///
+/// A non-2xx status is read with [`parse_error`]; a 2xx body must have one
+/// of the service's known envelopes.
+pub fn parse_response(service: Service, status: u16, body: &str) -> Result<Page, ApiError> {
+    if !(200..300).contains(&status) {
+        return Err(parse_error(service, status, body));
+    }
+    let value: Value = serde_json::from_str(body)
+        .map_err(|e| ApiError::malformed(service, status, format!("body is not json: {e}")))?;
+    match service {
+        Service::SemanticScholar | Service::Asta => s2_page(&value, service, status),
+        Service::Crossref => crossref_page(&value, status),
+        Service::OpenAlex => openalex_page(&value, status),
+        Service::Arxiv => Err(ApiError::malformed(
+            service,
+            status,
+            "arxiv atom feeds are not read (browsers cannot call arxiv)",
+        )),
+    }
+}
+
+fn s2_page(value: &Value, service: Service, status: u16) -> Result<Page, ApiError> {
+    match value {
+        Value::Array(items) => {
+            let mut page = Page::default();
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::Object(map) => page.works.push(s2_work(map, service)),
+                    _ => page.missing.push(i),
+                }
+            }
+            Ok(page)
+        }
+        Value::Object(map) if map.contains_key("paperId") => Ok(Page {
+            works: vec![s2_work(map, service)],
+            total: None,
+            missing: Vec::new(),
+        }),
+        Value::Object(map) if map.contains_key("data") || map.contains_key("total") => {
+            let works = match map.get("data") {
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(Value::as_object)
+                    .map(|m| s2_work(m, service))
+                    .collect(),
+                None | Some(Value::Null) => Vec::new(),
+                Some(_) => {
+                    return Err(ApiError::malformed(service, status, "`data` is not a list"))
+                }
+            };
+            Ok(Page {
+                works,
+                total: map.get("total").and_then(Value::as_u64),
+                missing: Vec::new(),
+            })
+        }
+        _ => Err(ApiError::malformed(
+            service,
+            status,
+            "expected a paper, a search page or a batch list",
+        )),
+    }
+}
+
+fn s2_work(map: &Map<String, Value>, service: Service) -> Work {
+    let mut w = Work::empty(service);
+    w.s2_id = text(map.get("paperId"));
+    w.id = w.s2_id.clone();
+    w.title = text(map.get("title")).unwrap_or_default();
+    if let Some(Value::Object(ext)) = map.get("externalIds") {
+        w.doi = text(ext.get("DOI")).and_then(|d| bare_doi(&d));
+        w.arxiv_id = text(ext.get("ArXiv")).map(|a| strip_arxiv_version(&a));
+        w.pmid = text(ext.get("PubMed"));
+        w.pmcid = text(ext.get("PubMedCentral")).map(|p| {
+            if p.starts_with("PMC") {
+                p
+            } else {
+                format!("PMC{p}")
+            }
+        });
+    }
+    if let Some(Value::Array(authors)) = map.get("authors") {
+        w.authors = authors
+            .iter()
+            .filter_map(|a| text(a.get("name")))
+            .map(|name| Author {
+                name,
+                given: None,
+                family: None,
+            })
+            .collect();
+    }
+    w.published = text(map.get("publicationDate"))
+        .and_then(|d| PubDate::parse(&d))
+        .or_else(|| year_of(map.get("year")));
+    w.venue =
+        text(map.get("venue")).or_else(|| map.get("journal").and_then(|j| text(j.get("name"))));
+    w.abstract_text = text(map.get("abstract"));
+    w.citation_count = map.get("citationCount").and_then(Value::as_u64);
+    w.kind = match map.get("publicationTypes") {
+        Some(Value::Array(t)) => t.first().and_then(|t| text(Some(t))),
+        _ => None,
+    };
+    w
+}
+
+fn crossref_page(value: &Value, status: u16) -> Result<Page, ApiError> {
+    let bad = |m: &str| ApiError::malformed(Service::Crossref, status, m.to_string());
+    let map = value
+        .as_object()
+        .ok_or_else(|| bad("expected a json object"))?;
+    let message = map.get("message").ok_or_else(|| bad("no `message`"))?;
+    let kind = map
+        .get("message-type")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    match (kind, message) {
+        ("work", Value::Object(m)) => Ok(Page {
+            works: vec![crossref_work(m)],
+            total: None,
+            missing: Vec::new(),
+        }),
+        ("work-list", Value::Object(m)) => {
+            let works = match m.get("items") {
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(Value::as_object)
+                    .map(crossref_work)
+                    .collect(),
+                _ => return Err(bad("`message.items` is not a list")),
+            };
+            Ok(Page {
+                works,
+                total: m.get("total-results").and_then(Value::as_u64),
+                missing: Vec::new(),
+            })
+        }
+        _ => Err(bad("expected message-type `work` or `work-list`")),
+    }
+}
+
+fn crossref_work(map: &Map<String, Value>) -> Work {
+    let mut w = Work::empty(Service::Crossref);
+    w.doi = text(map.get("DOI")).and_then(|d| bare_doi(&d));
+    w.id = w.doi.clone();
+    w.title = first_text(map.get("title")).unwrap_or_default();
+    if let Some(Value::Array(authors)) = map.get("author") {
+        w.authors = authors
+            .iter()
+            .filter_map(|a| {
+                let given = text(a.get("given"));
+                let family = text(a.get("family"));
+                let name = match (&given, &family) {
+                    (Some(g), Some(f)) => format!("{g} {f}"),
+                    (None, Some(f)) => f.clone(),
+                    (Some(g), None) => g.clone(),
+                    (None, None) => text(a.get("name"))?,
+                };
+                Some(Author {
+                    name,
+                    given,
+                    family,
+                })
+            })
+            .collect();
+    }
+    w.published = ["published", "published-print", "published-online", "issued"]
+        .iter()
+        .find_map(|k| crossref_date(map.get(*k)));
+    w.venue = first_text(map.get("container-title"));
+    w.abstract_text = text(map.get("abstract")).map(|a| strip_tags(&a));
+    w.citation_count = map.get("is-referenced-by-count").and_then(Value::as_u64);
+    w.kind = text(map.get("type"));
+    if let Some(d) = &w.doi {
+        if let Some(rest) = d.to_ascii_lowercase().strip_prefix("10.48550/arxiv.") {
+            w.arxiv_id = Some(strip_arxiv_version(rest));
+        }
+    }
+    w
+}
+
+fn crossref_date(v: Option<&Value>) -> Option<PubDate> {
+    let parts = v?.get("date-parts")?.as_array()?.first()?.as_array()?;
+    let num = |i: usize| {
+        parts
+            .get(i)
+            .and_then(|p| p.as_i64().or_else(|| p.as_str()?.parse().ok()))
+    };
+    let year = i32::try_from(num(0)?).ok()?;
+    let month = num(1)
+        .and_then(|m| u8::try_from(m).ok())
+        .filter(|m| (1..=12).contains(m));
+    let day = month.and(
+        num(2)
+            .and_then(|d| u8::try_from(d).ok())
+            .filter(|d| (1..=31).contains(d)),
+    );
+    Some(PubDate { year, month, day })
+}
+
+fn openalex_page(value: &Value, status: u16) -> Result<Page, ApiError> {
+    let bad = |m: &str| ApiError::malformed(Service::OpenAlex, status, m.to_string());
+    let map = value
+        .as_object()
+        .ok_or_else(|| bad("expected a json object"))?;
+    if let Some(results) = map.get("results") {
+        let items = results
+            .as_array()
+            .ok_or_else(|| bad("`results` is not a list"))?;
+        return Ok(Page {
+            works: items
+                .iter()
+                .filter_map(Value::as_object)
+                .map(openalex_work)
+                .collect(),
+            total: map
+                .get("meta")
+                .and_then(|m| m.get("count"))
+                .and_then(Value::as_u64),
+            missing: Vec::new(),
+        });
+    }
+    if map.contains_key("id") {
+        return Ok(Page {
+            works: vec![openalex_work(map)],
+            total: None,
+            missing: Vec::new(),
+        });
+    }
+    Err(bad("expected a work or a `results` list"))
+}
+
+fn openalex_work(map: &Map<String, Value>) -> Work {
+    let mut w = Work::empty(Service::OpenAlex);
+    w.openalex_id = text(map.get("id")).map(|id| last_segment(&id));
+    w.id = w.openalex_id.clone();
+    w.doi = text(map.get("doi")).and_then(|d| bare_doi(&d));
+    w.title = text(map.get("title"))
+        .or_else(|| text(map.get("display_name")))
+        .unwrap_or_default();
+    if let Some(Value::Object(ids)) = map.get("ids") {
+        w.pmid = text(ids.get("pmid")).map(|p| last_segment(&p));
+        w.pmcid = text(ids.get("pmcid")).map(|p| last_segment(&p));
+    }
+    if let Some(Value::Array(authorships)) = map.get("authorships") {
+        w.authors = authorships
+            .iter()
+            .filter_map(|a| {
+                text(a.get("author").and_then(|x| x.get("display_name")))
+                    .or_else(|| text(a.get("raw_author_name")))
+            })
+            .map(|name| Author {
+                name,
+                given: None,
+                family: None,
+            })
+            .collect();
+    }
+    w.published = text(map.get("publication_date"))
+        .and_then(|d| PubDate::parse(&d))
+        .or_else(|| year_of(map.get("publication_year")));
+    w.venue = map
+        .get("primary_location")
+        .and_then(|l| l.get("source"))
+        .and_then(|s| text(s.get("display_name")));
+    w.abstract_text = map
+        .get("abstract_inverted_index")
+        .and_then(rebuild_abstract);
+    w.citation_count = map.get("cited_by_count").and_then(Value::as_u64);
+    w.kind = text(map.get("type"));
+    if let Some(d) = &w.doi {
+        if let Some(rest) = d.to_ascii_lowercase().strip_prefix("10.48550/arxiv.") {
+            w.arxiv_id = Some(strip_arxiv_version(rest));
+        }
+    }
+    w
+}
+
+/// Rebuilds an abstract from OpenAlex's `abstract_inverted_index`
+/// (`{word: [positions]}`): each word is put at each of its positions, and
+/// the words are joined by single spaces. `None` for null or empty indexes.
+pub fn rebuild_abstract(index: &Value) -> Option<String> {
+    let map = index.as_object()?;
+    let mut placed: Vec<(u64, &str)> = Vec::new();
+    for (word, positions) in map {
+        if let Some(list) = positions.as_array() {
+            for p in list.iter().filter_map(Value::as_u64) {
+                placed.push((p, word.as_str()));
+            }
+        }
+    }
+    if placed.is_empty() {
+        return None;
+    }
+    placed.sort_by_key(|(p, _)| *p);
+    let words: Vec<&str> = placed.into_iter().map(|(_, w)| w).collect();
+    Some(words.join(" "))
+}
+
+/// Removes XML/HTML tags (Crossref's JATS `<jats:p>`) and collapses whitespace.
+fn strip_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn first_text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::Array(items) => items.iter().find_map(|i| text(Some(i))),
+        other => text(Some(other)),
+    }
+}
+
+fn year_of(v: Option<&Value>) -> Option<PubDate> {
+    let y = v?.as_i64()?;
+    Some(PubDate {
+        year: i32::try_from(y).ok()?,
+        month: None,
+        day: None,
+    })
+}
+
+fn last_segment(url: &str) -> String {
+    url.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(url)
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check_abstract(index: Value, expected: Option<&str>) {
+        assert_eq!(rebuild_abstract(&index).as_deref(), expected, "{index}");
+    }
+
+    #[test]
+    fn abstracts_rebuilt() {
+        check_abstract(
+            json!({"is": [1], "Attention": [0], "all": [2], "you": [3], "need": [4]}),
+            Some("Attention is all you need"),
+        );
+        check_abstract(
+            json!({"the": [0, 2], "cat": [1], "dog": [3]}),
+            Some("the cat the dog"),
+        );
+        check_abstract(json!(null), None);
+        check_abstract(json!({}), None);
+        check_abstract(json!({"a": "x", "b": [0]}), Some("b"));
+    }
+
+    #[test]
+    fn tags_stripped() {
+        assert_eq!(
+            strip_tags("<jats:p>Hello <jats:italic>world</jats:italic></jats:p>"),
+            "Hello world"
+        );
+    }
+
+    fn check_envelope(service: Service, status: u16, body: &str, ok: Option<usize>) {
+        let r = parse_response(service, status, body);
+        match ok {
+            Some(n) => assert_eq!(r.map(|p| p.works.len()), Ok(n), "{body}"),
+            None => assert!(r.is_err(), "{body}"),
+        }
+    }
+
+    #[test]
+    fn envelopes() {
+        use Service::*;
+        check_envelope(SemanticScholar, 200, r#"{"total":0,"offset":0}"#, Some(0));
+        check_envelope(SemanticScholar, 200, r#"[null,{"paperId":"a"}]"#, Some(1));
+        check_envelope(SemanticScholar, 200, r#"{"data":"x"}"#, None);
+        check_envelope(SemanticScholar, 200, r#"{"foo":1}"#, None);
+        check_envelope(SemanticScholar, 200, "not json", None);
+        check_envelope(
+            Crossref,
+            200,
+            r#"{"message-type":"work-list","message":{"items":[]}}"#,
+            Some(0),
+        );
+        check_envelope(
+            Crossref,
+            200,
+            r#"{"message-type":"work","message":{"DOI":"10.1/x"}}"#,
+            Some(1),
+        );
+        check_envelope(
+            Crossref,
+            200,
+            r#"{"message-type":"work-list","message":{}}"#,
+            None,
+        );
+        check_envelope(
+            OpenAlex,
+            200,
+            r#"{"meta":{"count":0},"results":[]}"#,
+            Some(0),
+        );
+        check_envelope(OpenAlex, 200, r#"[]"#, None);
+        check_envelope(OpenAlex, 404, r#"{"error":"x","message":"y"}"#, None);
+    }
+}
