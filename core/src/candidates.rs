@@ -1,1 +1,745 @@
-//! (to be written)
+//! Phase-1 candidates: `raw_candidates.json`, `outline.json` and pre-dedup.
+//!
+//! Pre-dedup removes the same paper found by several queries before the
+//! slow, rate-limited verification. Its rule is the reference's: first an
+//! exact key (the arXiv id from the URL or snippet, else the normalized
+//! title), then a fuzzy pass that merges any later title whose Levenshtein
+//! ratio with an earlier surviving one is at least 92, keeping the earliest.
+//! The reference does that second pass as an all-pairs loop. We compute the
+//! *same* result — the same pairs are compared in the same order — but
+//! skip pairs that provably cannot reach the threshold: a ratio of at least
+//! `t` allows at most `k(m)` edits for the longer length `m`, so titles
+//! whose lengths differ by more than `k` are never compared; a character
+//! histogram gives a second lower bound on the distance for free; and the
+//! pairs left are scored by `rapidfuzz`'s bit-parallel Levenshtein with `k`
+//! as its cutoff, which stops as soon as the distance exceeds it. A test
+//! compares this with the naive loop on random inputs.
+
+use crate::error::{Error, ErrorKind, Location, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One search result waiting for verification.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// The title as the search engine showed it.
+    pub title: String,
+    /// The abstract preview or snippet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<String>,
+    /// The result's URL (the name used by the search helpers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_url: Option<String>,
+    /// The result's URL (the name used by the reference pre-dedup script).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The outline tags of the queries that found it (`intro`, `related_work[2.1]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discovered_for: Option<Vec<String>>,
+    /// Every other field, kept as it was.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Candidate {
+    /// A candidate with a title and nothing else.
+    pub fn titled(title: impl Into<String>) -> Self {
+        Candidate {
+            title: title.into(),
+            snippet: None,
+            source_url: None,
+            url: None,
+            discovered_for: None,
+            extra: Map::new(),
+        }
+    }
+}
+
+fn shape(msg: impl Into<String>, loc: Location) -> Error {
+    Error::new(ErrorKind::Shape, msg).at(loc)
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn opt_string(
+    map: &mut Map<String, Value>,
+    key: &str,
+    list: &str,
+    i: usize,
+) -> Result<Option<String>> {
+    match map.shift_remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(shape(
+            format!("`{key}` must be a string, got {}", type_name(&other)),
+            Location::default()
+                .index(i)
+                .field(format!("{list}[{i}].{key}")),
+        )),
+    }
+}
+
+fn candidate_from_value(value: Value, list: &str, i: usize) -> Result<Candidate> {
+    let Value::Object(mut map) = value else {
+        return Err(shape(
+            format!("a candidate must be an object, got {}", type_name(&value)),
+            Location::default().index(i).field(format!("{list}[{i}]")),
+        ));
+    };
+    let title = match opt_string(&mut map, "title", list, i)? {
+        Some(t) if !t.trim().is_empty() => t,
+        _ => {
+            return Err(
+                Error::new(ErrorKind::MissingField, "the candidate has no title").at(
+                    Location::default()
+                        .index(i)
+                        .field(format!("{list}[{i}].title")),
+                ),
+            )
+        }
+    };
+    let snippet = opt_string(&mut map, "snippet", list, i)?;
+    let source_url = opt_string(&mut map, "source_url", list, i)?;
+    let url = opt_string(&mut map, "url", list, i)?;
+    let discovered_for = match map.shift_remove("discovered_for") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) => {
+            let mut tags = Vec::with_capacity(items.len());
+            for (j, item) in items.into_iter().enumerate() {
+                match item {
+                    Value::String(s) => tags.push(s),
+                    other => {
+                        return Err(shape(
+                            format!(
+                                "a `discovered_for` tag must be a string, got {}",
+                                type_name(&other)
+                            ),
+                            Location::default()
+                                .index(i)
+                                .field(format!("{list}[{i}].discovered_for[{j}]")),
+                        ))
+                    }
+                }
+            }
+            Some(tags)
+        }
+        Some(other) => {
+            return Err(shape(
+                format!(
+                    "`discovered_for` must be a list of tags, got {}",
+                    type_name(&other)
+                ),
+                Location::default()
+                    .index(i)
+                    .field(format!("{list}[{i}].discovered_for")),
+            ))
+        }
+    };
+    Ok(Candidate {
+        title,
+        snippet,
+        source_url,
+        url,
+        discovered_for,
+        extra: map,
+    })
+}
+
+/// Parses `raw_candidates.json`: a bare list, `{"candidates": […]}` or
+/// `{"papers": […]}`.
+///
+/// Errors: invalid JSON (line and column), another top-level shape, or a
+/// candidate without a title or with a field of the wrong type (index and
+/// field, e.g. `candidates[3].title`).
+pub fn parse_candidates(text: &str) -> Result<Vec<Candidate>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
+    let (list, items) = match value {
+        Value::Array(items) => ("candidates", items),
+        Value::Object(mut map) => {
+            let name = if map.contains_key("candidates") {
+                "candidates"
+            } else if map.contains_key("papers") {
+                "papers"
+            } else {
+                return Err(shape(
+                    "expected a list of candidates or an object with `candidates` or `papers`",
+                    Location::default(),
+                ));
+            };
+            match map.shift_remove(name) {
+                Some(Value::Array(items)) => (name, items),
+                Some(Value::Null) => (name, Vec::new()),
+                Some(other) => {
+                    return Err(shape(
+                        format!("`{name}` must be a list, got {}", type_name(&other)),
+                        Location::default().field(name),
+                    ))
+                }
+                None => (name, Vec::new()),
+            }
+        }
+        other => {
+            return Err(shape(
+                format!(
+                    "expected a list of candidates or an object with `candidates`, got {}",
+                    type_name(&other)
+                ),
+                Location::default(),
+            ))
+        }
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| candidate_from_value(v, list, i))
+        .collect()
+}
+
+/// One search query derived from the outline, with the tag its results get.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Query {
+    /// The query text.
+    pub query: String,
+    /// `intro` or `related_work[2.<i+1>]`.
+    pub discovered_for: String,
+}
+
+fn outline_field<'a>(
+    map: &'a Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> Result<Option<&'a Map<String, Value>>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(m)) => Ok(Some(m)),
+        Some(other) => Err(shape(
+            format!("`{path}` must be an object, got {}", type_name(other)),
+            Location::default().field(path),
+        )),
+    }
+}
+
+fn string_list(v: Option<&Value>, path: &str) -> Result<Vec<String>> {
+    match v {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::String(s)) => Ok(vec![s.clone()]),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(j, item)| match item {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(shape(
+                    format!("a query must be a string, got {}", type_name(other)),
+                    Location::default().field(format!("{path}[{j}]")),
+                )),
+            })
+            .collect(),
+        Some(other) => Err(shape(
+            format!(
+                "`{path}` must be a list of strings, got {}",
+                type_name(other)
+            ),
+            Location::default().field(path),
+        )),
+    }
+}
+
+/// Turns `outline.json` into search queries.
+///
+/// `introduction_strategy.search_directions` become queries tagged `intro`;
+/// the `sota_investigation_mission` and `limitation_search_queries` of
+/// `related_work_strategy.subsections[i]` become queries tagged
+/// `related_work[2.<i+1>]`. Blank queries are skipped.
+pub fn outline_queries(text: &str) -> Result<Vec<Query>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
+    let Value::Object(top) = value else {
+        return Err(shape(
+            format!(
+                "the outline must be a JSON object, got {}",
+                type_name(&value)
+            ),
+            Location::default(),
+        ));
+    };
+    let mut out = Vec::new();
+    let mut push = |q: String, tag: &str| {
+        if !q.trim().is_empty() {
+            out.push(Query {
+                query: q.trim().to_string(),
+                discovered_for: tag.to_string(),
+            });
+        }
+    };
+    if let Some(intro) = outline_field(&top, "introduction_strategy", "introduction_strategy")? {
+        for q in string_list(
+            intro.get("search_directions"),
+            "introduction_strategy.search_directions",
+        )? {
+            push(q, "intro");
+        }
+    }
+    if let Some(rw) = outline_field(&top, "related_work_strategy", "related_work_strategy")? {
+        let subsections = match rw.get("subsections") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(a)) => a.clone(),
+            Some(other) => {
+                return Err(shape(
+                    format!("`subsections` must be a list, got {}", type_name(other)),
+                    Location::default().field("related_work_strategy.subsections"),
+                ))
+            }
+        };
+        for (i, sub) in subsections.iter().enumerate() {
+            let path = format!("related_work_strategy.subsections[{i}]");
+            let Value::Object(sub) = sub else {
+                return Err(shape(
+                    format!("a subsection must be an object, got {}", type_name(sub)),
+                    Location::default().index(i).field(path),
+                ));
+            };
+            let tag = format!("related_work[2.{}]", i + 1);
+            let sota = string_list(
+                sub.get("sota_investigation_mission"),
+                &format!("{path}.sota_investigation_mission"),
+            )?;
+            for q in sota {
+                push(q, &tag);
+            }
+            let limits = string_list(
+                sub.get("limitation_search_queries"),
+                &format!("{path}.limitation_search_queries"),
+            )?;
+            for q in limits {
+                push(q, &tag);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn is_digit(b: u8) -> bool {
+    b.is_ascii_digit()
+}
+
+/// Reads an arXiv id starting at `s` (new `2101.00001` or old
+/// `hep-th/9901001`, each with an optional `vN`), returning it without the
+/// version.
+fn read_id(s: &[u8]) -> Option<String> {
+    // New style: 4 digits, '.', 4 or 5 digits.
+    if s.len() >= 9 && s.iter().take(4).all(|b| is_digit(*b)) && s.get(4) == Some(&b'.') {
+        let tail = s.get(5..)?;
+        let n = tail.iter().take(5).take_while(|b| is_digit(**b)).count();
+        if n >= 4 {
+            let id = std::str::from_utf8(s.get(..5 + n)?).ok()?;
+            return Some(id.to_string());
+        }
+        return None;
+    }
+    // Old style: archive (letters and '-'), optional ".XX" subject class, '/', 7 digits.
+    let arch = s
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic() || **b == b'-')
+        .count();
+    if arch < 2 {
+        return None;
+    }
+    let mut pos = arch;
+    if s.get(pos) == Some(&b'.')
+        && s.get(pos + 1).is_some_and(|b| b.is_ascii_uppercase())
+        && s.get(pos + 2).is_some_and(|b| b.is_ascii_uppercase())
+    {
+        pos += 3;
+    }
+    if s.get(pos) != Some(&b'/') {
+        return None;
+    }
+    let digits = s.get(pos + 1..)?;
+    if digits.len() >= 7 && digits.iter().take(7).all(|b| is_digit(*b)) {
+        let archive = std::str::from_utf8(s.get(..arch)?)
+            .ok()?
+            .to_ascii_lowercase();
+        let num = std::str::from_utf8(digits.get(..7)?).ok()?;
+        return Some(format!("{archive}/{num}"));
+    }
+    None
+}
+
+/// Finds an arXiv id in a URL or text: after `arxiv.org/abs/`,
+/// `arxiv.org/pdf/` or `arXiv:`, new style (`2101.00001v2` → `2101.00001`)
+/// or old style (`hep-th/9901001v1` → `hep-th/9901001`). The version is
+/// always stripped.
+///
+/// ```
+/// use citegate_core::candidates::arxiv_id;
+/// assert_eq!(arxiv_id("https://arxiv.org/abs/2101.00001v2").as_deref(), Some("2101.00001"));
+/// assert_eq!(arxiv_id("see arXiv:hep-th/9901001").as_deref(), Some("hep-th/9901001"));
+/// assert_eq!(arxiv_id("https://example.org/2101.00001"), None);
+/// ```
+pub fn arxiv_id(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let bytes = text.as_bytes();
+    let markers = ["arxiv.org/abs/", "arxiv.org/pdf/", "arxiv:"];
+    let mut best: Option<(usize, String)> = None;
+    for marker in markers {
+        let mut from = 0;
+        while let Some(off) = lower.get(from..).and_then(|rest| rest.find(marker)) {
+            let start = from + off + marker.len();
+            if let Some(id) = bytes.get(start..).and_then(read_id) {
+                if best.as_ref().is_none_or(|(at, _)| start < *at) {
+                    best = Some((start, id));
+                }
+                break;
+            }
+            from = start;
+        }
+    }
+    best.map(|(_, id)| id)
+}
+
+/// The exact pre-dedup key of a candidate: `arxiv:<id>` when an arXiv id
+/// is in `source_url`, `url` or `snippet` (in that order), else
+/// `title:<normalized title>`.
+pub fn exact_key(c: &Candidate) -> String {
+    for text in [&c.source_url, &c.url, &c.snippet].into_iter().flatten() {
+        if let Some(id) = arxiv_id(text) {
+            return format!("arxiv:{id}");
+        }
+    }
+    format!("title:{}", crate::title::normalize(&c.title))
+}
+
+/// The reference pre-dedup's title similarity: `(1 - d / max_len) · 100`
+/// where `d` is the Levenshtein distance (substitution costs one). Two
+/// empty strings score 100, one empty string scores 0.
+///
+/// This is not [`crate::title::ratio`] (the InDel ratio of the title-match
+/// rule); each rule keeps the metric of the script it replaces.
+pub fn levenshtein_ratio(a: &str, b: &str) -> f64 {
+    let la = a.chars().count();
+    let lb = b.chars().count();
+    if la == 0 && lb == 0 {
+        return 100.0;
+    }
+    if la == 0 || lb == 0 {
+        return 0.0;
+    }
+    let d = rapidfuzz::distance::levenshtein::distance(a.chars(), b.chars());
+    ratio_from(d, la.max(lb))
+}
+
+/// The ratio for distance `d` at longer length `m > 0`, computed in the
+/// same floating-point steps as the reference.
+fn ratio_from(d: usize, m: usize) -> f64 {
+    (1.0 - d as f64 / m as f64) * 100.0
+}
+
+/// The result of [`pre_dedup`], in the shape of `deduped_candidates.json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreDedup {
+    /// The surviving candidates, in input order of their first appearance.
+    pub candidates: Vec<Candidate>,
+    /// How many came in.
+    pub n_before_dedup: usize,
+    /// How many survived.
+    pub n_after_dedup: usize,
+    /// How many were merged away.
+    pub n_removed: usize,
+}
+
+/// The default fuzzy threshold of pre-dedup.
+pub const PRE_DEDUP_THRESHOLD: f64 = 92.0;
+
+fn merge_into(target: &mut Candidate, other: &Candidate) {
+    let merged = crate::pool::merge_tags(
+        target.discovered_for.as_deref().unwrap_or(&[]),
+        other.discovered_for.as_deref().unwrap_or(&[]),
+    );
+    target.discovered_for = Some(merged);
+}
+
+/// Pass 1: merge candidates with the same exact key into the first one.
+pub fn exact_pass(candidates: Vec<Candidate>) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for c in candidates {
+        let key = exact_key(&c);
+        match seen.get(&key).and_then(|&i| out.get_mut(i)) {
+            Some(first) => merge_into(first, &c),
+            None => {
+                seen.insert(key, out.len());
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+const BINS: usize = 64;
+
+fn histogram(chars: &[char]) -> [u32; BINS] {
+    let mut h = [0u32; BINS];
+    for &c in chars {
+        if let Some(slot) = h.get_mut(c as usize % BINS) {
+            *slot = slot.saturating_add(1);
+        }
+    }
+    h
+}
+
+/// A lower bound on the Levenshtein distance from two character histograms:
+/// every edit removes at most one unit of each side's surplus.
+fn histogram_bound(a: &[u32; BINS], b: &[u32; BINS]) -> u32 {
+    let mut plus = 0u32;
+    let mut minus = 0u32;
+    for (x, y) in a.iter().zip(b) {
+        if x > y {
+            plus += x - y;
+        } else {
+            minus += y - x;
+        }
+    }
+    plus.max(minus)
+}
+
+/// Pass 2: for each surviving candidate in order, merge every later
+/// surviving one whose normalized title has `levenshtein_ratio ≥ threshold`
+/// with it. Returns the indices merged into each kept index.
+fn fuzzy_groups(titles: &[Vec<char>], threshold: f64) -> (Vec<bool>, Vec<Vec<usize>>) {
+    let n = titles.len();
+    let max_len = titles.iter().map(Vec::len).max().unwrap_or(0);
+    // k[m]: the largest distance that still passes at longer length m.
+    let k: Vec<Option<usize>> = (0..=max_len)
+        .map(|m| {
+            if m == 0 {
+                return if 100.0 >= threshold { Some(0) } else { None };
+            }
+            // The ratio falls as d grows; scan down from the loose bound.
+            (0..=m).rev().find(|&d| ratio_from(d, m) >= threshold)
+        })
+        .collect();
+    let k_at = |m: usize| k.get(m).copied().flatten();
+    // Buckets of indices by title length, each in ascending index order.
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); max_len + 1];
+    for (i, t) in titles.iter().enumerate() {
+        if let Some(b) = buckets.get_mut(t.len()) {
+            b.push(i);
+        }
+    }
+    let lengths: Vec<usize> = (0..=max_len)
+        .filter(|&l| buckets.get(l).is_some_and(|b| !b.is_empty()))
+        .collect();
+    let hists: Vec<[u32; BINS]> = titles.iter().map(|t| histogram(t)).collect();
+    let mut dropped = vec![false; n];
+    let mut merged: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut matches: Vec<usize> = Vec::new();
+    for i in 0..n {
+        if dropped.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        let (Some(a), Some(ha)) = (titles.get(i), hists.get(i)) else {
+            continue;
+        };
+        let la = a.len();
+        let scorer = rapidfuzz::distance::levenshtein::BatchComparator::new(a.iter().copied());
+        matches.clear();
+        for &lb in &lengths {
+            let m = la.max(lb);
+            let Some(kmax) = k_at(m) else { continue };
+            if la.abs_diff(lb) > kmax {
+                continue;
+            }
+            let Some(bucket) = buckets.get(lb) else {
+                continue;
+            };
+            let start = bucket.partition_point(|&j| j <= i);
+            for &j in bucket.get(start..).unwrap_or(&[]) {
+                if dropped.get(j).copied().unwrap_or(true) {
+                    continue;
+                }
+                let (Some(b), Some(hb)) = (titles.get(j), hists.get(j)) else {
+                    continue;
+                };
+                let hit = if m == 0 {
+                    true
+                } else if la == 0 || lb == 0 {
+                    // One empty title: distance m, ratio 0.
+                    kmax >= m
+                } else if histogram_bound(ha, hb) as usize > kmax {
+                    false
+                } else {
+                    let args = rapidfuzz::distance::levenshtein::Args::default().score_cutoff(kmax);
+                    scorer
+                        .distance_with_args(b.iter().copied(), &args)
+                        .is_some()
+                };
+                if hit {
+                    matches.push(j);
+                }
+            }
+        }
+        matches.sort_unstable();
+        for &j in &matches {
+            if let Some(d) = dropped.get_mut(j) {
+                *d = true;
+            }
+        }
+        if let Some(list) = merged.get_mut(i) {
+            list.extend_from_slice(&matches);
+        }
+    }
+    (dropped, merged)
+}
+
+/// Pre-dedup with the default threshold of 92.
+pub fn pre_dedup(candidates: Vec<Candidate>) -> PreDedup {
+    pre_dedup_with(candidates, PRE_DEDUP_THRESHOLD)
+}
+
+/// Pre-dedup: the exact pass, then the fuzzy pass at `threshold`, with the
+/// reference's result (earliest kept, `discovered_for` merged in order).
+pub fn pre_dedup_with(candidates: Vec<Candidate>, threshold: f64) -> PreDedup {
+    let before = candidates.len();
+    let mut kept = exact_pass(candidates);
+    let titles: Vec<Vec<char>> = kept
+        .iter()
+        .map(|c| crate::title::normalize(&c.title).chars().collect())
+        .collect();
+    let (dropped, merged) = fuzzy_groups(&titles, threshold);
+    for (i, group) in merged.iter().enumerate() {
+        for &j in group {
+            let Some(other) = kept.get(j).cloned() else {
+                continue;
+            };
+            if let Some(target) = kept.get_mut(i) {
+                merge_into(target, &other);
+            }
+        }
+    }
+    let mut idx = 0;
+    kept.retain(|_| {
+        let keep = !dropped.get(idx).copied().unwrap_or(false);
+        idx += 1;
+        keep
+    });
+    let after = kept.len();
+    PreDedup {
+        candidates: kept,
+        n_before_dedup: before,
+        n_after_dedup: after,
+        n_removed: before - after,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_arxiv(text: &str, expected: Option<&str>) {
+        assert_eq!(arxiv_id(text).as_deref(), expected, "arxiv_id({text:?})");
+    }
+
+    #[test]
+    fn finds_arxiv_ids() {
+        check_arxiv("https://arxiv.org/abs/1706.03762", Some("1706.03762"));
+        check_arxiv("https://arxiv.org/abs/1706.03762v5", Some("1706.03762"));
+        check_arxiv("http://ARXIV.ORG/pdf/2101.00001v2.pdf", Some("2101.00001"));
+        check_arxiv("https://arxiv.org/abs/2101.12345", Some("2101.12345"));
+        check_arxiv(
+            "https://arxiv.org/abs/hep-th/9901001v3",
+            Some("hep-th/9901001"),
+        );
+        check_arxiv(
+            "https://arxiv.org/abs/math.AG/0309136",
+            Some("math/0309136"),
+        );
+        check_arxiv("Preprint arXiv:2303.08774 [cs.CL]", Some("2303.08774"));
+        check_arxiv("arXiv: nothing here", None);
+        check_arxiv("https://arxiv.org/abs/17.0376", None);
+        check_arxiv("https://openreview.net/forum?id=abc", None);
+        check_arxiv("", None);
+        check_arxiv("arxiv.org/abs/", None);
+        check_arxiv("arxiv:ü", None);
+    }
+
+    fn cand(title: &str, url: Option<&str>, tags: &[&str]) -> Candidate {
+        let mut c = Candidate::titled(title);
+        c.url = url.map(str::to_string);
+        c.discovered_for = Some(tags.iter().map(|s| s.to_string()).collect());
+        c
+    }
+
+    #[test]
+    fn exact_then_fuzzy() {
+        let input = vec![
+            cand(
+                "Attention Is All You Need",
+                Some("https://arxiv.org/abs/1706.03762"),
+                &["intro"],
+            ),
+            cand(
+                "Transformer paper",
+                Some("https://arxiv.org/abs/1706.03762v2"),
+                &["related_work[2.1]"],
+            ),
+            cand(
+                "attention is all you need.",
+                None,
+                &["related_work[2.2]", "intro"],
+            ),
+            cand("Deep Residual Learning", None, &["intro"]),
+        ];
+        let r = pre_dedup(input);
+        assert_eq!((r.n_before_dedup, r.n_after_dedup, r.n_removed), (4, 2, 2));
+        assert_eq!(
+            r.candidates[0].discovered_for.as_deref().unwrap(),
+            ["intro", "related_work[2.1]", "related_work[2.2]"]
+        );
+    }
+
+    fn check_outline_err(text: &str, field: &str) {
+        let e = outline_queries(text).unwrap_err();
+        assert_eq!(e.location.field.as_deref(), Some(field), "{text}: {e}");
+    }
+
+    #[test]
+    fn outline_turns_into_tagged_queries() {
+        let q = outline_queries(
+            r#"{"introduction_strategy": {"search_directions": ["a", " "]},
+                "related_work_strategy": {"subsections": [
+                   {"methodology_cluster": "x", "sota_investigation_mission": "s1", "limitation_search_queries": ["l1", "l2"]},
+                   {"sota_investigation_mission": "s2"}]}}"#,
+        )
+        .unwrap();
+        let got: Vec<(String, String)> =
+            q.into_iter().map(|q| (q.query, q.discovered_for)).collect();
+        let want = [
+            ("a", "intro"),
+            ("s1", "related_work[2.1]"),
+            ("l1", "related_work[2.1]"),
+            ("l2", "related_work[2.1]"),
+            ("s2", "related_work[2.2]"),
+        ];
+        assert_eq!(got.len(), want.len());
+        for ((q, t), (wq, wt)) in got.iter().zip(want) {
+            assert_eq!((q.as_str(), t.as_str()), (wq, wt));
+        }
+        check_outline_err(r#"{"introduction_strategy": 3}"#, "introduction_strategy");
+        check_outline_err(
+            r#"{"introduction_strategy": {"search_directions": [1]}}"#,
+            "introduction_strategy.search_directions[0]",
+        );
+        check_outline_err(
+            r#"{"related_work_strategy": {"subsections": [{"limitation_search_queries": {}}]}}"#,
+            "related_work_strategy.subsections[0].limitation_search_queries",
+        );
+    }
+}
