@@ -1,0 +1,258 @@
+//! Cite extraction: one line per case, natbib and biblatex forms, comments,
+//! verbatim text and malformed input.
+
+use citegate_core::tex::{extract_cites, scan};
+
+/// The keys `tex` cites, in order.
+fn check(tex: &str, expected: &[&str]) {
+    let got: Vec<String> = extract_cites(tex).into_iter().map(|c| c.key).collect();
+    assert_eq!(got, expected, "source: {tex:?}");
+}
+
+#[test]
+fn natbib_forms() {
+    check(r"\cite{a}", &["a"]);
+    check(r"\citep{a}", &["a"]);
+    check(r"\citet{a}", &["a"]);
+    check(r"\citealt{a}", &["a"]);
+    check(r"\citealp{a}", &["a"]);
+    check(r"\citeauthor{a}", &["a"]);
+    check(r"\citeyear{a}", &["a"]);
+    check(r"\citeyearpar{a}", &["a"]);
+    check(r"\Cite{a}", &["a"]);
+    check(r"\Citep{a}", &["a"]);
+    check(r"\Citet{a}", &["a"]);
+    check(r"\Citealt{a}", &["a"]);
+    check(r"\Citealp{a}", &["a"]);
+    check(r"\Citeauthor{a}", &["a"]);
+    check(r"\citep*{a}", &["a"]);
+    check(r"\citet*{a}", &["a"]);
+    check(r"\Citet*{a}", &["a"]);
+    check(r"\citeauthor*{a}", &["a"]);
+    check(r"\cite *{a}", &["a"]);
+}
+
+#[test]
+fn biblatex_forms() {
+    check(r"\autocite{a}", &["a"]);
+    check(r"\parencite{a}", &["a"]);
+    check(r"\textcite{a}", &["a"]);
+    check(r"\footcite{a}", &["a"]);
+    check(r"\smartcite{a}", &["a"]);
+    check(r"\supercite{a}", &["a"]);
+    check(r"\fullcite{a}", &["a"]);
+    check(r"\nocite{a}", &["a"]);
+    check(r"\Autocite{a}", &["a"]);
+    check(r"\Parencite{a}", &["a"]);
+    check(r"\Textcite{a}", &["a"]);
+    check(r"\Footcite{a}", &["a"]);
+    check(r"\Smartcite{a}", &["a"]);
+    check(r"\parencite*{a}", &["a"]);
+    check(r"\autocite*[p.~3]{a}", &["a"]);
+}
+
+#[test]
+fn optional_arguments() {
+    check(r"\citep[p.~5]{a}", &["a"]);
+    check(r"\citep[see][]{a}", &["a"]);
+    check(r"\citep[see][ch.~2]{a,b}", &["a", "b"]);
+    check(r"\citep[][p.~2]{a}", &["a"]);
+    check(r"\citep[see {a]b}][]{k}", &["k"]);
+    check(r"\citep[a \] b]{k}", &["k"]);
+    check(r"\citep [see] [p.~1] {k}", &["k"]);
+    check("\\citep\n[see]\n{k}", &["k"]);
+    check(r"\citep[see]", &[]);
+    check(r"\citep[see", &[]);
+}
+
+#[test]
+fn key_lists() {
+    check(r"\cite{a,b,c}", &["a", "b", "c"]);
+    check(r"\cite{ a , b ,c }", &["a", "b", "c"]);
+    check("\\cite{a,\n  b,\n  c}", &["a", "b", "c"]);
+    check(r"\cite{a,,b,}", &["a", "b"]);
+    check(r"\cite{}", &[]);
+    check(r"\cite{ }", &[]);
+    check(
+        r"\cite{smith2020:deep-learning_v2}",
+        &["smith2020:deep-learning_v2"],
+    );
+    check(r"\cite{a}\cite{a}", &["a", "a"]);
+    check("\\cite{a,% first\n  b% second\n}", &["a", "b"]);
+    check("\\cite{ab%\n  cd}", &["abcd"]);
+    check(r"\cite{Müller2020,ß}", &["Müller2020", "ß"]);
+}
+
+#[test]
+fn multicites() {
+    check(r"\cites{a}{b}", &["a", "b"]);
+    check(r"\parencites{a,b}{c}", &["a", "b", "c"]);
+    check(r"\textcites[see][]{a}[p.~2]{b}", &["a", "b"]);
+    check(r"\autocites(pre)(post)[see][1]{a}[2]{b}", &["a", "b"]);
+    check(r"\autocites(all see)[1]{a}{b}", &["a", "b"]);
+    check("\\cites{a}\n  {b}", &["a", "b"]);
+    check("\\cites{a}\n\n{b}", &["a"]);
+    check(r"\Textcites{a}{b} and \Parencites{c}", &["a", "b", "c"]);
+    check(r"\footcites{a}{b}", &["a", "b"]);
+    check(r"\smartcites{a}{b}", &["a", "b"]);
+    check(r"\supercites{a}{b}", &["a", "b"]);
+    check(r"\cites{a}[p.~1]", &["a"]);
+    check(r"\cites(unclosed{a}", &[]);
+}
+
+#[test]
+fn whitespace_between_parts() {
+    check("\\citep\n{a}", &["a"]);
+    check("\\citep % note\n{a}", &["a"]);
+    check("\\citep\t[x]\t{a}", &["a"]);
+    // A blank line is a paragraph break: the command has no argument.
+    check("\\citep\n\n{a}", &[]);
+}
+
+#[test]
+fn comments_are_ignored() {
+    check(r"% \cite{a}", &[]);
+    check("x % \\cite{a}\n\\cite{b}", &["b"]);
+    check(r"50\% \cite{a}", &["a"]);
+    check(r"\\% \cite{a}", &[]);
+    check("\\cite{a} %\\cite{b}\n%\\cite{c}\n\\cite{d}", &["a", "d"]);
+    check(r"\citep[50\%]{a}", &["a"]);
+}
+
+#[test]
+fn verbatim_is_ignored() {
+    check(
+        "\\begin{verbatim}\n\\cite{a}\n\\end{verbatim}\\cite{b}",
+        &["b"],
+    );
+    check("\\begin{verbatim*}\\cite{a}\\end{verbatim*}", &[]);
+    check(
+        "\\begin{comment}\n\\cite{a}\n\\end{comment}\n\\cite{b}",
+        &["b"],
+    );
+    check("\\begin{lstlisting}\\cite{a}\\end{lstlisting}", &[]);
+    check("\\begin{Verbatim}\\cite{a}\\end{Verbatim}", &[]);
+    check(
+        "\\begin {verbatim}\\cite{a}\\end{verbatim}\\cite{b}",
+        &["b"],
+    );
+    check("\\begin{verbatim}\\cite{a}", &[]);
+    check("\\begin{itemize}\\item \\cite{a}\\end{itemize}", &["a"]);
+    check(r"\verb|\cite{a}| \cite{b}", &["b"]);
+    check(r"\verb*+\cite{a}+ \cite{b}", &["b"]);
+    check("\\verb|\\cite{a}\n\\cite{b}", &["b"]);
+}
+
+#[test]
+fn not_cite_commands() {
+    check(r"\citestyle{plainnat}", &[]);
+    check(r"\citetext{see}", &[]);
+    check(r"\bibliography{refs}", &[]);
+    check(r"\cited{a}", &[]);
+    check(r"\recite{a}", &[]);
+    check(r"\mycite{a}", &[]);
+    check(r"cite{a}", &[]);
+    check(r"\newcommand{\mc}{\cite} \mc{a}", &[]);
+}
+
+#[test]
+fn malformed_input_does_not_panic() {
+    check(r"\cite{a", &[]);
+    check(r"\cite{a,b", &[]);
+    check(r"\cite", &[]);
+    check(r"\cite*", &[]);
+    check("\\", &[]);
+    check("\\\\", &[]);
+    check("%", &[]);
+    check(r"\cite{{a}", &[]);
+    check(r"\cite{a}}}}", &["a"]);
+    check(r"\citep[}]{a}", &[]);
+    check(r"\cites(", &[]);
+    check(r"\verb", &[]);
+    check(r"\begin{", &[]);
+    check(r"\begin{verbatim", &[]);
+    check(r"\cite{é", &[]);
+    check("\\é\\cite{a}", &["a"]);
+}
+
+#[test]
+fn nocite_star_is_reported_not_counted() {
+    let s = scan("x\n\\nocite{*}\n\\nocite{a,*}");
+    let keys: Vec<&str> = s.cites.iter().map(|c| c.key.as_str()).collect();
+    assert_eq!(keys, ["a"]);
+    assert_eq!(s.nocite_all.len(), 2);
+    assert_eq!(s.nocite_all[0].line, 2);
+    assert_eq!(s.nocite_all[1].line, 3);
+}
+
+#[test]
+fn lines_columns_and_spans() {
+    let src = "intro\n  see \\citep{a,\n   béta} and\n\\cite{c}";
+    let cites = extract_cites(src);
+    let got: Vec<(String, usize, usize, String)> = cites
+        .iter()
+        .map(|c| (c.key.clone(), c.line, c.column, c.command.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a".to_string(), 2, 14, "citep".to_string()),
+            ("béta".to_string(), 3, 4, "citep".to_string()),
+            ("c".to_string(), 4, 7, "cite".to_string()),
+        ]
+    );
+    for c in &cites {
+        assert_eq!(&src[c.start..c.end], c.key);
+    }
+}
+
+#[test]
+fn includes_are_listed() {
+    let s = scan("\\input{a}\n\\include{sec/b}\n% \\input{c}\n\\input d.tex\n\\includegraphics{e}");
+    let got: Vec<(String, String, usize)> = s
+        .includes
+        .iter()
+        .map(|i| (i.name.clone(), i.command.clone(), i.line))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a".to_string(), "input".to_string(), 1),
+            ("sec/b".to_string(), "include".to_string(), 2),
+            ("d.tex".to_string(), "input".to_string(), 4),
+        ]
+    );
+}
+
+#[test]
+fn cites_inside_braced_notes_are_found_in_source_order() {
+    check(r"\citep[{see \citet{b}}]{a}", &["b", "a"]);
+    check(
+        r"\footcite[{cf. \cite{x,y}}][]{z} \cite{w}",
+        &["x", "y", "z", "w"],
+    );
+    // Brackets do not nest in LaTeX: the first `]` ends the note.
+    check(r"\citep[see \citep[x]{a}]{b}", &["a"]);
+}
+
+#[test]
+fn paragraph_break_ends_a_runaway_argument() {
+    check("\\cite{a\n\nb} \\cite{c}", &["c"]);
+    check("\\citep[see\n\n]{a} \\cite{c}", &["c"]);
+    check("\\cite{a,%\n\n b} \\cite{c}", &["c"]);
+    check("\\cite{a,\n  \t\n b} \\cite{c}", &["c"]);
+    check("\\cite{a,%\n b} \\cite{c}", &["a", "b", "c"]);
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let deep = format!("{}a{}", "{".repeat(10_000), "}".repeat(10_000));
+    check(
+        &format!(r"\cite{{{deep}}} \cite{{b}}"),
+        &[deep.as_str(), "b"],
+    );
+    let open = "{".repeat(10_000);
+    check(&format!(r"\citep[{open}] \cite{{b}}"), &[]);
+    check(&format!("\\citep[{open}]\n\n\\cite{{b}}"), &["b"]);
+    check(&format!(r"{open}\cite{{b}}"), &["b"]);
+}
