@@ -1,1 +1,436 @@
-//! (to be written)
+//! The citation gate: did the draft cite at least 90 % of the verified pool?
+//!
+//! The rule is a count, so it is computed as one. The threshold is read as the
+//! decimal the user typed (`0.90`, `0.855`, `90%`) and kept as an exact
+//! fraction `num / 10^k`; the minimum is `floor(num · N / 10^k)` in integer
+//! arithmetic. Floating point would make `0.29 · 100` come out as
+//! `28.999999999999996` and let a draft through one citation short. Floats
+//! appear only in the displayed percentage, where they are computed the way
+//! the reference script computes them so the printed figures agree.
+//!
+//! A pool paper's key is its `bibtex_key`, as in the reference script: that is
+//! the key the `.bib` file defines, so it is the key a compiled paper can cite.
+//! Papers without one are not counted and are listed separately; a pool where
+//! no paper has one is an input error (run the BibTeX step first).
+//!
+//! The gate reports what an author or an agent needs to act on: keys cited
+//! that the pool does not hold (with every file and line), the uncited papers
+//! grouped by the outline tag they were found for, and a re-prompt that asks
+//! for exactly those papers.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::pool::PoolPaper;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The default threshold, as text: 90 %.
+pub const DEFAULT_THRESHOLD: &str = "0.90";
+
+/// A coverage threshold as an exact fraction `num / den`, `0 ≤ num ≤ den`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Threshold {
+    /// Numerator.
+    pub num: u64,
+    /// Denominator, a power of ten.
+    pub den: u64,
+    /// The text it was parsed from.
+    pub text: String,
+}
+
+impl Threshold {
+    /// Parses a decimal fraction in `[0, 1]` (`0.9`, `0.90`, `1`, `.85`) or a
+    /// percentage (`90%`, `85.5%`). At most 12 decimal places.
+    ///
+    /// ```
+    /// use citegate_core::coverage::Threshold;
+    /// let t = Threshold::parse("0.90").unwrap();
+    /// assert_eq!(t.min_required(10), 9);
+    /// assert_eq!(Threshold::parse("90%").unwrap().min_required(22), 19);
+    /// assert!(Threshold::parse("1.5").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Threshold> {
+        let bad = |why: &str| {
+            Error::new(
+                ErrorKind::InvalidValue,
+                format!("threshold `{text}` {why}"),
+            )
+        };
+        let t = text.trim();
+        let (digits, percent) = match t.strip_suffix('%') {
+            Some(d) => (d.trim_end(), true),
+            None => (t, false),
+        };
+        let (int, frac) = match digits.split_once('.') {
+            Some((i, f)) => (i, f),
+            None => (digits, ""),
+        };
+        if (int.is_empty() && frac.is_empty())
+            || !int.bytes().all(|c| c.is_ascii_digit())
+            || !frac.bytes().all(|c| c.is_ascii_digit())
+        {
+            return Err(bad(
+                "is not a decimal number like 0.90 or a percentage like 90%",
+            ));
+        }
+        if frac.len() > 12 || int.len() > 6 {
+            return Err(bad("has too many digits"));
+        }
+        let scale = 10u64.pow(frac.len() as u32);
+        let int_v: u64 = if int.is_empty() {
+            0
+        } else {
+            int.parse().map_err(|_| bad("is not a number"))?
+        };
+        let frac_v: u64 = if frac.is_empty() {
+            0
+        } else {
+            frac.parse().map_err(|_| bad("is not a number"))?
+        };
+        let num = int_v
+            .checked_mul(scale)
+            .and_then(|v| v.checked_add(frac_v))
+            .ok_or_else(|| bad("is too large"))?;
+        let den = if percent {
+            scale.checked_mul(100).ok_or_else(|| bad("is too large"))?
+        } else {
+            scale
+        };
+        if num > den {
+            return Err(bad("must be between 0 and 1 (or 0% and 100%)"));
+        }
+        Ok(Threshold {
+            num,
+            den,
+            text: t.to_string(),
+        })
+    }
+
+    /// `floor(threshold · n)`, exactly.
+    pub fn min_required(&self, n: usize) -> usize {
+        let prod = u128::from(self.num) * n as u128;
+        let q = prod / u128::from(self.den.max(1));
+        usize::try_from(q).unwrap_or(usize::MAX)
+    }
+
+    /// The threshold as a float, for display only.
+    pub fn as_f64(&self) -> f64 {
+        self.num as f64 / self.den.max(1) as f64
+    }
+}
+
+/// What the gate needs to know about one pool paper.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PoolEntry {
+    /// The key the paper is cited by (its `bibtex_key`).
+    pub key: String,
+    /// The title, for the report.
+    pub title: String,
+    /// The outline tags it was found for (`intro`, `related_work[2.1]`).
+    pub discovered_for: Vec<String>,
+}
+
+/// A pool paper that has no `bibtex_key` and so cannot be counted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unkeyed {
+    /// 0-based index in `papers`.
+    pub index: usize,
+    /// The title, if any.
+    pub title: String,
+}
+
+/// Splits a pool into the entries the gate counts and the papers it cannot.
+pub fn entries(papers: &[PoolPaper]) -> (Vec<PoolEntry>, Vec<Unkeyed>) {
+    let mut keyed = Vec::new();
+    let mut unkeyed = Vec::new();
+    for (index, p) in papers.iter().enumerate() {
+        let title = p.title.clone().unwrap_or_default();
+        match p.bibtex_key.as_deref().map(str::trim) {
+            Some(k) if !k.is_empty() => keyed.push(PoolEntry {
+                key: k.to_string(),
+                title,
+                discovered_for: p.discovered_for.clone().unwrap_or_default(),
+            }),
+            _ => unkeyed.push(Unkeyed { index, title }),
+        }
+    }
+    (keyed, unkeyed)
+}
+
+/// One cite as the gate sees it: a key and where it was written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CiteAt {
+    /// The cited key.
+    pub key: String,
+    /// The file it is in.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// True for `\nocite`: it puts a paper in the bibliography without
+    /// citing it in the text, so it does not count towards coverage (an agent
+    /// could otherwise pass the gate with one `\nocite` of every key), but a
+    /// `\nocite` of a key outside the pool is still reported.
+    pub nocite: bool,
+}
+
+/// The cites of every file of a scanned project, for [`check`].
+pub fn cites_of(project: &crate::tex::Project) -> Vec<CiteAt> {
+    project
+        .cites()
+        .map(|(file, c)| CiteAt {
+            key: c.key.clone(),
+            file: file.to_string(),
+            line: c.line,
+            nocite: c.command.eq_ignore_ascii_case("nocite"),
+        })
+        .collect()
+}
+
+/// A file and line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileLine {
+    /// The file.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// A key cited in the draft that the pool does not hold.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Foreign {
+    /// The key.
+    pub key: String,
+    /// Every place it is cited, in file order.
+    pub places: Vec<FileLine>,
+}
+
+/// A pool paper the draft does not cite.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Uncited {
+    /// Its key.
+    pub key: String,
+    /// Its title.
+    pub title: String,
+    /// Its outline tags.
+    pub discovered_for: Vec<String>,
+}
+
+/// The uncited papers found for one outline tag.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TagGroup {
+    /// The tag, or `(untagged)`.
+    pub tag: String,
+    /// The uncited papers carrying it, by key.
+    pub papers: Vec<Uncited>,
+}
+
+/// The gate's verdict and everything needed to act on it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Coverage {
+    /// True iff `n_cited ≥ min_required`.
+    pub pass: bool,
+    /// Distinct pool keys (N).
+    pub n_pool: usize,
+    /// Distinct pool keys cited.
+    pub n_cited: usize,
+    /// `floor(threshold · N)`.
+    pub min_required: usize,
+    /// `100 · n_cited / N`, for display (0 when N is 0).
+    pub percent: f64,
+    /// The threshold as given.
+    pub threshold: String,
+    /// The pool keys cited, sorted.
+    pub cited: Vec<String>,
+    /// Pool keys that appear only in `\nocite`, sorted; not counted.
+    pub nocite_only: Vec<String>,
+    /// Keys cited that are not in the pool, sorted, with their places.
+    pub foreign: Vec<Foreign>,
+    /// Pool papers not cited, sorted by key.
+    pub uncited: Vec<Uncited>,
+    /// The same papers grouped by tag; a paper with two tags is in both
+    /// groups. Groups in the order their tag first appears in the pool.
+    pub uncited_by_tag: Vec<TagGroup>,
+}
+
+/// Runs the gate: `cites` from every file of the draft, against `pool`.
+///
+/// ```
+/// use citegate_core::coverage::{check, CiteAt, PoolEntry, Threshold};
+/// let pool: Vec<PoolEntry> = ["a", "b"].iter().map(|k| PoolEntry {
+///     key: k.to_string(), title: format!("Paper {k}"), discovered_for: vec!["intro".into()],
+/// }).collect();
+/// let cites = vec![CiteAt { key: "a".into(), file: "x.tex".into(), line: 1, nocite: false }];
+/// let c = check(&pool, &cites, &Threshold::parse("0.5").unwrap());
+/// assert!(c.pass);
+/// assert_eq!(c.uncited[0].key, "b");
+/// ```
+pub fn check(pool: &[PoolEntry], cites: &[CiteAt], threshold: &Threshold) -> Coverage {
+    // First entry of a key wins for its title and tags.
+    let mut by_key: BTreeMap<&str, &PoolEntry> = BTreeMap::new();
+    for e in pool {
+        by_key.entry(e.key.as_str()).or_insert(e);
+    }
+    let mut cited: BTreeSet<&str> = BTreeSet::new();
+    let mut nocited: BTreeSet<&str> = BTreeSet::new();
+    let mut foreign: BTreeMap<&str, Vec<FileLine>> = BTreeMap::new();
+    for c in cites {
+        if by_key.contains_key(c.key.as_str()) {
+            if c.nocite {
+                nocited.insert(c.key.as_str());
+            } else {
+                cited.insert(c.key.as_str());
+            }
+        } else {
+            foreign.entry(c.key.as_str()).or_default().push(FileLine {
+                file: c.file.clone(),
+                line: c.line,
+            });
+        }
+    }
+    let n_pool = by_key.len();
+    let n_cited = cited.len();
+    let min_required = threshold.min_required(n_pool);
+    let percent = if n_pool == 0 {
+        0.0
+    } else {
+        n_cited as f64 / n_pool as f64 * 100.0
+    };
+    let uncited: Vec<Uncited> = by_key
+        .iter()
+        .filter(|(k, _)| !cited.contains(*k))
+        .map(|(k, e)| Uncited {
+            key: (*k).to_string(),
+            title: e.title.clone(),
+            discovered_for: e.discovered_for.clone(),
+        })
+        .collect();
+    let mut tag_order: Vec<&str> = Vec::new();
+    for e in pool {
+        for t in &e.discovered_for {
+            if !tag_order.contains(&t.as_str()) {
+                tag_order.push(t);
+            }
+        }
+    }
+    let mut uncited_by_tag: Vec<TagGroup> = tag_order
+        .iter()
+        .map(|tag| TagGroup {
+            tag: (*tag).to_string(),
+            papers: uncited
+                .iter()
+                .filter(|u| u.discovered_for.iter().any(|t| t == tag))
+                .cloned()
+                .collect(),
+        })
+        .filter(|g| !g.papers.is_empty())
+        .collect();
+    let untagged: Vec<Uncited> = uncited
+        .iter()
+        .filter(|u| u.discovered_for.is_empty())
+        .cloned()
+        .collect();
+    if !untagged.is_empty() {
+        uncited_by_tag.push(TagGroup {
+            tag: "(untagged)".to_string(),
+            papers: untagged,
+        });
+    }
+    Coverage {
+        pass: n_cited >= min_required,
+        n_pool,
+        n_cited,
+        min_required,
+        percent,
+        threshold: threshold.text.clone(),
+        cited: cited.iter().map(|k| (*k).to_string()).collect(),
+        nocite_only: nocited
+            .difference(&cited)
+            .map(|k| (*k).to_string())
+            .collect(),
+        foreign: foreign
+            .into_iter()
+            .map(|(k, places)| Foreign {
+                key: k.to_string(),
+                places,
+            })
+            .collect(),
+        uncited,
+        uncited_by_tag,
+    }
+}
+
+/// Text to append to the writing prompt when the gate fails: the figures,
+/// then each uncited paper with its key, tags and title, then the keys that
+/// must go because the pool does not hold them. Empty when there is nothing
+/// to ask for.
+pub fn reprompt(c: &Coverage) -> String {
+    if c.uncited.is_empty() && c.foreign.is_empty() {
+        return String::new();
+    }
+    let mut s = String::new();
+    if !c.uncited.is_empty() {
+        s.push_str(&format!(
+            "Your draft cites {} of the {} verified papers ({:.1}%); it needs at least {}. \
+             Work the {} papers below into the text, each in the part of the paper it was \
+             found for, and cite each by exactly the key shown:\n",
+            c.n_cited,
+            c.n_pool,
+            c.percent,
+            c.min_required,
+            c.uncited.len()
+        ));
+        for u in &c.uncited {
+            let tags = if u.discovered_for.is_empty() {
+                "untagged".to_string()
+            } else {
+                u.discovered_for.join(", ")
+            };
+            s.push_str(&format!("  - {} ({}): {}\n", u.key, tags, u.title));
+        }
+    }
+    if !c.foreign.is_empty() {
+        s.push_str(
+            "These keys are not in the verified pool; remove each citation or replace it \
+             with a pool paper:\n",
+        );
+        for f in &c.foreign {
+            s.push_str(&format!("  - {}\n", f.key));
+        }
+    }
+    s.push_str(
+        "Keep every citation that is already there, cite nothing outside the pool, \
+         and return the complete sections.\n",
+    );
+    s
+}
+
+/// The figures line, in the reference script's format:
+/// `Coverage: 17/22 = 77.3% (threshold 90% = 19)`.
+pub fn summary_line(c: &Coverage, threshold: &Threshold) -> String {
+    format!(
+        "Coverage: {}/{} = {:.1}% (threshold {:.0}% = {})",
+        c.n_cited,
+        c.n_pool,
+        c.percent,
+        threshold.as_f64() * 100.0,
+        c.min_required
+    )
+}
+
+/// [`check`] on pool papers: counts the papers that have a `bibtex_key` and
+/// returns the others beside the verdict. A pool in which no paper has a
+/// `bibtex_key` cannot be checked: that is an error naming the field.
+pub fn check_pool(
+    papers: &[PoolPaper],
+    cites: &[CiteAt],
+    threshold: &Threshold,
+) -> Result<(Coverage, Vec<Unkeyed>)> {
+    let (keyed, unkeyed) = entries(papers);
+    if keyed.is_empty() {
+        return Err(Error::new(
+            ErrorKind::MissingField,
+            "no paper in the pool has a bibtex_key; write the BibTeX file first (citegate bibtex)",
+        )
+        .at(crate::error::Location::default().field("papers[].bibtex_key")));
+    }
+    Ok((check(&keyed, cites, threshold), unkeyed))
+}
