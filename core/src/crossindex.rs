@@ -51,7 +51,7 @@ pub enum IndexAnswer {
     /// The index answered.
     Answered {
         /// The work found by the paper's DOI (`None`: no DOI, or a 404).
-        by_doi: Option<Work>,
+        by_doi: Option<Box<Work>>,
         /// Title-search hits (used when there was no DOI hit).
         search: Vec<Work>,
     },
@@ -173,7 +173,7 @@ pub fn check_index(
     r.available = true;
     let title = paper.title.as_deref().unwrap_or("");
     let (hit, via, tr) = match by_doi {
-        Some(w) => (w, "doi", ratio(title, &w.title)),
+        Some(w) => (w.as_ref(), "doi", ratio(title, &w.title)),
         None => {
             // First of the best (a later equal ratio does not replace it).
             let mut best: Option<(&Work, i64)> = None;
@@ -420,7 +420,7 @@ mod tests {
 
     fn by_doi(s: Service, title: &str, year: i32, doi: &str) -> IndexAnswer {
         IndexAnswer::Answered {
-            by_doi: Some(hit(s, title, year, Some(doi))),
+            by_doi: Some(Box::new(hit(s, title, year, Some(doi)))),
             search: vec![],
         }
     }

@@ -192,7 +192,10 @@ fn lenient_names<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Nam
 #[derive(Debug, Clone, PartialEq)]
 enum Line {
     /// A record; `raw` is its original text (with line ending) while unchanged.
-    Record { record: Record, raw: Option<String> },
+    Record {
+        record: Box<Record>,
+        raw: Option<String>,
+    },
     /// A blank or unreadable line, kept verbatim.
     Other(String),
 }
@@ -228,7 +231,7 @@ impl Library {
                 });
             match parsed {
                 Ok(record) => lib.lines.push(Line::Record {
-                    record,
+                    record: Box::new(record),
                     raw: Some(raw.to_string()),
                 }),
                 Err(mut e) => {
@@ -249,7 +252,7 @@ impl Library {
     /// The records, in file order.
     pub fn records(&self) -> impl Iterator<Item = &Record> {
         self.lines.iter().filter_map(|l| match l {
-            Line::Record { record, .. } => Some(record),
+            Line::Record { record, .. } => Some(record.as_ref()),
             Line::Other(_) => None,
         })
     }
@@ -274,7 +277,7 @@ impl Library {
         self.lines.iter_mut().find_map(|l| match l {
             Line::Record { record, raw } if record.id == id => {
                 *raw = None;
-                Some(record)
+                Some(record.as_mut())
             }
             _ => None,
         })
@@ -308,7 +311,10 @@ impl Library {
             n += 1;
         }
         record.id = id.clone();
-        self.lines.push(Line::Record { record, raw: None });
+        self.lines.push(Line::Record {
+            record: Box::new(record),
+            raw: None,
+        });
         Ok(id)
     }
 
