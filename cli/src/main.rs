@@ -9,6 +9,7 @@
 
 mod io;
 mod match_cmds;
+mod search_cmds;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +26,8 @@ struct Cli {
 enum Command {
     #[command(flatten)]
     Match(match_cmds::MatchCommand),
+    #[command(flatten)]
+    Search(search_cmds::SearchCommand),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Match(cmd) => cmd.run(),
+        Command::Search(cmd) => cmd.run(),
     };
     ExitCode::from(code)
 }
