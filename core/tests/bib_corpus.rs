@@ -118,7 +118,7 @@ fn our_count(file: &str) -> usize {
     // The bytes entry point either reads the file or names the first bad byte.
     match parse::parse_bytes(&bytes) {
         Ok(bib) => assert!(
-            bib.problems.iter().all(|p| p.location.line.is_some()),
+            bib.problems.iter().all(|p| p.error.location.line.is_some()),
             "{file}: problem without a line"
         ),
         Err(e) => {

@@ -43,9 +43,45 @@ pub struct Bibliography {
     pub preambles: Vec<String>,
     /// The bodies of `@comment` blocks.
     pub comments: Vec<String>,
-    /// Problems met while reading (kind [`ErrorKind::Bibtex`]): broken
-    /// entries, repeated fields, undefined macros. Reading never stops at one.
-    pub problems: Vec<Error>,
+    /// Problems met while reading: broken entries, repeated fields,
+    /// undefined macros. Reading never stops at one.
+    pub problems: Vec<Problem>,
+}
+
+/// What kind of problem the reader met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// The entry could not be read and was dropped.
+    Syntax,
+    /// The entry ran into the next `@` without its closing delimiter; kept.
+    Unclosed,
+    /// Two fields without a comma between them; both kept.
+    MissingComma,
+    /// An entry without a citation key; kept with an empty key.
+    MissingKey,
+    /// A field given twice in one entry; the first value kept.
+    RepeatedField,
+    /// A bare word that names no `@string`; kept as text.
+    UndefinedMacro,
+}
+
+impl ProblemKind {
+    /// Whether the file is still read as its author meant (warning) or an
+    /// entry was lost or cut (error).
+    pub fn is_error(self) -> bool {
+        matches!(self, ProblemKind::Syntax | ProblemKind::Unclosed)
+    }
+}
+
+/// A problem met while reading, with its typed error (kind
+/// [`ErrorKind::Bibtex`], line and column set).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Problem {
+    /// What kind of problem.
+    pub kind: ProblemKind,
+    /// Where and what, for a person.
+    pub error: Error,
 }
 
 /// One entry: type, citation key and fields.
@@ -231,9 +267,9 @@ impl<'a> Parser<'a> {
         Location::default().at(line, column)
     }
 
-    fn problem(&mut self, pos: usize, message: String) {
-        let e = Error::new(ErrorKind::Bibtex, message).at(self.location(pos));
-        self.bib.problems.push(e);
+    fn problem(&mut self, kind: ProblemKind, pos: usize, message: String) {
+        let error = Error::new(ErrorKind::Bibtex, message).at(self.location(pos));
+        self.bib.problems.push(Problem { kind, error });
     }
 
     /// Skips whitespace and, outside values, nothing else (BibTeX has no
@@ -338,6 +374,7 @@ impl<'a> Parser<'a> {
                     // a line-start `@type` without a body is reported.
                     if !kind.is_empty() && self.at_line_start(at) {
                         self.problem(
+                            ProblemKind::Syntax,
                             at,
                             format!("`@{kind}` is not followed by `{{` or `(`; skipped"),
                         );
@@ -346,7 +383,11 @@ impl<'a> Parser<'a> {
                 }
             };
             if kind.is_empty() {
-                self.problem(at, "`@` without an entry type; skipped".to_string());
+                self.problem(
+                    ProblemKind::Syntax,
+                    at,
+                    "`@` without an entry type; skipped".to_string(),
+                );
                 continue;
             }
             self.pos += 1;
@@ -357,7 +398,7 @@ impl<'a> Parser<'a> {
                 _ => self.entry_body(at, kind, close),
             };
             if let Err(b) = result {
-                self.problem(b.pos, b.message);
+                self.problem(ProblemKind::Syntax, b.pos, b.message);
                 let resume = self.next_block_start(at + 1);
                 // Never move backwards: progress is guaranteed.
                 self.pos = resume.max(at + 1);
@@ -454,6 +495,7 @@ impl<'a> Parser<'a> {
         };
         if entry.key.is_empty() {
             self.problem(
+                ProblemKind::MissingKey,
                 at,
                 format!("`@{}` entry without a citation key", entry.kind),
             );
@@ -484,6 +526,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'@') if self.is_block_start(self.pos) => {
                     self.problem(
+                        ProblemKind::Unclosed,
                         at,
                         format!(
                             "entry `{}` is not closed (missing `{}` before the next entry)",
@@ -508,6 +551,7 @@ impl<'a> Parser<'a> {
                 if name_end > name_pos && self.src.get(j) == Some(&b'=') {
                     let name = self.slice(name_pos, name_end).to_ascii_lowercase();
                     self.problem(
+                        ProblemKind::MissingComma,
                         name_pos,
                         format!("entry `{}`: missing comma before field `{name}`", entry.key),
                     );
@@ -544,16 +588,18 @@ impl<'a> Parser<'a> {
             if entry.fields.iter().any(|f| f.name == name) {
                 let mut loc = self.location(field_pos);
                 loc.field = Some(name.clone());
-                self.bib.problems.push(
-                    Error::new(
-                        ErrorKind::Bibtex,
-                        format!(
-                            "entry `{}`: field `{name}` repeated; the first value is kept",
-                            entry.key
-                        ),
-                    )
-                    .at(loc),
-                );
+                let error = Error::new(
+                    ErrorKind::Bibtex,
+                    format!(
+                        "entry `{}`: field `{name}` repeated; the first value is kept",
+                        entry.key
+                    ),
+                )
+                .at(loc);
+                self.bib.problems.push(Problem {
+                    kind: ProblemKind::RepeatedField,
+                    error,
+                });
             } else {
                 entry.fields.push(Field {
                     name,
@@ -604,6 +650,7 @@ impl<'a> Parser<'a> {
                         value.push_str(v);
                     } else {
                         self.problem(
+                            ProblemKind::UndefinedMacro,
                             s,
                             format!("field `{field}`: undefined macro `{name}`, kept as text"),
                         );
@@ -697,7 +744,7 @@ mod tests {
 
     /// Parses `input` and checks `(kind, key, [(field, value)])` per entry
     /// and the number of problems.
-    fn check(input: &str, expected: &[(&str, &str, &[(&str, &str)])], problems: usize) {
+    fn check(input: &str, expected: &[(&str, &str, &[(&str, &str)])], problems: &[ProblemKind]) {
         let bib = parse(input);
         let got: Vec<(String, String, Vec<(String, String)>)> = bib
             .entries
@@ -727,7 +774,7 @@ mod tests {
             .collect();
         assert_eq!(got, want, "entries of {input:?}");
         assert_eq!(
-            bib.problems.len(),
+            bib.problems.iter().map(|p| p.kind).collect::<Vec<_>>(),
             problems,
             "problems of {input:?}: {:?}",
             bib.problems
@@ -739,48 +786,48 @@ mod tests {
         check(
             "@article{a, title = {T}}",
             &[("article", "a", &[("title", "T")])],
-            0,
+            &[],
         );
         check(
             "@ARTICLE{a, TITLE = \"T\"}",
             &[("article", "a", &[("title", "T")])],
-            0,
+            &[],
         );
         check(
             "@misc{a, year = 2020,}",
             &[("misc", "a", &[("year", "2020")])],
-            0,
+            &[],
         );
         check(
             "@misc(a, title = {x (y)})",
             &[("misc", "a", &[("title", "x (y)")])],
-            0,
+            &[],
         );
         check(
             "@misc{a, title = {A {B {C}} D}}",
             &[("misc", "a", &[("title", "A {B {C}} D")])],
-            0,
+            &[],
         );
         check(
             "@misc{a, title = \"say {\"}hi{\"}\"}",
             &[("misc", "a", &[("title", "say {\"}hi{\"}")])],
-            0,
+            &[],
         );
         check(
             "@misc{a, month = jan}",
             &[("misc", "a", &[("month", "January")])],
-            0,
+            &[],
         );
-        check("@misc{a}", &[("misc", "a", &[])], 0);
+        check("@misc{a}", &[("misc", "a", &[])], &[]);
         check(
             "@misc{a,\n title={x},\n\n}",
             &[("misc", "a", &[("title", "x")])],
-            0,
+            &[],
         );
         check(
             "@misc{a, url = {http://x.org/a%20b}}",
             &[("misc", "a", &[("url", "http://x.org/a%20b")])],
-            0,
+            &[],
         );
     }
 
@@ -788,19 +835,17 @@ mod tests {
     fn expands_strings_and_concatenation() {
         check(
             "@string{N = \"Doe\"}\n@String(int = {Intl})\n@misc{a, author = \"John \" # n, note = int # { } # \"Conf\" # 2020}",
-            &[("misc", "a", &[("author", "John Doe"), ("note", "Intl Conf2020")])],
-            0,
-        );
+            &[("misc", "a", &[("author", "John Doe"), ("note", "Intl Conf2020")])], &[]);
         // Macros defined from macros, names in any letter case.
         check(
             "@string{foo = \"1--10\"}\n@string{BaR = FOO}\n@misc{a, pages = bar}",
             &[("misc", "a", &[("pages", "1--10")])],
-            0,
+            &[],
         );
         check(
             "@misc{a, journal = nosuch}",
             &[("misc", "a", &[("journal", "nosuch")])],
-            1,
+            &[ProblemKind::UndefinedMacro],
         );
     }
 
@@ -814,11 +859,20 @@ mod tests {
     }
 
     #[test]
+    fn reports_a_missing_key_and_keeps_the_entry() {
+        check(
+            "@misc{, title={t}}",
+            &[("misc", "", &[("title", "t")])],
+            &[ProblemKind::MissingKey],
+        );
+    }
+
+    #[test]
     fn reports_repeated_fields_and_keeps_the_first() {
         check(
             "@misc{a, title={one}, Title={two}}",
             &[("misc", "a", &[("title", "one")])],
-            1,
+            &[ProblemKind::RepeatedField],
         );
     }
 
@@ -831,37 +885,51 @@ mod tests {
                 ("article", "a", &[("title", "A")]),
                 ("book", "b", &[("title", "B")]),
             ],
-            1,
+            &[ProblemKind::Unclosed],
         );
         // Missing comma between fields.
         check(
             "@misc{a, title={A}\n year=2020}",
             &[("misc", "a", &[("title", "A"), ("year", "2020")])],
-            1,
+            &[ProblemKind::MissingComma],
         );
         // Unbalanced brace in a value: that entry is lost, the next is kept.
         check(
             "@misc{a, title={A {B\n}\n@misc{b, title={B}}\n",
             &[("misc", "b", &[("title", "B")])],
-            1,
+            &[ProblemKind::Syntax],
         );
         // Garbage in an entry.
         check(
             "@misc{a, title={A}, = x}\n@misc{b}\n",
             &[("misc", "b", &[])],
-            1,
+            &[ProblemKind::Syntax],
         );
         // Value never closed at the end of the file.
-        check("@misc{b}\n@misc{a, title={A", &[("misc", "b", &[])], 1);
+        check(
+            "@misc{b}\n@misc{a, title={A",
+            &[("misc", "b", &[])],
+            &[ProblemKind::Syntax],
+        );
         // `@type` with no body at a line start.
-        check("@misc\n@misc{b}", &[("misc", "b", &[])], 1);
+        check(
+            "@misc\n@misc{b}",
+            &[("misc", "b", &[])],
+            &[ProblemKind::Syntax],
+        );
     }
 
     #[test]
     fn broken_entry_error_names_its_line() {
         let bib = parse("@misc{a}\n\n@misc{b, title={x}, = y}\n@misc{c}");
         assert_eq!(bib.entries.len(), 2);
-        assert_eq!(bib.problems[0].location.line, Some(3), "{:?}", bib.problems);
+        assert_eq!(
+            bib.problems[0].error.location.line,
+            Some(3),
+            "{:?}",
+            bib.problems
+        );
+        assert_eq!(bib.problems[0].kind, ProblemKind::Syntax);
     }
 
     #[test]

@@ -1,0 +1,677 @@
+//! Layer 1: checks a bibliography can pass without asking anyone — required
+//! fields, year and DOI shape, duplicates, and agreement with the `.tex` cites.
+//!
+//! Every check yields [`Finding`]s, never a pass/fail boolean: a finding names
+//! the entry, its line and the field, says what is wrong in one lowercase
+//! sentence and, where a fix is mechanical (a DOI written as a URL), carries
+//! the fixed value. Required fields are a table per entry type with
+//! alternatives (`author` or `editor`; `journal` or biblatex's
+//! `journaltitle`; `year` or `date`), so BibTeX and biblatex files are judged
+//! by the same rules. The current year is a parameter: the core reads no
+//! clock, and a year one past it is allowed (papers in press).
+
+use super::parse::{Bibliography, Entry};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The bibliography is wrong or an entry was lost.
+    Error,
+    /// Probably a mistake, or a form other tools handle badly.
+    Warning,
+}
+
+/// What a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    /// The reader met a problem (see [`super::parse::ProblemKind`]).
+    Parse,
+    /// A field the entry type requires is missing or empty.
+    MissingField,
+    /// The year is not four digits (or a biblatex date).
+    InvalidYear,
+    /// The year is before 1900 or after next year.
+    YearOutOfRange,
+    /// The DOI does not look like `10.<registrant>/<suffix>`.
+    InvalidDoi,
+    /// The DOI is written as a URL or with a `doi:` prefix.
+    DoiNotBare,
+    /// Two entries share a citation key.
+    DuplicateKey,
+    /// Two entries have the same DOI or the same normalized title.
+    DuplicateEntry,
+    /// A key cited in the `.tex` files is not in the bibliography.
+    UndefinedCite,
+    /// An entry no `.tex` file cites.
+    UnusedEntry,
+}
+
+/// One thing found wrong.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Finding {
+    /// How bad.
+    pub severity: Severity,
+    /// What kind.
+    pub code: Code,
+    /// The citation key concerned, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The file: the `.tex` file for an undefined cite, else none (the `.bib`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line in that file (or in the `.bib`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The field concerned, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Lowercase, no trailing period.
+    pub message: String,
+    /// A value to put instead, when the fix is mechanical.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+}
+
+impl Finding {
+    fn entry(severity: Severity, code: Code, entry: &Entry, message: String) -> Self {
+        Finding {
+            severity,
+            code,
+            key: Some(entry.key.clone()),
+            file: None,
+            line: Some(entry.line),
+            field: None,
+            message,
+            suggestion: None,
+        }
+    }
+
+    fn field(mut self, name: &str) -> Self {
+        self.field = Some(name.to_string());
+        self
+    }
+}
+
+/// One use of a key in a `.tex` file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CiteUse {
+    /// The cited key.
+    pub key: String,
+    /// The `.tex` file's name.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// The required fields of an entry type: each inner list is a set of
+/// alternatives, one of which must be present. `None` for an unknown type.
+pub fn required_fields(kind: &str) -> Option<&'static [&'static [&'static str]]> {
+    const AUTHOR: &[&str] = &["author"];
+    const AUTHOR_EDITOR: &[&str] = &["author", "editor"];
+    const TITLE: &[&str] = &["title"];
+    const YEAR: &[&str] = &["year", "date"];
+    const JOURNAL: &[&str] = &["journal", "journaltitle"];
+    const BOOKTITLE: &[&str] = &["booktitle"];
+    const PUBLISHER: &[&str] = &["publisher"];
+    const SCHOOL: &[&str] = &["school", "institution"];
+    const INSTITUTION: &[&str] = &["institution", "school"];
+    Some(match kind {
+        "article" => &[AUTHOR, TITLE, JOURNAL, YEAR],
+        "inproceedings" | "conference" => &[AUTHOR, TITLE, BOOKTITLE, YEAR],
+        "book" => &[AUTHOR_EDITOR, TITLE, PUBLISHER, YEAR],
+        "misc" => &[TITLE],
+        "incollection" => &[AUTHOR, TITLE, BOOKTITLE, PUBLISHER, YEAR],
+        "inbook" => &[AUTHOR_EDITOR, TITLE, &["chapter", "pages"], PUBLISHER, YEAR],
+        "phdthesis" | "mastersthesis" | "thesis" => &[AUTHOR, TITLE, SCHOOL, YEAR],
+        "techreport" | "report" => &[AUTHOR, TITLE, INSTITUTION, YEAR],
+        "proceedings" => &[TITLE, YEAR],
+        "unpublished" => &[AUTHOR, TITLE, &["note"]],
+        "manual" | "booklet" => &[TITLE],
+        "online" | "electronic" | "www" => &[AUTHOR_EDITOR, TITLE, YEAR, &["url", "doi", "eprint"]],
+        _ => return None,
+    })
+}
+
+/// The DOI of a value written bare, as a URL or with a `doi:` prefix,
+/// trimmed, and whether a prefix was removed.
+pub fn bare_doi(value: &str) -> (String, bool) {
+    let v = value.trim();
+    let lower = v.to_ascii_lowercase();
+    for prefix in [
+        "https://doi.org/",
+        "http://doi.org/",
+        "https://dx.doi.org/",
+        "http://dx.doi.org/",
+        "doi.org/",
+        "doi:",
+    ] {
+        if lower.starts_with(prefix) {
+            return (v.get(prefix.len()..).unwrap_or("").trim().to_string(), true);
+        }
+    }
+    (v.to_string(), false)
+}
+
+/// Whether a bare DOI looks like `10.<registrant>/<suffix>`: the registrant
+/// is digits (with dot-separated sub-parts), the suffix non-empty without spaces.
+pub fn is_valid_doi(doi: &str) -> bool {
+    let Some(rest) = doi.strip_prefix("10.") else {
+        return false;
+    };
+    let Some((registrant, suffix)) = rest.split_once('/') else {
+        return false;
+    };
+    !registrant.is_empty()
+        && registrant
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        && !suffix.is_empty()
+        && !suffix.chars().any(char::is_whitespace)
+}
+
+/// The year of an entry as a number: the `year` field if four digits, else the
+/// leading year of a biblatex `date` (`2024`, `2024-10`, `2024-10-05`, ranges
+/// `2020/2021`). `Err` holds the text that is not a year.
+pub fn entry_year(entry: &Entry) -> Option<Result<i32, (String, String)>> {
+    if let Some(y) = entry.decoded("year") {
+        return Some(parse_year(&y, false).ok_or(("year".to_string(), y)));
+    }
+    let d = entry.decoded("date")?;
+    Some(parse_year(&d, true).ok_or(("date".to_string(), d)))
+}
+
+fn parse_year(text: &str, is_date: bool) -> Option<i32> {
+    let text = text.trim();
+    let first = if is_date {
+        text.split('/').next().unwrap_or("")
+    } else {
+        text
+    };
+    let (year, rest) = (first.get(..4)?, first.get(4..)?);
+    if !year.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let rest_ok = if is_date {
+        // -MM or -MM-DD, digits only.
+        let parts: Vec<&str> = rest.split('-').collect();
+        rest.is_empty()
+            || (parts.first() == Some(&"")
+                && parts.len() <= 3
+                && parts
+                    .iter()
+                    .skip(1)
+                    .all(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit())))
+    } else {
+        rest.is_empty()
+    };
+    if !rest_ok {
+        return None;
+    }
+    year.parse().ok()
+}
+
+/// Checks every entry on its own and the entries against each other.
+/// `now_year` is the current year; a year up to `now_year + 1` is accepted.
+pub fn check_entries(bib: &Bibliography, now_year: i32) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for p in &bib.problems {
+        out.push(Finding {
+            severity: if p.kind.is_error() {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            code: Code::Parse,
+            key: None,
+            file: None,
+            line: p.error.location.line,
+            field: p.error.location.field.clone(),
+            message: p.error.message.clone(),
+            suggestion: None,
+        });
+    }
+    for e in &bib.entries {
+        check_required(e, &mut out);
+        check_year(e, now_year, &mut out);
+        check_doi(e, &mut out);
+    }
+    check_duplicates(bib, &mut out);
+    out
+}
+
+fn check_required(e: &Entry, out: &mut Vec<Finding>) {
+    let Some(required) = required_fields(&e.kind) else {
+        return;
+    };
+    for alternatives in required {
+        if !alternatives.iter().any(|f| e.has(f)) {
+            let names = alternatives
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            let first = alternatives.first().copied().unwrap_or("");
+            out.push(
+                Finding::entry(
+                    Severity::Error,
+                    Code::MissingField,
+                    e,
+                    format!("`@{}` entry `{}` needs {names}", e.kind, e.key),
+                )
+                .field(first),
+            );
+        }
+    }
+}
+
+fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
+    match entry_year(e) {
+        None => {}
+        Some(Err((field, text))) => out.push(
+            Finding::entry(
+                Severity::Error,
+                Code::InvalidYear,
+                e,
+                format!("entry `{}`: `{text}` is not a four-digit year", e.key),
+            )
+            .field(&field),
+        ),
+        Some(Ok(y)) if !(1900..=now_year.saturating_add(1)).contains(&y) => {
+            let field = if e.has("year") { "year" } else { "date" };
+            out.push(
+                Finding::entry(
+                    Severity::Error,
+                    Code::YearOutOfRange,
+                    e,
+                    format!(
+                        "entry `{}`: year {y} is outside 1900 to {}",
+                        e.key,
+                        now_year.saturating_add(1)
+                    ),
+                )
+                .field(field),
+            )
+        }
+        Some(Ok(_)) => {}
+    }
+}
+
+fn check_doi(e: &Entry, out: &mut Vec<Finding>) {
+    let Some(raw) = e.decoded("doi") else {
+        return;
+    };
+    let (doi, prefixed) = bare_doi(&raw);
+    if !is_valid_doi(&doi) {
+        out.push(
+            Finding::entry(
+                Severity::Error,
+                Code::InvalidDoi,
+                e,
+                format!(
+                    "entry `{}`: `{raw}` is not a DOI of the form 10.<registrant>/<suffix>",
+                    e.key
+                ),
+            )
+            .field("doi"),
+        );
+    } else if prefixed {
+        let mut f = Finding::entry(
+            Severity::Warning,
+            Code::DoiNotBare,
+            e,
+            format!("entry `{}`: write the DOI bare, as `{doi}`", e.key),
+        )
+        .field("doi");
+        f.suggestion = Some(doi);
+        out.push(f);
+    }
+}
+
+fn check_duplicates(bib: &Bibliography, out: &mut Vec<Finding>) {
+    let mut by_key: BTreeMap<&str, &Entry> = BTreeMap::new();
+    let mut by_folded_key: BTreeMap<String, &Entry> = BTreeMap::new();
+    let mut by_doi: BTreeMap<String, &Entry> = BTreeMap::new();
+    let mut by_title: BTreeMap<String, &Entry> = BTreeMap::new();
+    for e in &bib.entries {
+        if e.key.is_empty() {
+            continue;
+        }
+        if let Some(first) = by_key.get(e.key.as_str()) {
+            out.push(Finding::entry(
+                Severity::Error,
+                Code::DuplicateKey,
+                e,
+                format!("key `{}` is already used at line {}", e.key, first.line),
+            ));
+            continue;
+        }
+        by_key.insert(&e.key, e);
+        let folded = e.key.to_lowercase();
+        if let Some(first) = by_folded_key.get(&folded) {
+            out.push(Finding::entry(
+                Severity::Warning,
+                Code::DuplicateKey,
+                e,
+                format!(
+                    "key `{}` differs from `{}` (line {}) only in letter case; BibTeX treats them as one",
+                    e.key, first.key, first.line
+                ),
+            ));
+        } else {
+            by_folded_key.insert(folded, e);
+        }
+        let doi = e.decoded("doi").map(|d| bare_doi(&d).0.to_lowercase());
+        let mut reported = false;
+        if let Some(doi) = doi.filter(|d| is_valid_doi(d)) {
+            if let Some(first) = by_doi.get(&doi) {
+                out.push(
+                    Finding::entry(
+                        Severity::Warning,
+                        Code::DuplicateEntry,
+                        e,
+                        format!(
+                            "entry `{}` has the same DOI as `{}` (line {})",
+                            e.key, first.key, first.line
+                        ),
+                    )
+                    .field("doi"),
+                );
+                reported = true;
+            } else {
+                by_doi.insert(doi, e);
+            }
+        }
+        if let Some(title) = e.get("title").map(crate::title::normalize) {
+            if title.is_empty() {
+                continue;
+            }
+            match by_title.get(&title) {
+                Some(first) if !reported => out.push(
+                    Finding::entry(
+                        Severity::Warning,
+                        Code::DuplicateEntry,
+                        e,
+                        format!(
+                            "entry `{}` has the same title as `{}` (line {})",
+                            e.key, first.key, first.line
+                        ),
+                    )
+                    .field("title"),
+                ),
+                Some(_) => {}
+                None => {
+                    by_title.insert(title, e);
+                }
+            }
+        }
+    }
+}
+
+/// Compares the keys cited in `.tex` files with the bibliography: each
+/// cited key missing from it (one finding per use, with file and line) and
+/// each entry never cited. With `cite_all` (a `\nocite{*}`), no entry is
+/// unused.
+pub fn check_cites(bib: &Bibliography, cites: &[CiteUse], cite_all: bool) -> Vec<Finding> {
+    let keys: BTreeSet<&str> = bib.entries.iter().map(|e| e.key.as_str()).collect();
+    let cited: BTreeSet<&str> = cites.iter().map(|c| c.key.as_str()).collect();
+    let mut out = Vec::new();
+    for c in cites {
+        if !keys.contains(c.key.as_str()) {
+            out.push(Finding {
+                severity: Severity::Error,
+                code: Code::UndefinedCite,
+                key: Some(c.key.clone()),
+                file: Some(c.file.clone()),
+                line: Some(c.line),
+                field: None,
+                message: format!("`{}` is cited but not in the bibliography", c.key),
+                suggestion: None,
+            });
+        }
+    }
+    if !cite_all {
+        let mut seen = BTreeSet::new();
+        for e in &bib.entries {
+            if !e.key.is_empty() && !cited.contains(e.key.as_str()) && seen.insert(e.key.as_str()) {
+                out.push(Finding::entry(
+                    Severity::Warning,
+                    Code::UnusedEntry,
+                    e,
+                    format!("entry `{}` is never cited", e.key),
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bibtex::parse::parse;
+
+    const NOW: i32 = 2025;
+
+    /// Checks `bib` and compares `(code, key, field)` of every finding.
+    fn check(bib: &str, expected: &[(Code, &str, Option<&str>)]) {
+        let found = check_entries(&parse(bib), NOW);
+        let got: Vec<(Code, String, Option<String>)> = found
+            .iter()
+            .map(|f| (f.code, f.key.clone().unwrap_or_default(), f.field.clone()))
+            .collect();
+        let want: Vec<(Code, String, Option<String>)> = expected
+            .iter()
+            .map(|(c, k, f)| (*c, k.to_string(), f.map(str::to_string)))
+            .collect();
+        assert_eq!(got, want, "findings of {bib:?}: {found:#?}");
+    }
+
+    const ART: &str = "author={A}, title={T}, journal={J}";
+
+    #[test]
+    fn required_fields_by_type() {
+        use Code::MissingField as M;
+        check(&format!("@article{{a, {ART}, year=2020}}"), &[]);
+        check(
+            "@article{a, title={T}, year=2020}",
+            &[(M, "a", Some("author")), (M, "a", Some("journal"))],
+        );
+        check(
+            "@article{a, author={A}, title={T}, journaltitle={J}, date={2020-01}}",
+            &[],
+        );
+        check(
+            "@inproceedings{a, author={A}, title={T}, year=2020}",
+            &[(M, "a", Some("booktitle"))],
+        );
+        check(
+            "@book{a, editor={E}, title={T}, publisher={P}, year=2020}",
+            &[],
+        );
+        check(
+            "@book{a, title={T}, publisher={P}, year=2020}",
+            &[(M, "a", Some("author"))],
+        );
+        check("@misc{a}", &[(M, "a", Some("title"))]);
+        check("@misc{a, title={ {} }}", &[(M, "a", Some("title"))]);
+        check(
+            "@phdthesis{a, author={A}, title={T}, school={S}, year=2020}",
+            &[],
+        );
+        check(
+            "@thesis{a, author={A}, title={T}, institution={S}, date={2020}}",
+            &[],
+        );
+        check(
+            "@techreport{a, author={A}, title={T}, year=2020}",
+            &[(M, "a", Some("institution"))],
+        );
+        check(
+            "@inbook{a, author={A}, title={T}, pages={1--2}, publisher={P}, year=2020}",
+            &[],
+        );
+        check(
+            "@inbook{a, author={A}, title={T}, publisher={P}, year=2020}",
+            &[(M, "a", Some("chapter"))],
+        );
+        check(
+            "@unpublished{a, author={A}, title={T}}",
+            &[(M, "a", Some("note"))],
+        );
+        check(
+            "@online{a, author={A}, title={T}, date={2024-10-05}}",
+            &[(M, "a", Some("url"))],
+        );
+        check("@proceedings{a, title={T}, year=2020}", &[]);
+        check("@manual{a, title={T}}", &[]);
+        check("@booklet{a, title={T}}", &[]);
+        check(
+            "@mastersthesis{a, author={A}, title={T}, school={S}, year=2020}",
+            &[],
+        );
+        check(
+            "@incollection{a, author={A}, title={T}, booktitle={B}, year=2020}",
+            &[(M, "a", Some("publisher"))],
+        );
+        check(
+            "@report{a, author={A}, title={T}, institution={I}, year=2020}",
+            &[],
+        );
+        // An unknown type has no requirements.
+        check("@dataset{a}", &[]);
+    }
+
+    #[test]
+    fn years() {
+        let y = |v: &str| format!("@article{{a, {ART}, year={{{v}}}}}");
+        let d = |v: &str| format!("@article{{a, {ART}, date={{{v}}}}}");
+        check(&y("2020"), &[]);
+        check(&y("2026"), &[]); // next year: in press
+        check(&y("1900"), &[]);
+        check(&y("2027"), &[(Code::YearOutOfRange, "a", Some("year"))]);
+        check(&y("1899"), &[(Code::YearOutOfRange, "a", Some("year"))]);
+        check(&y("20"), &[(Code::InvalidYear, "a", Some("year"))]);
+        check(&y("2020a"), &[(Code::InvalidYear, "a", Some("year"))]);
+        check(&y("in press"), &[(Code::InvalidYear, "a", Some("year"))]);
+        check(&y("2024-10-05"), &[(Code::InvalidYear, "a", Some("year"))]);
+        check(&d("2024-10-05"), &[]);
+        check(&d("2024-10"), &[]);
+        check(&d("2020/2021"), &[]);
+        check(&d("2024-1-5"), &[(Code::InvalidYear, "a", Some("date"))]);
+        check(
+            &d("1850-01-01"),
+            &[(Code::YearOutOfRange, "a", Some("date"))],
+        );
+    }
+
+    #[test]
+    fn dois() {
+        let doi = |v: &str| format!("@article{{a, {ART}, year=2020, doi={{{v}}}}}");
+        check(&doi("10.1038/srep16696"), &[]);
+        check(&doi("10.1000.10/xyz"), &[]);
+        check(
+            &doi("https://doi.org/10.1038/srep16696"),
+            &[(Code::DoiNotBare, "a", Some("doi"))],
+        );
+        check(
+            &doi("doi:10.1038/srep16696"),
+            &[(Code::DoiNotBare, "a", Some("doi"))],
+        );
+        check(&doi("11.1038/x"), &[(Code::InvalidDoi, "a", Some("doi"))]);
+        check(&doi("10.abc/x"), &[(Code::InvalidDoi, "a", Some("doi"))]);
+        check(&doi("10.1038/"), &[(Code::InvalidDoi, "a", Some("doi"))]);
+        check(&doi("10.1038"), &[(Code::InvalidDoi, "a", Some("doi"))]);
+        check(
+            &doi("https://doi.org/nonsense"),
+            &[(Code::InvalidDoi, "a", Some("doi"))],
+        );
+        let f = check_entries(&parse(&doi("https://dx.doi.org/10.1038/srep16696")), NOW);
+        assert_eq!(f[0].suggestion.as_deref(), Some("10.1038/srep16696"));
+    }
+
+    #[test]
+    fn duplicates() {
+        let e =
+            |k: &str, t: &str, doi: &str| format!("@misc{{{k}, title={{{t}}}, doi={{{doi}}}}}\n");
+        check(
+            &(e("a", "One", "10.1/x") + &e("a", "Two", "10.1/y")),
+            &[(Code::DuplicateKey, "a", None)],
+        );
+        check(
+            &(e("a", "One", "10.1/x") + &e("A", "Two", "10.1/y")),
+            &[(Code::DuplicateKey, "A", None)],
+        );
+        check(
+            &(e("a", "One", "10.1/X") + &e("b", "Two", "https://doi.org/10.1/x")),
+            &[
+                (Code::DoiNotBare, "b", Some("doi")),
+                (Code::DuplicateEntry, "b", Some("doi")),
+            ],
+        );
+        check(
+            &(e("a", "The {Title}!", "10.1/x") + &e("b", "the title", "10.1/y")),
+            &[(Code::DuplicateEntry, "b", Some("title"))],
+        );
+        check(&(e("a", "One", "10.1/x") + &e("b", "Two", "10.1/y")), &[]);
+    }
+
+    #[test]
+    fn parse_problems_become_findings() {
+        let f = check_entries(
+            &parse("@misc{a, title={x}, title={y}}\n@misc{b, = }\n"),
+            NOW,
+        );
+        let got: Vec<(Code, Severity, Option<usize>)> =
+            f.iter().map(|f| (f.code, f.severity, f.line)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Code::Parse, Severity::Warning, Some(1)),
+                (Code::Parse, Severity::Error, Some(2))
+            ]
+        );
+    }
+
+    #[test]
+    fn cites_against_entries() {
+        let bib = parse("@misc{a, title={A}}\n@misc{b, title={B}}\n");
+        let uses = |keys: &[(&str, usize)]| -> Vec<CiteUse> {
+            keys.iter()
+                .map(|(k, l)| CiteUse {
+                    key: k.to_string(),
+                    file: "main.tex".into(),
+                    line: *l,
+                })
+                .collect()
+        };
+        let summary = |f: Vec<Finding>| -> Vec<(Code, String, Option<usize>)> {
+            f.into_iter()
+                .map(|f| (f.code, f.key.unwrap_or_default(), f.line))
+                .collect()
+        };
+        assert_eq!(
+            summary(check_cites(
+                &bib,
+                &uses(&[("a", 3), ("zz", 7), ("zz", 9)]),
+                false
+            )),
+            vec![
+                (Code::UndefinedCite, "zz".to_string(), Some(7)),
+                (Code::UndefinedCite, "zz".to_string(), Some(9)),
+                (Code::UnusedEntry, "b".to_string(), Some(2)),
+            ]
+        );
+        assert_eq!(summary(check_cites(&bib, &uses(&[("a", 3)]), true)), vec![]);
+        // Keys are case-sensitive for biber and LaTeX's \cite.
+        assert_eq!(
+            summary(check_cites(&bib, &uses(&[("A", 1), ("b", 1)]), false)),
+            vec![
+                (Code::UndefinedCite, "A".to_string(), Some(1)),
+                (Code::UnusedEntry, "a".to_string(), Some(1)),
+            ]
+        );
+    }
+}
