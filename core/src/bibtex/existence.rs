@@ -1,0 +1,497 @@
+//! Layer 2: does the cited work exist? Which service to ask, and what its
+//! answer means — both pure, with the request in between left to the caller.
+//!
+//! The routing follows what a browser can call. A DOI goes to Crossref's
+//! `/works/{doi}`, except arXiv's DataCite DOIs (`10.48550/arXiv.X`), which
+//! Crossref does not hold: those, and any arXiv id found in `eprint`, an
+//! arxiv.org `url` or an "arXiv:…" in `journal`/`note`, go to Semantic
+//! Scholar as `paper/ARXIV:X`, because the arXiv API sends no CORS headers.
+//! Everything else is a Semantic Scholar title search. The lookup is data
+//! ([`Lookup`]: service, path, query); the caller sends it and hands back
+//! the status and body, which [`crate::works::parse_response`] reads.
+//!
+//! The outcome keeps "we could not ask" apart from "it is not there": a rate
+//! limit, a server error, a forbidden key or no response at all is
+//! [`Existence::ApiError`], never [`Existence::NotFound`]. Only a 404 (or an
+//! empty search) says a work does not exist; a title search whose best hit
+//! shares less than half its normalized title with ours counts as not found,
+//! since matching it would only compare two unrelated papers.
+
+use super::parse::Entry;
+use crate::works::{self, ApiError, ApiErrorKind, Service, Work};
+
+/// Which rule picked the lookup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    /// A DOI, looked up in Crossref.
+    Doi,
+    /// An arXiv DataCite DOI, looked up in Semantic Scholar by arXiv id.
+    ArxivDoi,
+    /// An arXiv id, looked up in Semantic Scholar.
+    Arxiv,
+    /// No identifier: a Semantic Scholar title search.
+    TitleSearch,
+}
+
+/// One request to make, as data.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Lookup {
+    /// The service to ask.
+    pub service: Service,
+    /// Why this service.
+    pub route: Route,
+    /// Path below the service's API root (`/works/10.1038/x`,
+    /// `/graph/v1/paper/ARXIV:1706.03762`), percent-encoded.
+    pub path: String,
+    /// Query parameters, not encoded.
+    pub query: Vec<(String, String)>,
+    /// The identifier or title looked up.
+    pub id: String,
+}
+
+/// The fields asked of Semantic Scholar: what matching compares.
+pub const S2_FIELDS: &str =
+    "title,authors,year,venue,journal,externalIds,publicationDate,publicationTypes";
+
+/// The arXiv id of a DataCite arXiv DOI (`10.48550/arXiv.1706.03762`).
+pub fn arxiv_from_doi(doi: &str) -> Option<String> {
+    let lower = doi.to_ascii_lowercase();
+    let rest = lower.strip_prefix("10.48550/arxiv.")?;
+    let start = doi.len() - rest.len();
+    doi.get(start..).map(works::strip_arxiv_version)
+}
+
+/// Whether `s` looks like an arXiv id: `YYMM.NNNNN` (4 or 5 digits) or the
+/// old `archive/YYMMNNN`, with an optional version.
+fn is_arxiv_id(s: &str) -> bool {
+    let s = works::strip_arxiv_version(s);
+    if let Some((a, b)) = s.split_once('.') {
+        if a.len() == 4
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && (4..=5).contains(&b.len())
+            && b.bytes().all(|c| c.is_ascii_digit())
+        {
+            return true;
+        }
+    }
+    if let Some((archive, num)) = s.split_once('/') {
+        return !archive.is_empty()
+            && archive
+                .bytes()
+                .all(|c| c.is_ascii_alphabetic() || c == b'-' || c == b'.')
+            && num.len() == 7
+            && num.bytes().all(|c| c.is_ascii_digit());
+    }
+    false
+}
+
+/// The id that follows `marker` in `text` (case-insensitive), if it is one.
+fn arxiv_after(text: &str, marker: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(i) = lower.get(from..)?.find(marker) {
+        let start = from + i + marker.len();
+        let rest = text.get(start..)?.trim_start();
+        let id: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-'))
+            .collect();
+        let id = id.trim_end_matches(['.', '/']);
+        let id = id.strip_suffix(".pdf").unwrap_or(id);
+        if is_arxiv_id(id) {
+            return Some(works::strip_arxiv_version(id));
+        }
+        from = start;
+    }
+    None
+}
+
+/// The entry's arXiv id, version removed: `eprint` (when `archiveprefix` or
+/// `eprinttype` is arXiv, or the value itself looks like an arXiv id), an
+/// arxiv.org `url`, or "arXiv:…" in `journal`, `note` or `howpublished`.
+pub fn arxiv_id(entry: &Entry) -> Option<String> {
+    if let Some(ep) = entry.decoded("eprint") {
+        let declared = ["archiveprefix", "eprinttype"].iter().any(|f| {
+            entry
+                .decoded(f)
+                .is_some_and(|v| v.eq_ignore_ascii_case("arxiv"))
+        });
+        let ep = ep.strip_prefix("arXiv:").unwrap_or(&ep).trim().to_string();
+        if is_arxiv_id(&ep) || (declared && !ep.is_empty()) {
+            return Some(works::strip_arxiv_version(&ep));
+        }
+    }
+    if let Some(url) = entry.decoded("url") {
+        for marker in ["arxiv.org/abs/", "arxiv.org/pdf/"] {
+            if let Some(id) = arxiv_after(&url, marker) {
+                return Some(id);
+            }
+        }
+    }
+    for field in ["journal", "journaltitle", "note", "howpublished"] {
+        if let Some(v) = entry.decoded(field) {
+            if let Some(id) = arxiv_after(&v, "arxiv:") {
+                return Some(id);
+            }
+        }
+    }
+    None
+}
+
+/// Percent-encodes a path part, keeping `/` and the unreserved characters.
+fn encode_path(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/' | b':') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn s2_paper(route: Route, id: String) -> Lookup {
+    Lookup {
+        service: Service::SemanticScholar,
+        route,
+        path: format!("/graph/v1/paper/ARXIV:{}", encode_path(&id)),
+        query: vec![("fields".to_string(), S2_FIELDS.to_string())],
+        id,
+    }
+}
+
+/// Decides what to look up for an entry; `None` when it has no DOI, no arXiv
+/// id and no title.
+pub fn plan(entry: &Entry) -> Option<Lookup> {
+    if let Some(doi) = entry.decoded("doi").and_then(|d| works::bare_doi(&d)) {
+        if let Some(id) = arxiv_from_doi(&doi) {
+            return Some(s2_paper(Route::ArxivDoi, id));
+        }
+        return Some(Lookup {
+            service: Service::Crossref,
+            route: Route::Doi,
+            path: format!("/works/{}", encode_path(&doi)),
+            query: Vec::new(),
+            id: doi,
+        });
+    }
+    if let Some(id) = arxiv_id(entry) {
+        return Some(s2_paper(Route::Arxiv, id));
+    }
+    let title = entry.decoded("title")?;
+    Some(Lookup {
+        service: Service::SemanticScholar,
+        route: Route::TitleSearch,
+        path: "/graph/v1/paper/search".to_string(),
+        query: vec![
+            ("query".to_string(), title.clone()),
+            ("fields".to_string(), S2_FIELDS.to_string()),
+            ("limit".to_string(), "5".to_string()),
+        ],
+        id: title,
+    })
+}
+
+/// What the service's answer says about the work.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Existence {
+    /// The work exists; this is its record.
+    Exists {
+        /// The record, normalized.
+        work: Box<Work>,
+    },
+    /// The service says there is no such work.
+    NotFound {
+        /// Why we say so, lowercase.
+        reason: String,
+    },
+    /// We could not find out: the answer is no evidence either way.
+    ApiError {
+        /// What went wrong.
+        error: ApiError,
+    },
+}
+
+/// Below this title similarity (0–1) a title search's best hit is not taken
+/// as the cited work.
+pub const SEARCH_FLOOR: f64 = 0.5;
+
+/// Reads the answer to `lookup`: HTTP `status` (0 when no response came)
+/// and `body`. `title` is the entry's title, used to pick among search hits.
+pub fn outcome(lookup: &Lookup, title: Option<&str>, status: u16, body: &str) -> Existence {
+    let page = match works::parse_response(lookup.service, status, body) {
+        Ok(p) => p,
+        Err(e) if e.kind == ApiErrorKind::NotFound => {
+            return Existence::NotFound {
+                reason: format!(
+                    "{} has no record for `{}`",
+                    lookup.service.name(),
+                    lookup.id
+                ),
+            }
+        }
+        Err(error) => return Existence::ApiError { error },
+    };
+    if lookup.route != Route::TitleSearch {
+        return match page.works.into_iter().next() {
+            Some(w) => Existence::Exists { work: Box::new(w) },
+            None => Existence::NotFound {
+                reason: format!(
+                    "{} returned no record for `{}`",
+                    lookup.service.name(),
+                    lookup.id
+                ),
+            },
+        };
+    }
+    let ours = title.unwrap_or(&lookup.id);
+    let best = page
+        .works
+        .into_iter()
+        .map(|w| (crate::title::ratio(ours, &w.title) / 100.0, w))
+        .fold(None::<(f64, Work)>, |best, (r, w)| match best {
+            Some((br, bw)) if br >= r => Some((br, bw)),
+            _ => Some((r, w)),
+        });
+    match best {
+        Some((r, w)) if r >= SEARCH_FLOOR => Existence::Exists { work: Box::new(w) },
+        Some((r, _)) => Existence::NotFound {
+            reason: format!(
+                "no search result has a similar title (best similarity {:.2})",
+                r
+            ),
+        },
+        None => Existence::NotFound {
+            reason: "the title search found nothing".to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bibtex::parse::parse;
+
+    fn entry(fields: &str) -> Entry {
+        parse(&format!("@misc{{k, {fields}}}"))
+            .entries
+            .into_iter()
+            .next()
+            .expect("one entry")
+    }
+
+    /// `(route, service, path, id)` of the plan for an entry with `fields`.
+    fn check(fields: &str, expected: Option<(Route, Service, &str, &str)>) {
+        let got = plan(&entry(fields)).map(|l| (l.route, l.service, l.path, l.id));
+        let want = expected.map(|(r, s, p, i)| (r, s, p.to_string(), i.to_string()));
+        assert_eq!(got, want, "plan for {fields:?}");
+    }
+
+    #[test]
+    fn routes() {
+        use Route::*;
+        use Service::{Crossref as CR, SemanticScholar as S2};
+        check(
+            "doi={10.1038/srep16696}, title={T}",
+            Some((Doi, CR, "/works/10.1038/srep16696", "10.1038/srep16696")),
+        );
+        check(
+            "doi={https://doi.org/10.1371/journal.pone.0033693}",
+            Some((
+                Doi,
+                CR,
+                "/works/10.1371/journal.pone.0033693",
+                "10.1371/journal.pone.0033693",
+            )),
+        );
+        check(
+            "doi={10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0}",
+            Some((
+                Doi,
+                CR,
+                "/works/10.1002/%28SICI%291097-4571%28199806%2949:8%3C693::AID-ASI4%3E3.0.CO%3B2-0",
+                "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0",
+            )),
+        );
+        check(
+            "doi={10.48550/arXiv.1706.03762}",
+            Some((
+                ArxivDoi,
+                S2,
+                "/graph/v1/paper/ARXIV:1706.03762",
+                "1706.03762",
+            )),
+        );
+        check(
+            "doi={10.48550/ARXIV.1706.03762v5}",
+            Some((
+                ArxivDoi,
+                S2,
+                "/graph/v1/paper/ARXIV:1706.03762",
+                "1706.03762",
+            )),
+        );
+        check(
+            "eprint={1706.03762}, archivePrefix={arXiv}",
+            Some((Arxiv, S2, "/graph/v1/paper/ARXIV:1706.03762", "1706.03762")),
+        );
+        check(
+            "eprint={1706.03762v2}",
+            Some((Arxiv, S2, "/graph/v1/paper/ARXIV:1706.03762", "1706.03762")),
+        );
+        check(
+            "eprint={hep-th/9711200}, eprinttype={arxiv}",
+            Some((
+                Arxiv,
+                S2,
+                "/graph/v1/paper/ARXIV:hep-th/9711200",
+                "hep-th/9711200",
+            )),
+        );
+        check(
+            "url={https://arxiv.org/abs/2106.09685v3}",
+            Some((Arxiv, S2, "/graph/v1/paper/ARXIV:2106.09685", "2106.09685")),
+        );
+        check(
+            "url={https://arxiv.org/pdf/2106.09685.pdf}",
+            Some((Arxiv, S2, "/graph/v1/paper/ARXIV:2106.09685", "2106.09685")),
+        );
+        check(
+            "journal={arXiv preprint arXiv:1810.04805}",
+            Some((Arxiv, S2, "/graph/v1/paper/ARXIV:1810.04805", "1810.04805")),
+        );
+        check(
+            "note={{arXiv}: 1810.04805}",
+            Some((Arxiv, S2, "/graph/v1/paper/ARXIV:1810.04805", "1810.04805")),
+        );
+        check(
+            "title={Attention Is All You Need}",
+            Some((
+                TitleSearch,
+                S2,
+                "/graph/v1/paper/search",
+                "Attention Is All You Need",
+            )),
+        );
+        check(
+            "title={Attention}, eprint={not-an-id}",
+            Some((TitleSearch, S2, "/graph/v1/paper/search", "Attention")),
+        );
+        check("author={A}", None);
+    }
+
+    fn fixture(path: &str) -> String {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/api")
+            .join(path);
+        std::fs::read_to_string(p).expect("fixture")
+    }
+
+    /// The status of the outcome for a recorded response.
+    fn check_outcome(fields: &str, status: u16, body_file: Option<&str>, expected: &str) {
+        let e = entry(fields);
+        let lookup = plan(&e).expect("a lookup");
+        let body = body_file.map(fixture).unwrap_or_default();
+        let got = outcome(&lookup, e.decoded("title").as_deref(), status, &body);
+        let name = match &got {
+            Existence::Exists { .. } => "exists",
+            Existence::NotFound { .. } => "not_found",
+            Existence::ApiError { .. } => "api_error",
+        };
+        assert_eq!(name, expected, "{fields} / {body_file:?}: {got:?}");
+    }
+
+    #[test]
+    fn search_picks_the_most_similar_title() {
+        let e = entry("title={Neural Turing Machines}");
+        let lookup = plan(&e).expect("lookup");
+        let body = fixture("semanticscholar/search_title_turing.json");
+        match outcome(&lookup, e.decoded("title").as_deref(), 200, &body) {
+            Existence::Exists { work } => assert_eq!(work.title, "Neural Turing Machines"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn outcomes_from_recorded_responses() {
+        check_outcome(
+            "doi={10.1038/srep16696}",
+            200,
+            Some("crossref/work_by_doi_nature_srep.json"),
+            "exists",
+        );
+        check_outcome(
+            "doi={10.1371/notarealdoi}",
+            404,
+            Some("crossref/error_404_work_not_found.txt"),
+            "not_found",
+        );
+        check_outcome(
+            "doi={10.1371/x}",
+            400,
+            Some("crossref/error_400_query_with_doi.json"),
+            "api_error",
+        );
+        check_outcome(
+            "eprint={1706.03762}",
+            200,
+            Some("semanticscholar/paper_by_arxiv_id_full_fields.json"),
+            "exists",
+        );
+        check_outcome(
+            "eprint={2603.27630}",
+            429,
+            Some("semanticscholar/error_429_too_many_requests.json"),
+            "api_error",
+        );
+        check_outcome(
+            "eprint={2603.27630}",
+            403,
+            Some("semanticscholar/error_403_forbidden_bad_api_key.json"),
+            "api_error",
+        );
+        check_outcome(
+            "eprint={0000.00000}",
+            404,
+            Some("semanticscholar/error_404_paper_not_found.json"),
+            "not_found",
+        );
+        check_outcome("eprint={1706.03762}", 503, None, "api_error");
+        check_outcome("eprint={1706.03762}", 0, None, "api_error");
+        check_outcome(
+            "doi={10.1038/srep16696}",
+            200,
+            Some("crossref/error_404_work_not_found.txt"),
+            "api_error",
+        );
+        check_outcome(
+            "title={n0 r3sult s3arch t3rm}",
+            200,
+            Some("semanticscholar/search_empty_results.json"),
+            "not_found",
+        );
+        // The best of several hits is taken, whatever its rank.
+        check_outcome(
+            "title={Neural {Turing} Machines}",
+            200,
+            Some("semanticscholar/search_title_turing.json"),
+            "exists",
+        );
+        check_outcome(
+            "title={Attention is all you need}",
+            200,
+            Some("semanticscholar/search_relevance_with_abstracts.json"),
+            "exists",
+        );
+        // Hits, but none with a similar title: not the cited work.
+        check_outcome(
+            "title={Photosynthesis in desert succulents}",
+            200,
+            Some("semanticscholar/search_relevance_with_abstracts.json"),
+            "not_found",
+        );
+    }
+}
