@@ -9,6 +9,7 @@
 
 mod io;
 mod match_cmds;
+mod pool_cmds;
 mod search_cmds;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,8 @@ enum Command {
     #[command(flatten)]
     Match(match_cmds::MatchCommand),
     #[command(flatten)]
+    Pool(pool_cmds::PoolCommand),
+    #[command(flatten)]
     Search(search_cmds::SearchCommand),
 }
 
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Match(cmd) => cmd.run(),
+        Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),
     };
     ExitCode::from(code)

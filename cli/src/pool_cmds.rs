@@ -1,0 +1,539 @@
+//! `pre-dedup`, `outline-queries`, `verify`, `dedupe`, `validate-pool`,
+//! `bibtex` and `prompt`: the citation-pool pipeline.
+//!
+//! Inputs, outputs and exit codes follow the reference scripts: 0 done or
+//! valid, 1 the check ran and failed (no papers, errors left in the pool,
+//! candidates that could not be decided), 2 bad input.
+
+use crate::io::{print_json, read_text, report, BAD_INPUT, FAIL, PASS};
+use citegate_core::bibtex::write::write_bib;
+use citegate_core::candidates::{self, PRE_DEDUP_THRESHOLD};
+use citegate_core::cutoff::Date;
+use citegate_core::pool::{self, Pool, Severity};
+use citegate_core::prompt::{self, PromptValues};
+use citegate_core::verify::{self, Decision, VerifyOptions};
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum PoolCommand {
+    /// Merge duplicate search candidates before verification (arXiv id or title, then title ratio ≥ 92)
+    PreDedup(PreDedupArgs),
+    /// List the search queries of an outline.json with their discovered_for tags
+    OutlineQueries(OutlineArgs),
+    /// Decide candidates offline from recorded Semantic Scholar responses (exit 1 if any is undecided)
+    Verify(VerifyArgs),
+    /// Deduplicate verified papers by paperId > DOI > arXiv id > title; writes citation_pool.json
+    Dedupe(DedupeArgs),
+    /// Check citation_pool.json (exit 0 valid, 1 errors remain, 2 unreadable); --fix repairs string authors
+    ValidatePool(ValidateArgs),
+    /// Write refs.bib from a pool and store each paper's bibtex_key back into the pool
+    Bibtex(BibtexArgs),
+    /// Fill the writing prompt (or your own template) from a pool
+    Prompt(PromptArgs),
+}
+
+#[derive(Args)]
+pub struct PreDedupArgs {
+    /// raw_candidates.json (a list, or {"candidates": […]} / {"papers": […]})
+    #[arg(long = "in")]
+    input: PathBuf,
+    /// Where to write the deduplicated candidates
+    #[arg(long)]
+    out: PathBuf,
+    /// Title ratio (0–100) at or above which two candidates are the same
+    #[arg(long, default_value_t = PRE_DEDUP_THRESHOLD)]
+    title_ratio: f64,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct OutlineArgs {
+    /// outline.json
+    #[arg(long)]
+    outline: PathBuf,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The candidates (raw or pre-deduplicated)
+    #[arg(long)]
+    candidates: PathBuf,
+    /// Recorded responses: a JSON object keyed by candidate title, or a
+    /// directory of `<key>.json` files, where the key is the title
+    /// lowercased with only letters and digits kept. A value is a response
+    /// body, or {"status": N, "body": …} to give the HTTP status.
+    #[arg(long)]
+    responses: PathBuf,
+    /// The research cutoff, YYYY-MM-DD
+    #[arg(long)]
+    cutoff: String,
+    /// Take the top hit only (the paper's behaviour) instead of the best-scoring one
+    #[arg(long)]
+    paper_faithful: bool,
+    /// Turn off the short-title substring bypass
+    #[arg(long)]
+    no_substring_bypass: bool,
+    /// Write the accepted papers here as {"papers": […]}, the input of `dedupe`
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct DedupeArgs {
+    /// Verified papers: {"papers": […]}, {"candidates": […]} or a list
+    #[arg(long = "in")]
+    input: PathBuf,
+    /// Where to write citation_pool.json
+    #[arg(long)]
+    out: PathBuf,
+    /// The research cutoff, YYYY-MM-DD, recorded in the pool
+    #[arg(long)]
+    cutoff: Option<String>,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct ValidateArgs {
+    /// citation_pool.json
+    #[arg(long)]
+    pool: PathBuf,
+    /// Rewrite string authors as {"name": …} and save the pool
+    #[arg(long)]
+    fix: bool,
+    /// Print errors only
+    #[arg(long)]
+    quiet: bool,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct BibtexArgs {
+    /// citation_pool.json (bibtex_key is written back into it)
+    #[arg(long)]
+    pool: PathBuf,
+    /// Where to write refs.bib
+    #[arg(long)]
+    out: PathBuf,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct PromptArgs {
+    /// citation_pool.json
+    #[arg(long)]
+    pool: PathBuf,
+    /// The research cutoff, YYYY-MM-DD (default: the pool's cutoff_date)
+    #[arg(long)]
+    cutoff: Option<String>,
+    /// Your own template, with {paper_count}, {min_cite_paper_count}, {cutoff_date}; `{{`/`}}` for braces
+    #[arg(long)]
+    template: Option<PathBuf>,
+    /// Write the prompt here instead of printing it
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+impl PoolCommand {
+    pub fn run(self) -> u8 {
+        let result = match self {
+            PoolCommand::PreDedup(a) => run_pre_dedup(a),
+            PoolCommand::OutlineQueries(a) => run_outline(a),
+            PoolCommand::Verify(a) => run_verify(a),
+            PoolCommand::Dedupe(a) => run_dedupe(a),
+            PoolCommand::ValidatePool(a) => run_validate(a),
+            PoolCommand::Bibtex(a) => run_bibtex(a),
+            PoolCommand::Prompt(a) => run_prompt(a),
+        };
+        result.unwrap_or_else(|code| code)
+    }
+}
+
+fn write_text(path: &Path, text: &str) -> Result<(), u8> {
+    std::fs::write(path, text).map_err(|e| {
+        eprintln!(
+            "error: cannot write {}: {}",
+            path.display(),
+            e.to_string().to_lowercase()
+        );
+        BAD_INPUT
+    })
+}
+
+fn to_pretty<T: serde::Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}
+
+fn parse_cutoff(text: &str) -> Result<Date, u8> {
+    Date::parse_iso(text).map_err(|e| {
+        eprintln!("error: --cutoff: {e}");
+        BAD_INPUT
+    })
+}
+
+fn run_pre_dedup(a: PreDedupArgs) -> Result<u8, u8> {
+    let text = read_text(&a.input)?;
+    let cands = candidates::parse_candidates(&text).map_err(|e| report(&a.input, e))?;
+    let result = candidates::pre_dedup_with(cands, a.title_ratio);
+    write_text(&a.out, &to_pretty(&result))?;
+    if a.json {
+        print_json(&json!({
+            "out": a.out.display().to_string(),
+            "n_before_dedup": result.n_before_dedup,
+            "n_after_dedup": result.n_after_dedup,
+            "n_removed": result.n_removed,
+        }));
+    } else {
+        println!(
+            "OK: {} candidates, {} unique, {} duplicates merged -> {}",
+            result.n_before_dedup,
+            result.n_after_dedup,
+            result.n_removed,
+            a.out.display()
+        );
+    }
+    Ok(PASS)
+}
+
+fn run_outline(a: OutlineArgs) -> Result<u8, u8> {
+    let text = read_text(&a.outline)?;
+    let queries = candidates::outline_queries(&text).map_err(|e| report(&a.outline, e))?;
+    if a.json {
+        print_json(&queries);
+    } else {
+        for q in &queries {
+            println!("{:<22} {}", q.discovered_for, q.query);
+        }
+    }
+    Ok(PASS)
+}
+
+/// The key recorded responses are filed under: lowercase letters and digits only.
+fn response_key(title: &str) -> String {
+    title
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        .collect()
+}
+
+/// Splits a recorded value into (status, body text).
+fn recorded(value: &Value) -> (Option<u16>, String) {
+    if let Value::Object(m) = value {
+        if let (Some(status), Some(body)) = (m.get("status"), m.get("body")) {
+            let status = status.as_u64().and_then(|s| u16::try_from(s).ok());
+            let body = match body {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            return (status, body);
+        }
+    }
+    (None, value.to_string())
+}
+
+fn load_responses(path: &Path) -> Result<Vec<(String, Value)>, u8> {
+    if path.is_dir() {
+        let entries = std::fs::read_dir(path).map_err(|e| {
+            eprintln!(
+                "error: cannot read {}: {}",
+                path.display(),
+                e.to_string().to_lowercase()
+            );
+            BAD_INPUT
+        })?;
+        let mut out = Vec::new();
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let Some(stem) = p.file_stem().and_then(|s| s.to_str()).map(str::to_string) else {
+                continue;
+            };
+            let text = read_text(&p)?;
+            let value: Value = serde_json::from_str(&text)
+                .map_err(|e| report(&p, citegate_core::Error::json(&e)))?;
+            out.push((stem, value));
+        }
+        Ok(out)
+    } else {
+        let text = read_text(path)?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| report(path, citegate_core::Error::json(&e)))?;
+        match value {
+            Value::Object(m) => Ok(m.into_iter().collect()),
+            _ => {
+                eprintln!(
+                    "error: {}: expected a JSON object mapping candidate titles to responses",
+                    path.display()
+                );
+                Err(BAD_INPUT)
+            }
+        }
+    }
+}
+
+fn run_verify(a: VerifyArgs) -> Result<u8, u8> {
+    let cutoff = parse_cutoff(&a.cutoff)?;
+    let text = read_text(&a.candidates)?;
+    let cands = candidates::parse_candidates(&text).map_err(|e| report(&a.candidates, e))?;
+    let responses = load_responses(&a.responses)?;
+    let mut by_key: std::collections::HashMap<String, &Value> = std::collections::HashMap::new();
+    for (k, v) in &responses {
+        by_key.insert(k.clone(), v);
+        by_key.entry(response_key(k)).or_insert(v);
+    }
+    let mut opts = VerifyOptions::new(cutoff);
+    opts.paper_faithful = a.paper_faithful;
+    opts.substring_bypass = !a.no_substring_bypass;
+    let mut accepted: Vec<citegate_core::pool::PoolPaper> = Vec::new();
+    let mut rows: Vec<Value> = Vec::new();
+    let mut undecided = 0usize;
+    for (i, c) in cands.iter().enumerate() {
+        let found = by_key
+            .get(&c.title)
+            .or_else(|| by_key.get(&response_key(&c.title)));
+        let row = match found {
+            None => {
+                undecided += 1;
+                json!({"index": i, "title": c.title, "outcome": "no_response"})
+            }
+            Some(v) => {
+                let (status, body) = recorded(v);
+                match verify::decide_body(c, &body, status, 0, &opts) {
+                    Ok(d) => {
+                        let row = json!({"index": i, "title": c.title, "outcome": &d});
+                        if let Decision::Accepted { paper, .. } = d {
+                            accepted.push(*paper);
+                        }
+                        row
+                    }
+                    Err(e) => {
+                        undecided += 1;
+                        json!({"index": i, "title": c.title, "outcome": "error", "error": e})
+                    }
+                }
+            }
+        };
+        rows.push(row);
+    }
+    if let Some(out) = &a.out {
+        let pool = Pool {
+            papers: accepted.clone(),
+            ..Pool::default()
+        };
+        write_text(out, &pool::to_json(&pool))?;
+    }
+    let n_rejected = cands.len() - accepted.len() - undecided;
+    if a.json {
+        print_json(&json!({
+            "n_candidates": cands.len(),
+            "n_accepted": accepted.len(),
+            "n_rejected": n_rejected,
+            "n_undecided": undecided,
+            "results": rows,
+        }));
+    } else {
+        for (c, row) in cands.iter().zip(&rows) {
+            let outcome = &row["outcome"];
+            let what = match outcome {
+                Value::String(s) => s.clone(),
+                Value::Object(o) => match (o.get("decision"), o.get("reason")) {
+                    (Some(Value::String(d)), Some(Value::String(r))) => format!("{d}: {r}"),
+                    (Some(Value::String(d)), _) => d.clone(),
+                    _ => "?".into(),
+                },
+                _ => "?".into(),
+            };
+            let extra = row
+                .get("error")
+                .and_then(|e| e.get("message"))
+                .and_then(Value::as_str)
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default();
+            println!("{what:<24} {}{extra}", c.title);
+        }
+        println!(
+            "{} candidates: {} accepted, {} rejected, {} undecided",
+            cands.len(),
+            accepted.len(),
+            n_rejected,
+            undecided
+        );
+    }
+    Ok(if undecided > 0 { FAIL } else { PASS })
+}
+
+fn run_dedupe(a: DedupeArgs) -> Result<u8, u8> {
+    if let Some(c) = &a.cutoff {
+        parse_cutoff(c)?;
+    }
+    let text = read_text(&a.input)?;
+    let papers = pool::parse_dedupe_input(&text).map_err(|e| report(&a.input, e))?;
+    if papers.is_empty() {
+        eprintln!("error: {}: no papers to deduplicate", a.input.display());
+        return Ok(FAIL);
+    }
+    let d = pool::dedupe(papers, a.cutoff.clone());
+    write_text(&a.out, &pool::to_json(&d.pool))?;
+    if a.json {
+        print_json(&json!({
+            "out": a.out.display().to_string(),
+            "n_in": d.n_in,
+            "n_total": d.pool.n_total,
+            "n_collisions_merged": d.pool.n_collisions_merged,
+            "min_cite_paper_count": d.pool.min_cite_paper_count,
+            "collisions": d.collisions,
+        }));
+    } else {
+        println!(
+            "OK: {} papers -> {} unique ({} duplicates merged); cite at least {}",
+            d.n_in,
+            d.pool.papers.len(),
+            d.collisions.len(),
+            d.pool.min_cite_paper_count.unwrap_or(0)
+        );
+    }
+    Ok(PASS)
+}
+
+fn run_validate(a: ValidateArgs) -> Result<u8, u8> {
+    let text = read_text(&a.pool)?;
+    let mut value: Value =
+        serde_json::from_str(&text).map_err(|e| report(&a.pool, citegate_core::Error::json(&e)))?;
+    let v = pool::validate(&mut value, a.fix).map_err(|e| report(&a.pool, e))?;
+    if v.n_fixed > 0 {
+        write_text(&a.pool, &to_pretty(&value))?;
+    }
+    if a.json {
+        print_json(&json!({
+            "pass": v.pass(),
+            "n_papers": v.n_papers,
+            "n_fixed": v.n_fixed,
+            "issues": v.issues,
+        }));
+    } else {
+        for issue in &v.issues {
+            let label = issue
+                .label
+                .as_deref()
+                .map(|l| format!("[{l}] "))
+                .unwrap_or_default();
+            match issue.severity {
+                Severity::Warning if !a.quiet => println!("WARN: {label}{}", issue.message),
+                Severity::Warning => {}
+                Severity::Error => eprintln!("ERROR: {label}{}", issue.message),
+            }
+        }
+        if v.n_fixed > 0 {
+            println!("fixed {} paper(s); saved {}", v.n_fixed, a.pool.display());
+        }
+        if v.pass() {
+            println!("OK: {} papers valid", v.n_papers);
+        } else if !a.fix
+            && v.issues
+                .iter()
+                .any(|i| i.kind == pool::IssueKind::AuthorsAsStrings)
+        {
+            eprintln!("hint: --fix rewrites string authors as {{\"name\": …}}");
+        }
+    }
+    Ok(if v.pass() { PASS } else { FAIL })
+}
+
+fn run_bibtex(a: BibtexArgs) -> Result<u8, u8> {
+    let text = read_text(&a.pool)?;
+    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    if pool.papers.is_empty() {
+        eprintln!("error: {}: the pool has no papers", a.pool.display());
+        return Ok(FAIL);
+    }
+    let bib = write_bib(&mut pool);
+    write_text(&a.out, &bib.text)?;
+    write_text(&a.pool, &pool::to_json(&pool))?;
+    if a.json {
+        print_json(&json!({"out": a.out.display().to_string(), "keys": bib.keys}));
+    } else {
+        let shown: Vec<&str> = bib.keys.iter().take(5).map(String::as_str).collect();
+        println!(
+            "OK: {} entries -> {}; keys {}{}",
+            bib.keys.len(),
+            a.out.display(),
+            shown.join(", "),
+            if bib.keys.len() > 5 { ", …" } else { "" }
+        );
+    }
+    Ok(PASS)
+}
+
+fn run_prompt(a: PromptArgs) -> Result<u8, u8> {
+    let text = read_text(&a.pool)?;
+    let pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    let cutoff = match (&a.cutoff, &pool.cutoff_date) {
+        (Some(c), _) => parse_cutoff(c)?,
+        (None, Some(c)) => Date::parse_iso(c).map_err(|e| {
+            report(
+                &a.pool,
+                e.at(citegate_core::Location::default().field("cutoff_date")),
+            )
+        })?,
+        (None, None) => {
+            eprintln!(
+                "error: {}: the pool has no cutoff_date; give --cutoff",
+                a.pool.display()
+            );
+            return Err(BAD_INPUT);
+        }
+    };
+    let values = PromptValues::from_pool(&pool, cutoff);
+    let template = match &a.template {
+        Some(p) => Some((p, read_text(p)?)),
+        None => None,
+    };
+    let filled = match &template {
+        Some((p, t)) => prompt::fill(t, &values).map_err(|e| report(p, e))?,
+        None => prompt::fill(prompt::DEFAULT_TEMPLATE, &values)
+            .map_err(|e| report(Path::new("<built-in template>"), e))?,
+    };
+    if let Some(out) = &a.out {
+        write_text(out, &filled)?;
+    }
+    if a.json {
+        print_json(&json!({"values": values, "prompt": filled}));
+    } else if a.out.is_none() {
+        print!("{filled}");
+    } else {
+        println!(
+            "OK: prompt for {} papers (cite at least {}, cutoff {}) -> {}",
+            values.paper_count,
+            values.min_cite_paper_count,
+            values.cutoff_date,
+            a.out
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        );
+    }
+    Ok(PASS)
+}
