@@ -11,6 +11,7 @@ mod io;
 mod match_cmds;
 mod pool_cmds;
 mod search_cmds;
+mod tex_cmds;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +32,8 @@ enum Command {
     Pool(pool_cmds::PoolCommand),
     #[command(flatten)]
     Search(search_cmds::SearchCommand),
+    #[command(flatten)]
+    Tex(tex_cmds::TexCommand),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Match(cmd) => cmd.run(),
         Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),
+        Command::Tex(cmd) => cmd.run(),
     };
     ExitCode::from(code)
 }

@@ -49,12 +49,8 @@ impl Threshold {
     /// assert!(Threshold::parse("1.5").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Threshold> {
-        let bad = |why: &str| {
-            Error::new(
-                ErrorKind::InvalidValue,
-                format!("threshold `{text}` {why}"),
-            )
-        };
+        let bad =
+            |why: &str| Error::new(ErrorKind::InvalidValue, format!("threshold `{text}` {why}"));
         let t = text.trim();
         let (digits, percent) = match t.strip_suffix('%') {
             Some(d) => (d.trim_end(), true),

@@ -718,6 +718,20 @@ pub struct Replacement {
     pub column: usize,
 }
 
+/// The renames [`sync_keys`] applies for a pool: each paper's agent `key` →
+/// its `bibtex_key`, where both are set and they differ (as the reference does).
+pub fn pool_key_map(papers: &[crate::pool::PoolPaper]) -> BTreeMap<String, String> {
+    let mut map = BTreeMap::new();
+    for p in papers {
+        if let (Some(old), Some(new)) = (p.key.as_deref(), p.bibtex_key.as_deref()) {
+            if !old.is_empty() && !new.is_empty() && old != new {
+                map.insert(old.to_string(), new.to_string());
+            }
+        }
+    }
+    map
+}
+
 /// Rewrites cited keys through `map` (old key → new key), only inside cite
 /// commands and only the key's own bytes; every other byte stays as it was.
 /// Keys in comments and verbatim text are not touched.

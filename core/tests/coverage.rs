@@ -39,7 +39,19 @@ fn min_required_is_exact() {
 
 #[test]
 fn bad_thresholds_are_errors() {
-    for bad in ["", ".", "abc", "-0.5", "1.5", "0.9.1", "1e-1", "101%", "0.1234567890123", "NaN", "0,9"] {
+    for bad in [
+        "",
+        ".",
+        "abc",
+        "-0.5",
+        "1.5",
+        "0.9.1",
+        "1e-1",
+        "101%",
+        "0.1234567890123",
+        "NaN",
+        "0,9",
+    ] {
         let e = Threshold::parse(bad).expect_err(bad);
         assert_eq!(e.kind, citegate_core::ErrorKind::InvalidValue, "{bad}");
     }
@@ -54,18 +66,38 @@ fn entry(key: &str, tags: &[&str]) -> PoolEntry {
 }
 
 fn cite(key: &str, line: usize) -> CiteAt {
-    CiteAt { key: key.to_string(), file: "main.tex".to_string(), line, nocite: false }
+    CiteAt {
+        key: key.to_string(),
+        file: "main.tex".to_string(),
+        line,
+        nocite: false,
+    }
 }
 
 /// (pool keys, cited keys, threshold) → (pass, n_cited, min_required, uncited, foreign)
-fn check_gate(pool: &[&str], cited: &[&str], t: &str, expected: (bool, usize, usize, &[&str], &[&str])) {
+fn check_gate(
+    pool: &[&str],
+    cited: &[&str],
+    t: &str,
+    expected: (bool, usize, usize, &[&str], &[&str]),
+) {
     let pool: Vec<PoolEntry> = pool.iter().map(|k| entry(k, &["intro"])).collect();
-    let cites: Vec<CiteAt> = cited.iter().enumerate().map(|(i, k)| cite(k, i + 1)).collect();
+    let cites: Vec<CiteAt> = cited
+        .iter()
+        .enumerate()
+        .map(|(i, k)| cite(k, i + 1))
+        .collect();
     let c = check(&pool, &cites, &Threshold::parse(t).unwrap());
     let uncited: Vec<&str> = c.uncited.iter().map(|u| u.key.as_str()).collect();
     let foreign: Vec<&str> = c.foreign.iter().map(|f| f.key.as_str()).collect();
     assert_eq!(
-        (c.pass, c.n_cited, c.min_required, uncited.as_slice(), foreign.as_slice()),
+        (
+            c.pass,
+            c.n_cited,
+            c.min_required,
+            uncited.as_slice(),
+            foreign.as_slice()
+        ),
         expected,
         "pool {pool:?} cited {cited:?} at {t}"
     );
@@ -76,8 +108,18 @@ fn gate_cases() {
     check_gate(&["a", "b"], &["a", "b"], "0.90", (true, 2, 1, &[], &[]));
     check_gate(&["a", "b"], &["a"], "0.90", (true, 1, 1, &["b"], &[]));
     check_gate(&["a", "b"], &[], "0.90", (false, 0, 1, &["a", "b"], &[]));
-    check_gate(&["a", "b"], &["a", "a", "a"], "1.0", (false, 1, 2, &["b"], &[]));
-    check_gate(&["a", "b"], &["a", "x", "x", "b"], "1.0", (true, 2, 2, &[], &["x"]));
+    check_gate(
+        &["a", "b"],
+        &["a", "a", "a"],
+        "1.0",
+        (false, 1, 2, &["b"], &[]),
+    );
+    check_gate(
+        &["a", "b"],
+        &["a", "x", "x", "b"],
+        "1.0",
+        (true, 2, 2, &[], &["x"]),
+    );
     check_gate(&["a", "a", "b"], &["a"], "0.5", (true, 1, 1, &["b"], &[]));
     check_gate(&[], &["x"], "0.90", (true, 0, 0, &[], &["x"]));
     check_gate(&["B", "a"], &["b"], "0", (true, 0, 0, &["B", "a"], &["b"]));
@@ -109,12 +151,20 @@ fn report_groups_by_tag_and_places_foreign_keys() {
     let groups: Vec<(String, Vec<String>)> = c
         .uncited_by_tag
         .iter()
-        .map(|g| (g.tag.clone(), g.papers.iter().map(|p| p.key.clone()).collect()))
+        .map(|g| {
+            (
+                g.tag.clone(),
+                g.papers.iter().map(|p| p.key.clone()).collect(),
+            )
+        })
         .collect();
     assert_eq!(
         groups,
         [
-            ("intro".to_string(), vec!["k1".to_string(), "k2".to_string()]),
+            (
+                "intro".to_string(),
+                vec!["k1".to_string(), "k2".to_string()]
+            ),
             ("related_work[2.1]".to_string(), vec!["k2".to_string()]),
             ("(untagged)".to_string(), vec!["k3".to_string()]),
         ]
@@ -122,7 +172,14 @@ fn report_groups_by_tag_and_places_foreign_keys() {
     let lines: Vec<usize> = c.foreign[0].places.iter().map(|p| p.line).collect();
     assert_eq!(lines, [5, 9]);
     let text = reprompt(&c);
-    for needle in ["k1 (intro): Title k1", "k2 (related_work[2.1], intro): Title k2", "k3 (untagged): Title k3", "  - ghost\n", "1 of the 4", "at least 3"] {
+    for needle in [
+        "k1 (intro): Title k1",
+        "k2 (related_work[2.1], intro): Title k2",
+        "k3 (untagged): Title k3",
+        "  - ghost\n",
+        "1 of the 4",
+        "at least 3",
+    ] {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
     }
     assert!(!text.contains("k4 ("));
@@ -135,7 +192,10 @@ fn pool_papers_without_bibtex_key_are_not_counted() {
     )
     .unwrap();
     let (keyed, unkeyed) = entries(&pool.papers);
-    assert_eq!(keyed.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["a"]);
+    assert_eq!(
+        keyed.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(),
+        ["a"]
+    );
     assert_eq!(unkeyed.iter().map(|u| u.index).collect::<Vec<_>>(), [1, 2]);
 }
 
@@ -172,7 +232,12 @@ fn parse_printed(stdout: &str, exit: i32) -> Printed {
             }
         }
     }
-    Printed { first_line: stdout.lines().next().unwrap_or("").to_string(), foreign, uncited, exit }
+    Printed {
+        first_line: stdout.lines().next().unwrap_or("").to_string(),
+        foreign,
+        uncited,
+        exit,
+    }
 }
 
 /// Runs citegate's gate on a golden case's inputs and prints it the way the
@@ -188,14 +253,22 @@ fn ours(case: &Path) -> Printed {
     Printed {
         first_line: citegate_core::coverage::summary_line(&c, &threshold),
         foreign: c.foreign.iter().map(|f| f.key.clone()).collect(),
-        uncited: if c.pass { vec![] } else { c.uncited.iter().map(|u| u.key.clone()).collect() },
+        uncited: if c.pass {
+            vec![]
+        } else {
+            c.uncited.iter().map(|u| u.key.clone()).collect()
+        },
         exit: if c.pass { 0 } else { 1 },
     }
 }
 
 fn reference(case: &Path) -> Printed {
     let stdout = std::fs::read_to_string(case.join("stdout.txt")).unwrap();
-    let exit: i32 = std::fs::read_to_string(case.join("exit_code")).unwrap().trim().parse().unwrap();
+    let exit: i32 = std::fs::read_to_string(case.join("exit_code"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     parse_printed(&stdout, exit)
 }
 
@@ -218,24 +291,51 @@ fn golden_deviations_differ_as_documented() {
     let dev = golden_dir().join("deviations");
     // forms the reference's pattern misses: it sees 1 of 10, we see all 10
     let r = reference(&dev.join("forms-missed"));
-    assert_eq!((r.first_line.as_str(), r.uncited.len()), ("Coverage: 1/10 = 10.0% (threshold 90% = 9)", 9));
+    assert_eq!(
+        (r.first_line.as_str(), r.uncited.len()),
+        ("Coverage: 1/10 = 10.0% (threshold 90% = 9)", 9)
+    );
     let o = ours(&dev.join("forms-missed"));
-    assert_eq!((o.first_line.as_str(), o.exit), ("Coverage: 10/10 = 100.0% (threshold 90% = 9)", 0));
+    assert_eq!(
+        (o.first_line.as_str(), o.exit),
+        ("Coverage: 10/10 = 100.0% (threshold 90% = 9)", 0)
+    );
     // a cite in a comment or comment environment counts for the reference, not for us
     assert_eq!(reference(&dev.join("commented-cite")).exit, 0);
     let o = ours(&dev.join("commented-cite"));
-    assert_eq!((o.first_line.as_str(), o.exit, o.uncited), ("Coverage: 1/2 = 50.0% (threshold 100% = 2)", 1, vec!["b2020y".to_string()]));
+    assert_eq!(
+        (o.first_line.as_str(), o.exit, o.uncited),
+        (
+            "Coverage: 1/2 = 50.0% (threshold 100% = 2)",
+            1,
+            vec!["b2020y".to_string()]
+        )
+    );
     // float drift: int(0.7 * 90) = 62 lets 62 of 90 pass; the exact minimum is 63
-    assert_eq!(reference(&dev.join("float-drift")).first_line, "Coverage: 62/90 = 68.9% (threshold 70% = 62)");
+    assert_eq!(
+        reference(&dev.join("float-drift")).first_line,
+        "Coverage: 62/90 = 68.9% (threshold 70% = 62)"
+    );
     let o = ours(&dev.join("float-drift"));
-    assert_eq!((o.first_line.as_str(), o.exit), ("Coverage: 62/90 = 68.9% (threshold 70% = 63)", 1));
+    assert_eq!(
+        (o.first_line.as_str(), o.exit),
+        ("Coverage: 62/90 = 68.9% (threshold 70% = 63)", 1)
+    );
     // \nocite: neither counts it; we also flag the foreign key it names
     let r = reference(&dev.join("nocite"));
     assert!(r.foreign.is_empty());
     let o = ours(&dev.join("nocite"));
-    assert_eq!((o.first_line.as_str(), o.foreign), ("Coverage: 1/2 = 50.0% (threshold 50% = 1)", vec!["ghost2020z".to_string()]));
+    assert_eq!(
+        (o.first_line.as_str(), o.foreign),
+        (
+            "Coverage: 1/2 = 50.0% (threshold 50% = 1)",
+            vec!["ghost2020z".to_string()]
+        )
+    );
     // no bibtex_key at all: the reference exits 1; for us it is bad input (the CLI exits 2)
     assert_eq!(reference(&dev.join("no-bibtex-keys")).exit, 1);
-    let pool = pool::parse_pool(&std::fs::read_to_string(dev.join("no-bibtex-keys/pool.json")).unwrap()).unwrap();
+    let pool =
+        pool::parse_pool(&std::fs::read_to_string(dev.join("no-bibtex-keys/pool.json")).unwrap())
+            .unwrap();
     assert!(entries(&pool.papers).0.is_empty());
 }

@@ -291,7 +291,8 @@ fn paper_files(dir: &str) -> std::collections::BTreeMap<String, String> {
 fn check_paper(dir: &str, root: &str, expected: &[&str], files_reached: &[&str], missing: &[&str]) {
     let files = paper_files(dir);
     let project = citegate_core::tex::scan_project(&[root.to_string()], &files);
-    let keys: std::collections::BTreeSet<&str> = project.cites().map(|(_, c)| c.key.as_str()).collect();
+    let keys: std::collections::BTreeSet<&str> =
+        project.cites().map(|(_, c)| c.key.as_str()).collect();
     let expected: std::collections::BTreeSet<&str> = expected.iter().copied().collect();
     assert_eq!(keys, expected, "{dir}");
     let reached: Vec<&str> = project.files.iter().map(|f| f.name.as_str()).collect();
@@ -306,14 +307,58 @@ fn real_papers_cited_keys() {
         "astropy-v2.0-paper",
         "main.tex",
         &[
-            "2016A&A...594A..13P", "2016arXiv161003159M", "Beers1990", "Bretthorst2003", "FITS",
-            "IRAF", "JammalamadakaSengupta", "Jennes2016", "Knutsson1993", "Lomb76", "Lupton2004",
-            "MIDAS", "Palmer09", "Press89", "PyFITS", "Scargle2013", "Scargle82", "VanderPlas2015",
-            "VanderPlas2018", "Zechmeister09", "adrian_price_whelan_2018_1211397", "ape1", "ape10",
-            "ape13", "ape2", "ape5", "ape6", "ape8", "aplpy", "ast", "astroML", "astroplan",
-            "astropy", "codata2014", "cygnusx", "cython", "erfa", "iau2015b3", "kapteyn",
-            "matplotlib", "novas", "numpy", "pal", "pandas", "pyephem", "scipy",
-            "seabold2010statsmodels", "sherpa", "slalib", "sofa", "starlink1982", "starlink2013",
+            "2016A&A...594A..13P",
+            "2016arXiv161003159M",
+            "Beers1990",
+            "Bretthorst2003",
+            "FITS",
+            "IRAF",
+            "JammalamadakaSengupta",
+            "Jennes2016",
+            "Knutsson1993",
+            "Lomb76",
+            "Lupton2004",
+            "MIDAS",
+            "Palmer09",
+            "Press89",
+            "PyFITS",
+            "Scargle2013",
+            "Scargle82",
+            "VanderPlas2015",
+            "VanderPlas2018",
+            "Zechmeister09",
+            "adrian_price_whelan_2018_1211397",
+            "ape1",
+            "ape10",
+            "ape13",
+            "ape2",
+            "ape5",
+            "ape6",
+            "ape8",
+            "aplpy",
+            "ast",
+            "astroML",
+            "astroplan",
+            "astropy",
+            "codata2014",
+            "cygnusx",
+            "cython",
+            "erfa",
+            "iau2015b3",
+            "kapteyn",
+            "matplotlib",
+            "novas",
+            "numpy",
+            "pal",
+            "pandas",
+            "pyephem",
+            "scipy",
+            "seabold2010statsmodels",
+            "sherpa",
+            "slalib",
+            "sofa",
+            "starlink1982",
+            "starlink2013",
             "yt",
         ],
         &["main.tex", "author.tex"],
@@ -323,22 +368,52 @@ fn real_papers_cited_keys() {
         "rescience-broman-2020",
         "article.tex",
         &[
-            "C", "Perl", "R", "blades2002", "lamichhane2003", "negenes", "rmarkdown-book",
-            "rmarkdown-pkg", "roxygen2", "wilson2017",
+            "C",
+            "Perl",
+            "R",
+            "blades2002",
+            "lamichhane2003",
+            "negenes",
+            "rmarkdown-book",
+            "rmarkdown-pkg",
+            "roxygen2",
+            "wilson2017",
         ],
         &["article.tex", "header.tex", "content.tex"],
-        &["../reproduction/Tabs/tab2.tex", "../reproduction/Tabs/tab6.tex", "../reproduction/Tabs/tab4.tex"],
+        &[
+            "../reproduction/Tabs/tab2.tex",
+            "../reproduction/Tabs/tab6.tex",
+            "../reproduction/Tabs/tab4.tex",
+        ],
     );
     check_paper(
         "rescience-gorder-2021",
         "article.tex",
         &[
-            "BFSdiameter", "bfs-cache", "boldiv", "cache", "cache2", "cormen", "gorder", "kcore",
-            "ldg", "milo", "networkProperties", "overhead", "pagerank", "rcm", "slashburn", "tarjan",
+            "BFSdiameter",
+            "bfs-cache",
+            "boldiv",
+            "cache",
+            "cache2",
+            "cormen",
+            "gorder",
+            "kcore",
+            "ldg",
+            "milo",
+            "networkProperties",
+            "overhead",
+            "pagerank",
+            "rcm",
+            "slashburn",
+            "tarjan",
         ],
         &[
-            "article.tex", "header.tex", "content.tex", "appendix.tex",
-            "includes/table-datasets.tex", "includes/table-cache.tex",
+            "article.tex",
+            "header.tex",
+            "content.tex",
+            "appendix.tex",
+            "includes/table-datasets.tex",
+            "includes/table-cache.tex",
         ],
         &[],
     );
@@ -384,6 +459,10 @@ fn five_megabytes_scan_in_linear_time() {
         let big = bad.repeat(1_000_000 / bad.len());
         let t = std::time::Instant::now();
         extract_cites(&big);
-        assert!(t.elapsed().as_secs_f64() < 3.0, "{bad:?} repeated took {:?}", t.elapsed());
+        assert!(
+            t.elapsed().as_secs_f64() < 3.0,
+            "{bad:?} repeated took {:?}",
+            t.elapsed()
+        );
     }
 }

@@ -1,0 +1,306 @@
+//! `citegate cites`, `citegate sync-keys` and `citegate coverage`: the LaTeX side.
+//!
+//! The files named with `--tex` are read first (an unreadable one is bad
+//! input); files they `\input` or `\include` are then looked for on disk
+//! relative to the root file, and one that is missing is reported, not fatal.
+
+use crate::io::{print_json, read_text, report, BAD_INPUT, FAIL, PASS};
+use citegate_core::coverage::{self, Threshold};
+use citegate_core::pool::{self, Pool};
+use citegate_core::tex::{self, Project};
+use clap::{ArgGroup, Args, Subcommand};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum TexCommand {
+    /// List every cited key with file:line (follows \input/\include); exits 0
+    Cites(CitesArgs),
+    /// Rewrite each pool paper's agent `key` to its `bibtex_key` inside cite commands only
+    SyncKeys(SyncArgs),
+    /// The ≥ 90 % citation gate: exit 0 pass, 1 fail, 2 bad input
+    Coverage(CoverageArgs),
+}
+
+#[derive(Args)]
+pub struct CitesArgs {
+    /// LaTeX file(s) to scan
+    #[arg(long, required = true)]
+    tex: Vec<PathBuf>,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("dest").args(["inplace", "out"])))]
+pub struct SyncArgs {
+    /// citation_pool.json
+    #[arg(long)]
+    pool: PathBuf,
+    /// The LaTeX file to update
+    #[arg(long)]
+    tex: PathBuf,
+    /// Overwrite --tex (default: print the updated text on stdout)
+    #[arg(long)]
+    inplace: bool,
+    /// Write the updated text to this file
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct CoverageArgs {
+    /// LaTeX file(s) of the draft; all count together
+    #[arg(long, required = true)]
+    tex: Vec<PathBuf>,
+    /// citation_pool.json
+    #[arg(long)]
+    pool: PathBuf,
+    /// Minimum share of pool papers cited: a decimal (0.90) or a percentage (90%)
+    #[arg(long, default_value = coverage::DEFAULT_THRESHOLD)]
+    threshold: String,
+    /// Machine-readable output
+    #[arg(long)]
+    json: bool,
+}
+
+impl TexCommand {
+    pub fn run(self) -> u8 {
+        match self {
+            TexCommand::Cites(a) => run_cites(a),
+            TexCommand::SyncKeys(a) => run_sync(a),
+            TexCommand::Coverage(a) => run_coverage(a),
+        }
+    }
+}
+
+/// Reads the root files, then scans them with their includes from disk.
+fn load_project(roots: &[PathBuf]) -> Result<Project, u8> {
+    let mut given: BTreeMap<String, String> = BTreeMap::new();
+    let mut names = Vec::new();
+    for path in roots {
+        let text = read_text(path)?;
+        let name = path.to_string_lossy().replace('\\', "/");
+        given.insert(name.clone(), text);
+        names.push(name);
+    }
+    Ok(tex::scan_project_with(&names, |name| {
+        given
+            .get(name)
+            .cloned()
+            .or_else(|| std::fs::read_to_string(name).ok())
+    }))
+}
+
+fn read_pool(path: &Path) -> Result<Pool, u8> {
+    let text = read_text(path)?;
+    pool::parse_pool(&text).map_err(|e| report(path, e))
+}
+
+fn print_notes(project: &Project) {
+    for m in &project.missing {
+        eprintln!(
+            "note: {}:{}: included file `{}` not found; its cites are not counted",
+            m.file, m.line, m.name
+        );
+    }
+    for f in &project.files {
+        for p in &f.scan.nocite_all {
+            eprintln!(
+                "note: {}:{}: \\nocite{{*}} adds the whole bibliography; it counts as no citation",
+                f.name, p.line
+            );
+        }
+    }
+}
+
+fn run_cites(a: CitesArgs) -> u8 {
+    let project = match load_project(&a.tex) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if a.json {
+        print_json(&project);
+        return PASS;
+    }
+    for (file, c) in project.cites() {
+        println!("{file}:{}:{}\t\\{}\t{}", c.line, c.column, c.command, c.key);
+    }
+    print_notes(&project);
+    PASS
+}
+
+#[derive(Serialize)]
+struct SyncOutput<'a> {
+    key_map: &'a BTreeMap<String, String>,
+    replacements: &'a [tex::Replacement],
+    written: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<&'a str>,
+}
+
+fn run_sync(a: SyncArgs) -> u8 {
+    let pool = match read_pool(&a.pool) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let text = match read_text(&a.tex) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let key_map = tex::pool_key_map(&pool.papers);
+    let (updated, done) = tex::sync_keys(&text, &key_map);
+    let dest = if a.inplace {
+        Some(a.tex.clone())
+    } else {
+        a.out.clone()
+    };
+    if let Some(dest) = &dest {
+        if let Err(e) = std::fs::write(dest, &updated) {
+            eprintln!(
+                "error: cannot write {}: {}",
+                dest.display(),
+                e.to_string().to_lowercase()
+            );
+            return BAD_INPUT;
+        }
+    }
+    if a.json {
+        print_json(&SyncOutput {
+            key_map: &key_map,
+            replacements: &done,
+            written: dest.as_ref().map(|d| d.display().to_string()),
+            content: if dest.is_none() { Some(&updated) } else { None },
+        });
+        return PASS;
+    }
+    if key_map.is_empty() {
+        println!("OK: no key differences in citation_pool.json — nothing to sync");
+        if dest.is_none() {
+            print!("{updated}");
+        }
+        return PASS;
+    }
+    match &dest {
+        Some(d) => {
+            println!("Key map ({} substitutions):", key_map.len());
+            for (old, new) in &key_map {
+                println!("  {old} → {new}");
+            }
+            println!(
+                "OK: {} citation key(s) updated in {}",
+                done.len(),
+                d.display()
+            );
+        }
+        None => {
+            print!("{updated}");
+            eprintln!("# sync-keys: {} substitution(s) would be made", done.len());
+        }
+    }
+    PASS
+}
+
+#[derive(Serialize)]
+struct CoverageOutput<'a> {
+    #[serde(flatten)]
+    coverage: &'a coverage::Coverage,
+    unkeyed: &'a [coverage::Unkeyed],
+    files: Vec<&'a str>,
+    missing_includes: &'a [tex::MissingInclude],
+    reprompt: String,
+}
+
+fn run_coverage(a: CoverageArgs) -> u8 {
+    let threshold = match Threshold::parse(&a.threshold) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: --threshold: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let pool = match read_pool(&a.pool) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let project = match load_project(&a.tex) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let cites = coverage::cites_of(&project);
+    let (c, unkeyed) = match coverage::check_pool(&pool.papers, &cites, &threshold) {
+        Ok(x) => x,
+        Err(e) => return report(&a.pool, e),
+    };
+    let code = if c.pass { PASS } else { FAIL };
+    if a.json {
+        print_json(&CoverageOutput {
+            coverage: &c,
+            unkeyed: &unkeyed,
+            files: project.files.iter().map(|f| f.name.as_str()).collect(),
+            missing_includes: &project.missing,
+            reprompt: coverage::reprompt(&c),
+        });
+        return code;
+    }
+    // The reference script's lines first, in its format.
+    println!("{}", coverage::summary_line(&c, &threshold));
+    if !c.foreign.is_empty() {
+        println!(
+            "\nWARNING: {} cited keys NOT in citation pool (violates 'cite ONLY collected_papers' rule):",
+            c.foreign.len()
+        );
+        for f in &c.foreign {
+            let places: Vec<String> = f
+                .places
+                .iter()
+                .map(|p| format!("{}:{}", p.file, p.line))
+                .collect();
+            println!("  - {}  ({})", f.key, places.join(", "));
+        }
+    }
+    if c.pass {
+        println!("OK: citation coverage meets threshold");
+    } else {
+        println!("\nFAIL: missing {} pool papers from .tex:", c.uncited.len());
+        for u in &c.uncited {
+            let tags = if u.discovered_for.is_empty() {
+                "?".to_string()
+            } else {
+                u.discovered_for.join(",")
+            };
+            let title: String = u.title.chars().take(60).collect();
+            println!("  - {:40}  [{tags}]  {title}", u.key);
+        }
+        println!("\nUncited papers by outline tag:");
+        for g in &c.uncited_by_tag {
+            println!("  {} ({}):", g.tag, g.papers.len());
+            for p in &g.papers {
+                println!("    - {}  {}", p.key, p.title);
+            }
+        }
+        println!("\nRe-prompt for the writing step:\n");
+        print!("{}", coverage::reprompt(&c));
+    }
+    if !c.nocite_only.is_empty() {
+        eprintln!(
+            "note: only in \\nocite (not counted): {}",
+            c.nocite_only.join(", ")
+        );
+    }
+    for u in &unkeyed {
+        eprintln!(
+            "note: {}: papers[{}] has no bibtex_key and is not counted: {}",
+            a.pool.display(),
+            u.index,
+            u.title
+        );
+    }
+    print_notes(&project);
+    code
+}
