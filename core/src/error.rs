@@ -120,8 +120,8 @@ impl fmt::Display for Location {
 pub struct Error {
     /// What went wrong.
     pub kind: ErrorKind,
-    /// Where it went wrong.
-    pub location: Location,
+    /// Where it went wrong (boxed: it keeps `Result<T, Error>` small).
+    pub location: Box<Location>,
     /// Lowercase, no trailing period.
     pub message: String,
 }
@@ -131,14 +131,14 @@ impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
-            location: Location::default(),
+            location: Box::default(),
             message: message.into(),
         }
     }
 
     /// This error with its location replaced.
     pub fn at(mut self, location: Location) -> Self {
-        self.location = location;
+        *self.location = location;
         self
     }
 
@@ -167,7 +167,7 @@ impl Error {
         };
         Error {
             kind,
-            location,
+            location: Box::new(location),
             message: text,
         }
     }

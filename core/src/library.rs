@@ -236,7 +236,7 @@ impl Library {
                 }),
                 Err(mut e) => {
                     let column = e.location.column;
-                    e.location = Location {
+                    *e.location = Location {
                         line: Some(i + 1),
                         column,
                         ..Location::default()
