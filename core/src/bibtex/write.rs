@@ -306,13 +306,15 @@ pub fn format_entry(paper: &PoolPaper, key: &str) -> String {
         fields.push(format!("  eprint   = {{{}}}", raw_field(&arxiv)));
         fields.push("  archivePrefix = {arXiv}".to_string());
     }
+    if fields.is_empty() {
+        // Readers such as bibtexparser drop an entry with no field, which
+        // would leave its key undefined; an empty title keeps it.
+        fields.push("  title    = {}".to_string());
+    }
     let mut out = format!("@{kind}{{{key}");
     for f in &fields {
         out.push_str(",\n");
         out.push_str(f);
-    }
-    if fields.is_empty() {
-        out.push(',');
     }
     out.push_str("\n}");
     out
