@@ -7,6 +7,7 @@
 //! Exit codes follow the reference scripts: 0 pass, 1 fail (the check ran and
 //! found problems), 2 bad input or usage.
 
+mod bib_cmds;
 mod io;
 mod match_cmds;
 mod pool_cmds;
@@ -26,6 +27,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    #[command(flatten)]
+    Bib(bib_cmds::BibCommand),
     #[command(flatten)]
     Match(match_cmds::MatchCommand),
     #[command(flatten)]
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
+        Command::Bib(cmd) => cmd.run(),
         Command::Match(cmd) => cmd.run(),
         Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),

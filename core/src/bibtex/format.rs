@@ -176,11 +176,13 @@ pub fn is_valid_doi(doi: &str) -> bool {
 /// leading year of a biblatex `date` (`2024`, `2024-10`, `2024-10-05`, ranges
 /// `2020/2021`). `Err` holds the text that is not a year.
 pub fn entry_year(entry: &Entry) -> Option<Result<i32, (String, String)>> {
+    // Parsed from the decoded text; reported as written.
+    let shown = |f: &str| entry.get(f).unwrap_or_default().trim().to_string();
     if let Some(y) = entry.decoded("year") {
-        return Some(parse_year(&y, false).ok_or(("year".to_string(), y)));
+        return Some(parse_year(&y, false).ok_or(("year".to_string(), shown("year"))));
     }
     let d = entry.decoded("date")?;
-    Some(parse_year(&d, true).ok_or(("date".to_string(), d)))
+    Some(parse_year(&d, true).ok_or(("date".to_string(), shown("date"))))
 }
 
 fn parse_year(text: &str, is_date: bool) -> Option<i32> {
@@ -555,6 +557,8 @@ mod tests {
         check(&y("1899"), &[(Code::YearOutOfRange, "a", Some("year"))]);
         check(&y("20"), &[(Code::InvalidYear, "a", Some("year"))]);
         check(&y("2020a"), &[(Code::InvalidYear, "a", Some("year"))]);
+        let f = check_entries(&parse(&y("2001--")), NOW);
+        assert_eq!(f[0].message, "entry `a`: `2001--` is not a four-digit year");
         check(&y("in press"), &[(Code::InvalidYear, "a", Some("year"))]);
         check(&y("2024-10-05"), &[(Code::InvalidYear, "a", Some("year"))]);
         check(&d("2024-10-05"), &[]);

@@ -152,9 +152,11 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Bibliography> {
             let offset = e.valid_up_to() + bom;
             let good = body.get(..e.valid_up_to()).unwrap_or_default();
             let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
-            let mut loc = Location::default();
-            loc.line = Some(line);
-            loc.index = Some(offset);
+            let loc = Location {
+                line: Some(line),
+                index: Some(offset),
+                ..Location::default()
+            };
             Err(Error::new(
                 ErrorKind::Encoding,
                 format!("not UTF-8 text: invalid byte at offset {offset}"),
@@ -742,11 +744,16 @@ impl<'a> Parser<'a> {
 mod tests {
     use super::*;
 
+    /// `(kind, key, [(field, value)])` of one entry.
+    type Expected<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+    /// The same, owned.
+    type Got = (String, String, Vec<(String, String)>);
+
     /// Parses `input` and checks `(kind, key, [(field, value)])` per entry
-    /// and the number of problems.
-    fn check(input: &str, expected: &[(&str, &str, &[(&str, &str)])], problems: &[ProblemKind]) {
+    /// and the kinds of the problems reported.
+    fn check(input: &str, expected: &[Expected<'_>], problems: &[ProblemKind]) {
         let bib = parse(input);
-        let got: Vec<(String, String, Vec<(String, String)>)> = bib
+        let got: Vec<Got> = bib
             .entries
             .iter()
             .map(|e| {
@@ -760,7 +767,7 @@ mod tests {
                 )
             })
             .collect();
-        let want: Vec<(String, String, Vec<(String, String)>)> = expected
+        let want: Vec<Got> = expected
             .iter()
             .map(|(k, key, fs)| {
                 (
