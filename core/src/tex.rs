@@ -8,7 +8,7 @@
 //! byte by byte, and knows just enough TeX to get those cases right: comments,
 //! control words and symbols, `verbatim`-like environments, `\verb`, and the
 //! argument shapes of the natbib and biblatex cite commands. Nesting is
-//! tracked with depth counters, never with recursion, so ten thousand nested
+//! tracked with counters and explicit stacks, never with recursion, so ten thousand nested
 //! braces cost a counter, not a stack frame, and every access is bounds-checked,
 //! so a file that ends in the middle of a command yields what was complete.
 //! The scanner records the byte span of each key, which is what lets
@@ -19,7 +19,7 @@
 //! pattern matches, comments included; see `DEVIATIONS.md`.)
 
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 /// One cited key, where it stands, and the command that cited it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -195,6 +195,7 @@ pub fn scan(source: &str) -> Scan {
         out: Scan::default(),
         nocite_offsets: Vec::new(),
         include_offsets: Vec::new(),
+        brace_end: HashMap::new(),
     };
     s.run();
     s.finish()
@@ -247,6 +248,8 @@ struct Scanner<'a> {
     nocite_offsets: Vec<usize>,
     /// Where each include's backslash stands; turned into places at the end.
     include_offsets: Vec<usize>,
+    /// Offset of a matched `{` → offset just past its `}`.
+    brace_end: HashMap<usize, usize>,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -474,8 +477,12 @@ impl Scanner<'_> {
     /// Skips a `[…]` or `(…)` argument starting at `i`, honouring braces,
     /// escapes and comments. `Err(stop)` if it does not close before a blank
     /// line, an unmatched `}` or the end of the file.
-    fn skip_delimited(&self, i: usize, close: u8) -> Result<usize, usize> {
-        let mut depth: usize = 0;
+    ///
+    /// Brace groups met on the way are remembered, so a note nested in a note
+    /// (`\citep[{\citep[{…}]{a}}]{b}`, scanned once per command) jumps over
+    /// groups already matched instead of walking them again.
+    fn skip_delimited(&mut self, i: usize, close: u8) -> Result<usize, usize> {
+        let mut open: Vec<usize> = Vec::new();
         let mut j = i + 1;
         while let Some(c) = self.at(j) {
             match c {
@@ -486,16 +493,20 @@ impl Scanner<'_> {
                         return Err(j);
                     }
                 }
-                b'{' => {
-                    depth += 1;
-                    j += 1;
-                }
+                b'{' => match self.brace_end.get(&j) {
+                    Some(&end) => j = end,
+                    None => {
+                        open.push(j);
+                        j += 1;
+                    }
+                },
                 b'}' => {
                     // An unmatched `}` closes a group around the command: malformed.
-                    depth = depth.checked_sub(1).ok_or(j)?;
+                    let start = open.pop().ok_or(j)?;
                     j += 1;
+                    self.brace_end.insert(start, j);
                 }
-                _ if c == close && depth == 0 => return Ok(j + 1),
+                _ if c == close && open.is_empty() => return Ok(j + 1),
                 _ => j += 1,
             }
         }

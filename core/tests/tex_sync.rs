@@ -11,6 +11,14 @@ fn check(tex: &str, pairs: &[(&str, &str)], expected: &str) {
         .collect();
     let (out, done) = sync_keys(tex, &map);
     assert_eq!(out, expected, "source: {tex:?}");
+    for r in &done {
+        assert_eq!(map.get(&r.old), Some(&r.new));
+    }
+    assert_eq!(
+        done.is_empty(),
+        out == tex,
+        "replacements reported for {tex:?}"
+    );
     // Everything but the keys is byte-identical: undoing each replacement restores the input.
     let inverse: BTreeMap<String, String> = pairs
         .iter()
