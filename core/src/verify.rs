@@ -125,7 +125,7 @@ pub enum S2Body {
     /// `/paper/batch`: one record per requested id, `None` when not found.
     Batch(Vec<Option<PoolPaper>>),
     /// `/paper/{id}`: one record.
-    Paper(PoolPaper),
+    Paper(Box<PoolPaper>),
     /// An error body.
     Error(ApiError),
 }
@@ -192,7 +192,7 @@ pub fn read_s2_body(body: &str, status: Option<u16>) -> Result<S2Body> {
         Value::Object(mut map) => {
             if map.contains_key("paperId") || map.contains_key("title") {
                 return crate::pool::paper_from_value(Value::Object(map), "paper", 0)
-                    .map(|p| S2Body::Paper(p));
+                    .map(|p| S2Body::Paper(Box::new(p)));
             }
             match map.shift_remove("data") {
                 None | Some(Value::Null) => Ok(S2Body::Search(Vec::new())),
@@ -291,8 +291,12 @@ fn years_in(text: &str) -> Vec<i32> {
         let window = b.get(i..i + 4).unwrap_or(&[]);
         let before_ok = i == 0 || !b.get(i - 1).is_some_and(|c| c.is_ascii_alphanumeric());
         // Not part of a longer token, nor the first half of an arXiv id (`2010.11929`).
-        let after_ok = !b.get(i + 4).is_some_and(|c| c.is_ascii_alphanumeric())
-            && !(b.get(i + 4) == Some(&b'.') && b.get(i + 5).is_some_and(u8::is_ascii_digit));
+        let next = b.get(i + 4).copied();
+        let after_ok = match next {
+            Some(c) if c.is_ascii_alphanumeric() => false,
+            Some(b'.') => !b.get(i + 5).is_some_and(u8::is_ascii_digit),
+            _ => true,
+        };
         if before_ok
             && after_ok
             && window.iter().all(u8::is_ascii_digit)
@@ -432,7 +436,7 @@ pub fn decide_body(
     match read_s2_body(body, status)? {
         S2Body::Error(e) => Err(e.to_error()),
         S2Body::Search(hits) => Ok(decide(candidate, &hits, opts)),
-        S2Body::Paper(p) => Ok(decide(candidate, std::slice::from_ref(&p), opts)),
+        S2Body::Paper(p) => Ok(decide(candidate, std::slice::from_ref(p.as_ref()), opts)),
         S2Body::Batch(records) => match records.into_iter().nth(batch_index).flatten() {
             Some(p) => Ok(decide(candidate, std::slice::from_ref(&p), opts)),
             None => Ok(Decision::Rejected(Rejection::NoHit)),
