@@ -1,4 +1,4 @@
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(citegate_web::app::App);
+    leptos::mount::mount_to_body(citegate_web::App);
 }

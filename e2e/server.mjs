@@ -1,0 +1,84 @@
+// A local server for the end-to-end tests: serves the built app (dist/) under
+// any sub-path, and a mock of the scholarly APIs that replays recorded
+// responses. Nothing here talks to the network.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+};
+
+/**
+ * Starts the server on 127.0.0.1 and a free port.
+ * @param {object} opts
+ * @param {string} opts.dist   folder of the built app
+ * @param {string} [opts.base] sub-path the app is served under, e.g. "/lab/citegate/"
+ * @param {(req: http.IncomingMessage, url: URL) => (null | {status:number, headers?:object, body:string|Buffer} | Promise<any>)} [opts.api]
+ *        answers for paths under /api/; null means 404
+ * @returns {Promise<{url: string, base: string, close: () => Promise<void>, requests: Array<{method:string, path:string, headers:object}>}>}
+ */
+export async function start({ dist, base = "/", api } = {}) {
+  const requests = [];
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    if (url.pathname.startsWith("/api/")) {
+      requests.push({ method: req.method, path: url.pathname + url.search, headers: req.headers });
+      const cors = {
+        "access-control-allow-origin": "*",
+        "access-control-allow-headers": "*",
+        "access-control-allow-methods": "GET, POST, OPTIONS",
+        "access-control-expose-headers": "retry-after",
+      };
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, cors);
+        return res.end();
+      }
+      let answer = api ? await api(req, url) : null;
+      if (!answer) answer = { status: 404, body: JSON.stringify({ error: "no recorded response" }) };
+      if (answer.drop) {
+        req.socket.destroy();
+        return;
+      }
+      const headers = answer.noCors ? { ...(answer.headers || {}) } : { ...cors, ...(answer.headers || {}) };
+      if (!headers["content-type"]) headers["content-type"] = "application/json";
+      res.writeHead(answer.status, headers);
+      return res.end(answer.body);
+    }
+    if (!url.pathname.startsWith(base)) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      return res.end("not under " + base);
+    }
+    let rel = decodeURIComponent(url.pathname.slice(base.length)) || "index.html";
+    if (rel.endsWith("/")) rel += "index.html";
+    const file = path.resolve(dist, rel);
+    if (!file.startsWith(path.resolve(dist))) {
+      res.writeHead(403);
+      return res.end();
+    }
+    fs.readFile(file, (err, data) => {
+      if (err) {
+        res.writeHead(404, { "content-type": "text/plain" });
+        return res.end("not found");
+      }
+      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+      res.end(data);
+    });
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${base}`,
+    base,
+    requests,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}

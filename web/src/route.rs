@@ -1,0 +1,94 @@
+//! The app's pages and their fragment URLs.
+
+/// A page of the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// Build a verified citation pool.
+    Pool,
+    /// Gate a draft on its citation coverage.
+    Coverage,
+    /// Cross-check the pool against Crossref and OpenAlex.
+    CrossCheck,
+    /// Check any `.bib` in four layers.
+    Bibtex,
+    /// Search the three indexes at once.
+    Search,
+    /// The `refs.jsonl` reference library.
+    Library,
+    /// Keys, contact email, base URLs, cache.
+    Settings,
+    /// Score two titles the way the verifier does.
+    TitleMatch,
+}
+
+impl Page {
+    /// Every page, in navigation order.
+    pub const ALL: [Page; 8] = [
+        Page::Pool,
+        Page::Coverage,
+        Page::CrossCheck,
+        Page::Bibtex,
+        Page::Search,
+        Page::Library,
+        Page::TitleMatch,
+        Page::Settings,
+    ];
+
+    /// The fragment path of the page, without `#`.
+    pub fn path(self) -> &'static str {
+        match self {
+            Page::Pool => "/pool",
+            Page::Coverage => "/coverage",
+            Page::CrossCheck => "/crosscheck",
+            Page::Bibtex => "/bibtex",
+            Page::Search => "/search",
+            Page::Library => "/library",
+            Page::Settings => "/settings",
+            Page::TitleMatch => "/match",
+        }
+    }
+
+    /// The page's name in the navigation.
+    pub fn label(self) -> &'static str {
+        match self {
+            Page::Pool => "Pool",
+            Page::Coverage => "Coverage",
+            Page::CrossCheck => "Cross-check",
+            Page::Bibtex => "BibTeX check",
+            Page::Search => "Search",
+            Page::Library => "Library",
+            Page::Settings => "Settings",
+            Page::TitleMatch => "Title match",
+        }
+    }
+
+    /// The page a fragment (`#/match`, `/match`, `match`) names; unknown fragments give the title-match page.
+    pub fn from_fragment(fragment: &str) -> Page {
+        let p = fragment.trim_start_matches('#');
+        let p = p.split(['?', '&']).next().unwrap_or("");
+        let p = if p.starts_with('/') {
+            p.to_string()
+        } else {
+            format!("/{p}")
+        };
+        Page::ALL
+            .into_iter()
+            .find(|page| page.path() == p)
+            .unwrap_or(Page::TitleMatch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Page;
+
+    #[test]
+    fn fragments_name_pages() {
+        for page in Page::ALL {
+            assert_eq!(Page::from_fragment(&format!("#{}", page.path())), page);
+        }
+        assert_eq!(Page::from_fragment(""), Page::TitleMatch);
+        assert_eq!(Page::from_fragment("#/nowhere"), Page::TitleMatch);
+        assert_eq!(Page::from_fragment("pool"), Page::Pool);
+    }
+}
