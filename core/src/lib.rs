@@ -45,6 +45,9 @@ pub mod coverage;
 pub mod crossindex;
 pub mod cutoff;
 pub mod error;
+pub mod fetch;
+#[cfg(feature = "js")]
+pub mod js;
 pub mod latex;
 pub mod library;
 pub mod pool;

@@ -1,0 +1,430 @@
+//! Fetch policy: when a request may go out, whether a failure is retried,
+//! and which requests count as the same one — arithmetic only.
+//!
+//! The browser owns the clock, the timers and the sockets; this module owns
+//! the rules, so they can be tested natively without waiting a second. Every
+//! time is a number of milliseconds passed in by the caller (`Date.now()` in
+//! the app, because that clock is shared by all tabs of a browser, unlike
+//! `performance.now()`). Spacing is a minimum interval between the starts of
+//! two sends to one service, derived from each service's published limit
+//! (Semantic Scholar one per second, Crossref five per second in its public
+//! pool and ten with a contact address, OpenAlex ten). A shared last-send
+//! time that lies in the future — another tab's clock, or a clock set back —
+//! never makes a caller wait more than one interval. Faults follow one
+//! table: a rate limit waits for `Retry-After` (else 5 s), a server error
+//! backs off exponentially, both up to three tries; a response that could not
+//! be read at all (offline, or blocked for want of CORS headers) is retried
+//! once and then marks the service unavailable for the run, because hammering
+//! an unreachable host only delays the items other services can still check.
+//! Cache keys drop credentials (`api_key`, `mailto`) and sort the query, so a
+//! key rotation does not empty the cache and no secret is ever part of a key;
+//! a Semantic Scholar title search is keyed by its normalized title alone,
+//! the layout of the reference `s2_cache.json`, so caches move between tools.
+
+use crate::works::request::{Method, Request};
+use crate::works::Service;
+
+/// The Semantic Scholar interval of the paper's rule: one request per second.
+pub const DEFAULT_S2_INTERVAL_MS: u64 = 1000;
+
+/// How often and how concurrently one service may be asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Minimum time between the starts of two sends, in milliseconds.
+    pub min_interval_ms: u64,
+    /// Most requests in flight at once (across all tabs).
+    pub max_in_flight: u32,
+}
+
+/// The limits for `service`: `mailto` says whether a contact address is
+/// sent (Crossref's polite pool), `s2_interval_ms` is the user's setting
+/// for Semantic Scholar (at least 1 ms).
+pub fn limits(service: Service, mailto: bool, s2_interval_ms: u64) -> Limits {
+    match service {
+        Service::SemanticScholar | Service::Asta => Limits {
+            min_interval_ms: s2_interval_ms.max(1),
+            max_in_flight: 1,
+        },
+        // 10/s with 3 in flight in the polite pool; 5/s with 1 in the public one.
+        Service::Crossref if mailto => Limits {
+            min_interval_ms: 100,
+            max_in_flight: 3,
+        },
+        Service::Crossref => Limits {
+            min_interval_ms: 200,
+            max_in_flight: 1,
+        },
+        Service::OpenAlex => Limits {
+            min_interval_ms: 100,
+            max_in_flight: 1,
+        },
+        Service::Arxiv => Limits {
+            min_interval_ms: 3000,
+            max_in_flight: 1,
+        },
+    }
+}
+
+/// The earliest time (ms) the next send may start, given the start of the
+/// last send to the same service (`None`: never) and the current time.
+///
+/// Never earlier than `now`, and never more than one interval after it, so
+/// a last-send time in the future (clock skew) cannot stall a run.
+pub fn next_send_at(last_send: Option<f64>, now: f64, limits: &Limits) -> f64 {
+    let interval = limits.min_interval_ms as f64;
+    match last_send.filter(|t| t.is_finite()) {
+        Some(last) => (last + interval).max(now).min(now + interval),
+        None => now,
+    }
+}
+
+/// A failed attempt, as far as retrying is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// HTTP 429, with the `Retry-After` delay when it could be read.
+    RateLimited {
+        /// The delay the service asked for, in milliseconds.
+        retry_after_ms: Option<u64>,
+    },
+    /// HTTP 5xx.
+    Server,
+    /// No readable response: offline, DNS, or blocked by CORS.
+    Network,
+}
+
+/// What to do after a failed attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Send the same request again after this many milliseconds.
+    Retry {
+        /// The wait before the next try.
+        after_ms: u64,
+    },
+    /// Stop and report the last failure for this request.
+    GiveUp,
+    /// Stop and treat the service as unreachable for the rest of the run.
+    Unavailable,
+}
+
+/// The retry table's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Tries per request for rate limits and server errors, the first included.
+    pub max_tries: u32,
+    /// Wait after a 429 without a readable `Retry-After`.
+    pub default_retry_after_ms: u64,
+    /// First back-off after a server or network failure; doubled per try.
+    pub backoff_ms: u64,
+    /// Longest wait ever taken (a `Retry-After` of an hour is capped).
+    pub max_wait_ms: u64,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_tries: 3,
+            default_retry_after_ms: 5000,
+            backoff_ms: 1000,
+            max_wait_ms: 60_000,
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The step after `tries` attempts (1 after the first) ended in `fault`.
+    pub fn next_step(&self, fault: Fault, tries: u32) -> Step {
+        let backoff = |n: u32| {
+            let shift = n.saturating_sub(1).min(16);
+            self.backoff_ms
+                .saturating_mul(1u64 << shift)
+                .min(self.max_wait_ms)
+        };
+        match fault {
+            Fault::RateLimited { .. } | Fault::Server if tries >= self.max_tries => Step::GiveUp,
+            Fault::RateLimited { retry_after_ms } => Step::Retry {
+                after_ms: retry_after_ms
+                    .unwrap_or(self.default_retry_after_ms)
+                    .min(self.max_wait_ms),
+            },
+            Fault::Server => Step::Retry {
+                after_ms: backoff(tries),
+            },
+            // One back-off, then the service is out for the run.
+            Fault::Network if tries >= 2 => Step::Unavailable,
+            Fault::Network => Step::Retry {
+                after_ms: backoff(1),
+            },
+        }
+    }
+}
+
+/// The fault of an HTTP status, if it is one that may be retried.
+pub fn fault_of(status: u16, retry_after_ms: Option<u64>) -> Option<Fault> {
+    match status {
+        0 => Some(Fault::Network),
+        429 => Some(Fault::RateLimited { retry_after_ms }),
+        500..=599 => Some(Fault::Server),
+        _ => None,
+    }
+}
+
+/// Reads a `Retry-After` header given as delta-seconds (`"3"`, `" 2.5 "`).
+/// An HTTP date is not read here (it needs the clock): `None`.
+pub fn retry_after_seconds(header: &str) -> Option<u64> {
+    let secs: f64 = header.trim().parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
+}
+
+/// The reference `s2_cache.json` key of a title: lowercased, with every
+/// character other than `a`–`z` and `0`–`9` removed.
+pub fn s2_title_key(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        .collect()
+}
+
+/// Query parameters that carry credentials; never part of a key or a message.
+const CREDENTIAL_PARAMS: [&str; 2] = ["api_key", "mailto"];
+
+fn split_url(url: &str) -> (&str, Vec<(String, String)>) {
+    match url.split_once('?') {
+        Some((base, q)) => (
+            base,
+            form_urlencoded::parse(q.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+        ),
+        None => (url, Vec::new()),
+    }
+}
+
+/// The normalized title of a Semantic Scholar `/paper/search` request with
+/// no year filter: the only requests stored in `s2_cache.json`'s layout.
+pub fn s2_title_search(req: &Request) -> Option<String> {
+    if req.service != Service::SemanticScholar || req.method != Method::Get {
+        return None;
+    }
+    let (base, query) = split_url(&req.url);
+    if !base.ends_with("/paper/search") || query.iter().any(|(k, _)| k == "year") {
+        return None;
+    }
+    query
+        .iter()
+        .find(|(k, _)| k == "query")
+        .map(|(_, v)| s2_title_key(v))
+}
+
+/// The cache key of a request: service, method, URL without credentials and
+/// with its query sorted, and the body. A Semantic Scholar title search is
+/// keyed `semantic_scholar|title|<normalized title>`.
+pub fn cache_key(req: &Request) -> String {
+    if let Some(t) = s2_title_search(req) {
+        return format!("{}|title|{t}", req.service.name());
+    }
+    let (base, mut query) = split_url(&req.url);
+    query.retain(|(k, _)| !CREDENTIAL_PARAMS.contains(&k.as_str()));
+    query.sort();
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in &query {
+        ser.append_pair(k, v);
+    }
+    let method = match req.method {
+        Method::Get => "GET",
+        Method::Post => "POST",
+    };
+    let mut key = format!("{}|{method}|{base}", req.service.name());
+    let q = ser.finish();
+    if !q.is_empty() {
+        key.push('?');
+        key.push_str(&q);
+    }
+    if let Some(body) = &req.body {
+        key.push('|');
+        key.push_str(body);
+    }
+    key
+}
+
+/// The request's URL with credential values replaced by `***`, for messages
+/// and logs.
+pub fn redact_url(url: &str) -> String {
+    let (base, query) = split_url(url);
+    if query.is_empty() {
+        return base.to_string();
+    }
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in &query {
+        if CREDENTIAL_PARAMS.contains(&k.as_str()) {
+            ser.append_pair(k, "***");
+        } else {
+            ser.append_pair(k, v);
+        }
+    }
+    format!("{base}?{}", ser.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::works::request::{self, Endpoints, WorkId};
+
+    fn lim(ms: u64) -> Limits {
+        Limits {
+            min_interval_ms: ms,
+            max_in_flight: 1,
+        }
+    }
+
+    fn check_next(last: Option<f64>, now: f64, interval: u64, expected: f64) {
+        assert_eq!(
+            next_send_at(last, now, &lim(interval)),
+            expected,
+            "{last:?} {now}"
+        );
+    }
+
+    #[test]
+    fn spacing() {
+        check_next(None, 50.0, 1000, 50.0);
+        check_next(Some(0.0), 200.0, 1000, 1000.0);
+        check_next(Some(0.0), 1000.0, 1000, 1000.0);
+        check_next(Some(0.0), 5000.0, 1000, 5000.0);
+        check_next(Some(0.0), 0.0, 200, 200.0);
+        // Regression: a last send far in the future (clock set back) waits one interval only.
+        check_next(Some(1.0e12), 0.0, 1000, 1000.0);
+        check_next(Some(f64::NAN), 7.0, 1000, 7.0);
+    }
+
+    #[test]
+    fn service_limits() {
+        for (s, mailto, interval, flight) in [
+            (Service::SemanticScholar, true, 1000, 1),
+            (Service::Crossref, false, 200, 1),
+            (Service::Crossref, true, 100, 3),
+            (Service::OpenAlex, false, 100, 1),
+        ] {
+            assert_eq!(
+                limits(s, mailto, DEFAULT_S2_INTERVAL_MS),
+                Limits {
+                    min_interval_ms: interval,
+                    max_in_flight: flight
+                },
+                "{s:?}"
+            );
+        }
+        assert_eq!(
+            limits(Service::SemanticScholar, false, 0).min_interval_ms,
+            1
+        );
+    }
+
+    fn check_step(fault: Fault, tries: u32, expected: Step) {
+        assert_eq!(
+            RetryPolicy::default().next_step(fault, tries),
+            expected,
+            "{fault:?} after {tries}"
+        );
+    }
+
+    #[test]
+    fn retry_table() {
+        let rl = |ms| Fault::RateLimited { retry_after_ms: ms };
+        check_step(rl(None), 1, Step::Retry { after_ms: 5000 });
+        check_step(rl(Some(2000)), 2, Step::Retry { after_ms: 2000 });
+        check_step(rl(Some(2000)), 3, Step::GiveUp);
+        check_step(rl(Some(3_600_000)), 1, Step::Retry { after_ms: 60_000 });
+        check_step(Fault::Server, 1, Step::Retry { after_ms: 1000 });
+        check_step(Fault::Server, 2, Step::Retry { after_ms: 2000 });
+        check_step(Fault::Server, 3, Step::GiveUp);
+        check_step(Fault::Network, 1, Step::Retry { after_ms: 1000 });
+        check_step(Fault::Network, 2, Step::Unavailable);
+    }
+
+    #[test]
+    fn faults_and_retry_after() {
+        assert_eq!(fault_of(0, None), Some(Fault::Network));
+        assert_eq!(
+            fault_of(429, Some(3)),
+            Some(Fault::RateLimited {
+                retry_after_ms: Some(3)
+            })
+        );
+        assert_eq!(fault_of(503, None), Some(Fault::Server));
+        assert_eq!(fault_of(404, None), None);
+        assert_eq!(fault_of(200, None), None);
+        for (h, ms) in [
+            ("3", Some(3000)),
+            (" 2.5 ", Some(2500)),
+            ("-1", None),
+            ("Wed, 21 Oct 2015 07:28:00 GMT", None),
+            ("", None),
+        ] {
+            assert_eq!(retry_after_seconds(h), ms, "{h}");
+        }
+    }
+
+    fn ep() -> Endpoints {
+        Endpoints {
+            s2_api_key: Some("S2SECRET".into()),
+            openalex_api_key: Some("OASECRET".into()),
+            mailto: Some("me@x.org".into()),
+            ..Endpoints::public()
+        }
+    }
+
+    #[test]
+    fn title_keys_match_the_reference_script() {
+        // norm_key = re.sub(r"[^a-z0-9]", "", title.lower())
+        for (t, k) in [
+            ("Attention Is All You Need", "attentionisallyouneed"),
+            ("BERT: Pre-training (2019)", "bertpretraining2019"),
+            ("Schrödinger’s cat", "schrdingerscat"),
+            ("", ""),
+        ] {
+            assert_eq!(s2_title_key(t), k, "{t}");
+        }
+    }
+
+    #[test]
+    fn keys_drop_credentials() {
+        let with = request::search(Service::OpenAlex, &ep(), "graph", 5, None).unwrap();
+        let without = request::search(Service::OpenAlex, &Endpoints::public(), "graph", 5, None)
+            .unwrap();
+        assert_eq!(cache_key(&with), cache_key(&without));
+        assert!(!cache_key(&with).contains("OASECRET"));
+        assert!(!cache_key(&with).contains("me@x.org"));
+        let s2 = request::search(Service::SemanticScholar, &ep(), "Attention is all", 5, None)
+            .unwrap();
+        assert_eq!(cache_key(&s2), "semantic_scholar|title|attentionisall");
+        let yr = request::search(
+            Service::SemanticScholar,
+            &ep(),
+            "Attention",
+            5,
+            request::YearRange::parse("2017").ok(),
+        )
+        .unwrap();
+        assert!(s2_title_search(&yr).is_none());
+        assert!(cache_key(&yr).starts_with("semantic_scholar|GET|"));
+        let batch = request::batch(
+            Service::SemanticScholar,
+            &ep(),
+            &[WorkId::Doi("10.1/a".into())],
+        )
+        .unwrap();
+        let k = cache_key(&batch[0]);
+        assert!(k.starts_with("semantic_scholar|POST|") && k.ends_with(r#"{"ids":["DOI:10.1/a"]}"#));
+        assert!(!k.contains("S2SECRET"));
+    }
+
+    #[test]
+    fn redaction() {
+        let r = request::search(Service::OpenAlex, &ep(), "x", 5, None).unwrap();
+        let red = redact_url(&r.url);
+        assert!(!red.contains("OASECRET") && !red.contains("me%40x.org"), "{red}");
+        assert!(red.contains("api_key=***") || red.contains("api_key=%2A%2A%2A"));
+        assert_eq!(redact_url("https://a.test/x"), "https://a.test/x");
+    }
+}
