@@ -1,0 +1,897 @@
+//! The JavaScript boundary: the core's functions under camelCase names, with
+//! values converted and nothing else.
+//!
+//! This module decides nothing. Each export reads its arguments, calls one
+//! or a few core functions, and hands back what they return; the logic a
+//! reader wants to check lives in the domain modules, where the native tests
+//! cover it. Values cross the boundary through `serde-wasm-bindgen` with its
+//! JSON-compatible serializer, so a result has exactly the shape the CLI
+//! prints with `--json` (field names as in the files citegate reads and
+//! writes, maps as plain objects, absent values as `null`). Inputs that
+//! citegate usually reads from files (a pool, a candidate list, a `.bib`)
+//! may be given either as that file's text, read by the same parser the CLI
+//! uses (so a mistake comes back with its line and column), or as an already
+//! parsed object. Every failure is thrown as one kind of JS `Error` whose
+//! `kind` and `location` properties carry the core error's kind and
+//! location, so a caller can branch on `e.kind === "json"` without parsing
+//! the message. The TypeScript types of every argument and result are
+//! declared once, in the custom section below.
+
+use crate::bibtex::{existence, format, matching, parse as bibparse, write as bibwrite};
+use crate::candidates::{self, Candidate};
+use crate::error::{Error, ErrorKind, Location};
+use crate::pool::{self, Pool, PoolPaper};
+use crate::search::{self, BackendRun, Outcome, ProbeConfig, ProbeMachine, ProbeOutcome};
+use crate::works::{self, Service, Work};
+use crate::{coverage, crossindex, cutoff, library, tex, title, verify};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** The kinds of `CitegateError.kind` (snake_case, as in the CLI's JSON). */
+export type ErrorKind = "json" | "shape" | "missing_field" | "invalid_value" | "invalid_date"
+  | "bibtex" | "tex" | "api" | "encoding" | "query";
+/** Where an error happened; only the known parts are set. */
+export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string }
+/** Every function of this package throws this: a JS `Error` with the core error's kind and location. */
+export interface CitegateError extends Error { kind: ErrorKind; location: Location }
+
+/** A service name. */
+export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "asta";
+/** A calendar day as `YYYY-MM-DD`. */
+export type IsoDate = string;
+
+export interface TitleMatch {
+  candidate_normalized: string; found_normalized: string;
+  ratio: number; score: number; threshold: number; pass: boolean;
+}
+export interface CutoffCheck { paper: IsoDate; cutoff: IsoDate; pass: boolean }
+
+/** One search result of `raw_candidates.json`; unknown fields are kept. */
+export interface Candidate {
+  title: string; snippet?: string | null; source_url?: string | null; url?: string | null;
+  discovered_for?: string[] | null; [field: string]: unknown;
+}
+export interface PreDedup {
+  candidates: Candidate[]; n_before_dedup: number; n_after_dedup: number; n_removed: number;
+}
+/** One paper of `citation_pool.json` (a Semantic Scholar record plus pipeline fields). */
+export interface PoolPaper {
+  paperId?: string | null; title?: string | null; abstract?: string | null; year?: number | null;
+  publicationDate?: string | null; venue?: string | null;
+  authors?: Array<{ name?: string | null; authorId?: string | null; [field: string]: unknown }> | null;
+  externalIds?: Record<string, unknown> | null; match_score?: number | null;
+  discovered_for?: string[] | null; key?: string | null; bibtex_key?: string | null;
+  cross_verification?: unknown; [field: string]: unknown;
+}
+/** The whole `citation_pool.json`. */
+export interface Pool {
+  papers: PoolPaper[]; min_cite_paper_count?: number | null; n_total?: number | null;
+  n_collisions_merged?: number | null; cutoff_date?: string | null; [field: string]: unknown;
+}
+export interface VerifyOptions {
+  /** Research cutoff, `YYYY-MM-DD`: a paper must be dated strictly before it. */
+  cutoff: IsoDate;
+  /** A title score must be strictly greater (default 70). */
+  threshold?: number;
+  /** Short candidates contained in the found title pass (default true). */
+  substringBypass?: boolean;
+  /** Take the top hit only, as the paper does (default false). */
+  paperFaithful?: boolean;
+}
+export type Rejection =
+  | { reason: "no_hit" }
+  | { reason: "low_score"; found_title: string; score: number; threshold: number }
+  | { reason: "no_abstract"; paper_id: string | null; found_title: string }
+  | { reason: "no_date"; paper_id: string | null; found_title: string }
+  | { reason: "after_cutoff"; found_title: string; paper_date: IsoDate;
+      date_source: "publication_date" | "year"; cutoff: IsoDate };
+export type Decision =
+  | { decision: "accepted"; paper: PoolPaper; score: number; year_bonus: boolean }
+  | ({ decision: "rejected" } & Rejection);
+export interface Deduped { pool: Pool; n_in: number; collisions: Array<{ key: string; title: string }> }
+/** `refs.bib` written from a pool; `pool` has each paper's `bibtex_key` set. */
+export interface WrittenBib { text: string; keys: string[]; pool: Pool }
+
+export interface BibField { name: string; value: string; raw: string; line: number }
+export interface BibEntry { kind: string; key: string; line: number; fields: BibField[] }
+export interface BibProblem {
+  kind: "syntax" | "unclosed" | "missing_comma" | "missing_key" | "repeated_field" | "undefined_macro";
+  error: { kind: ErrorKind; location: Location; message: string };
+}
+export interface Bibliography {
+  entries: BibEntry[]; strings: Array<[string, string]>; preambles: string[];
+  comments: string[]; problems: BibProblem[];
+}
+
+export interface Cite { key: string; command: string; line: number; column: number; start: number; end: number }
+/** LaTeX sources by file name, e.g. `{ "main.tex": "...", "sections/intro.tex": "..." }`. */
+export type TexFiles = Record<string, string>;
+export interface TexProject {
+  files: Array<{ name: string; scan: {
+    cites: Cite[]; nocite_all: Array<{ line: number; column: number }>;
+    includes: Array<{ name: string; command: string; line: number; column: number }>;
+    [field: string]: unknown } }>;
+  missing: Array<{ file: string; line: number; name: string }>;
+}
+export interface CoverageResult {
+  coverage: {
+    pass: boolean; n_pool: number; n_cited: number; min_required: number; percent: number;
+    threshold: string; cited: string[]; nocite_only: string[];
+    foreign: Array<{ key: string; places: Array<{ file: string; line: number }> }>;
+    uncited: Uncited[]; uncited_by_tag: Array<{ tag: string; papers: Uncited[] }>;
+  };
+  unkeyed: Array<{ index: number; title: string }>;
+  /** One line such as the CLI prints. */
+  summary: string;
+  /** The re-prompt for the writing agent (empty when it passes). */
+  reprompt: string;
+}
+export interface Uncited { key: string; title: string; discovered_for: string[] }
+export interface KeySync { text: string; replacements: Array<{ old: string; new: string; line: number; column: number }> }
+
+/** One paper as any backend returns it, normalized. */
+export interface Work {
+  source: Service; id?: string; doi?: string; arxiv_id?: string; s2_id?: string;
+  openalex_id?: string; pmid?: string; pmcid?: string; title: string;
+  authors: Array<{ name: string; [field: string]: unknown }>;
+  published?: { year: number; month?: number | null; day?: number | null };
+  venue?: string; abstract?: string; citation_count?: number; type?: string;
+}
+export interface ApiError { service: Service; status: number; kind: string; message: string }
+export interface Page { works: Work[]; total: number | null; missing: number[] }
+
+/** What one index answered for one paper: unavailable, or a DOI hit and/or title-search hits. */
+export interface IndexAnswer { service: Service; unavailable?: boolean; byDoi?: Work | null; search?: Work[] }
+export interface CrossConfig { threshold?: number; strongThreshold?: number; yearTolerance?: number }
+export interface CrossVerdict {
+  confidence: "high" | "medium" | "low" | "conflict"; indices_found: string[];
+  doi_conflict: boolean; year_conflict: boolean; per_index: Record<string, unknown>; notes: string[];
+}
+
+/** Layer 1 finding. */
+export interface Finding {
+  severity: "error" | "warning";
+  code: "parse" | "missing_field" | "invalid_year" | "year_out_of_range" | "invalid_doi" | "doi_not_bare"
+    | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry";
+  key?: string; file?: string; line?: number; field?: string; message: string; suggestion?: string;
+}
+export interface BibCheck { problems: BibProblem[]; findings: Finding[]; entries: number }
+export interface Lookup {
+  service: Service; route: string; path: string; query: Array<[string, string]>; id: string;
+}
+export type Existence =
+  | { status: "exists"; work: Work }
+  | { status: "not_found"; reason: string }
+  | { status: "api_error"; error: ApiError };
+export type MatchMode = "default" | "strict" | "loose";
+export interface BibVerdict {
+  key: string; status: "verified" | "partial_match" | "low_match" | "failed" | "unverified";
+  score?: number; reason?: string; corrected?: string;
+  evidence: Array<{ field: string; ours: string; theirs: string; similarity: number; matched: boolean }>;
+}
+export interface BibVerification { key: string; lookup: Lookup | null; existence: Existence | null; verdict: BibVerdict }
+
+/** One backend's answer: the HTTP status and body, or why it was skipped. */
+export interface BackendAnswer { service: Service; status?: number; body?: string; skipped?: string }
+export interface Fused extends Work {
+  rrf: number; rank: number; mean_rank: number; sources: string[]; found_by: number; in_library: boolean;
+}
+export interface Probe {
+  state: "not_run" | "hits" | "empty" | "inconclusive";
+  reason: string | null; backend: string | null; content_terms: number; drops_tried: number;
+  max_drops: number; dropped_term: string | null; query: string | null;
+}
+export interface ProbeSettings { max_drops: number; delay_ms: number; min_terms: number }
+export interface ProbeRequest { backend: Service; query: string; dropped_term: string | null; delay_ms: number }
+export interface SearchResponse {
+  status: "ok" | "partial" | "error"; summary: string; count?: number; results?: Fused[];
+  failed_backends: string[]; skipped_backends: string[]; partial: boolean; complete: boolean;
+  probe: Probe; error?: { kind: string; message: string; dropped_term?: string; query?: string };
+  notes: Array<{ backend: string; note: string }>;
+}
+
+/** One line of `refs.jsonl`. */
+export interface LibraryRecord {
+  id: string; doi?: string | null; title: string;
+  authors: Array<{ first: string; last: string; [field: string]: unknown }>;
+  [field: string]: unknown;
+}
+export interface LibraryRead { records: LibraryRecord[]; errors: Array<{ kind: ErrorKind; location: Location; message: string }> }
+export interface LibraryAdded { id: string; text: string }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// JavaScript's own `Error`, with the two properties citegate adds.
+    #[wasm_bindgen(js_name = Error)]
+    type JsError;
+
+    #[wasm_bindgen(constructor, js_class = "Error")]
+    fn new(message: &str) -> JsError;
+
+    #[wasm_bindgen(method, setter = kind)]
+    fn set_kind(this: &JsError, kind: &str);
+
+    #[wasm_bindgen(method, setter = location)]
+    fn set_location(this: &JsError, location: JsValue);
+}
+
+/// The error adapter: a core error as a JS `Error` with `kind` and `location`.
+/// The message is the core's `Display` (location first, then the sentence).
+fn throw(e: Error) -> JsValue {
+    let err = JsError::new(&e.to_string());
+    let kind = serde_json::to_value(e.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    err.set_kind(&kind);
+    err.set_location(to_js(&*e.location).unwrap_or(JsValue::UNDEFINED));
+    err.into()
+}
+
+type JsResult = Result<JsValue, JsValue>;
+
+/// A Rust value as a plain JS value (objects, arrays, numbers, `null`).
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult {
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&ser).map_err(|e| {
+        throw(Error::new(
+            ErrorKind::Shape,
+            format!("result cannot be given to javascript: {e}"),
+        ))
+    })
+}
+
+/// A JS value read as `T`; a mismatch names the argument.
+fn from_js<T: DeserializeOwned>(value: JsValue, arg: &str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        throw(
+            Error::new(ErrorKind::Shape, format!("argument `{arg}`: {e}"))
+                .at(Location::default().field(arg)),
+        )
+    })
+}
+
+/// An optional JS value (`undefined` and `null` are absent).
+fn opt_js<T: DeserializeOwned>(value: JsValue, arg: &str) -> Result<Option<T>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        Ok(None)
+    } else {
+        from_js(value, arg).map(Some)
+    }
+}
+
+/// A file's text (read with the core's parser) or the parsed object.
+fn text_or<T: DeserializeOwned>(
+    value: JsValue,
+    arg: &str,
+    parse: impl FnOnce(&str) -> crate::Result<T>,
+) -> Result<T, JsValue> {
+    match value.as_string() {
+        Some(text) => parse(&text).map_err(throw),
+        None => from_js(value, arg),
+    }
+}
+
+fn pool_arg(value: JsValue) -> Result<Pool, JsValue> {
+    text_or(value, "pool", pool::parse_pool)
+}
+
+/// Pool papers: a pool (object or text) or a bare array of papers.
+fn papers_arg(value: JsValue) -> Result<Vec<PoolPaper>, JsValue> {
+    if let Some(text) = value.as_string() {
+        return pool::parse_dedupe_input(&text).map_err(throw);
+    }
+    if value.is_array() {
+        return from_js(value, "papers");
+    }
+    pool_arg(value).map(|p| p.papers)
+}
+
+fn bib_arg(value: JsValue) -> Result<bibparse::Bibliography, JsValue> {
+    match value.as_string() {
+        Some(text) => Ok(bibparse::parse(&text)),
+        None => Err(throw(Error::new(
+            ErrorKind::Shape,
+            "argument `bib` must be the text of a .bib file",
+        ))),
+    }
+}
+
+fn date_arg(text: &str) -> Result<cutoff::Date, JsValue> {
+    cutoff::Date::parse_iso(text).map_err(throw)
+}
+
+// ---------------------------------------------------------------- titles, dates
+
+/// The integer title score (0–100) of python-Levenshtein's ratio on
+/// normalized titles, with the optional substring bypass.
+#[wasm_bindgen(js_name = titleScore)]
+pub fn title_score(candidate: &str, found: &str, substring_bypass: Option<bool>) -> i64 {
+    title::score(candidate, found, substring_bypass.unwrap_or(false))
+}
+
+/// The exact ratio (0–100) of two strings, without normalizing them.
+#[wasm_bindgen(js_name = titleRatio)]
+pub fn title_ratio(a: &str, b: &str) -> f64 {
+    title::ratio(a, b)
+}
+
+/// Matches two titles against a threshold (default 70).
+#[wasm_bindgen(js_name = matchTitles, unchecked_return_type = "TitleMatch")]
+pub fn match_titles(
+    candidate: &str,
+    found: &str,
+    substring_bypass: Option<bool>,
+    threshold: Option<i64>,
+) -> JsResult {
+    to_js(&title::match_titles(
+        candidate,
+        found,
+        substring_bypass.unwrap_or(false),
+        threshold.unwrap_or(title::DEFAULT_THRESHOLD),
+    ))
+}
+
+/// Checks a paper date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) against a cutoff
+/// day: it passes iff strictly before.
+#[wasm_bindgen(js_name = checkCutoff, unchecked_return_type = "CutoffCheck")]
+pub fn check_cutoff(paper_date: &str, cutoff_date: &str) -> JsResult {
+    let paper = cutoff::PaperDate::parse(paper_date).map_err(throw)?;
+    to_js(&cutoff::check(paper, date_arg(cutoff_date)?))
+}
+
+// ---------------------------------------------------------------- candidates, verification, pool
+
+/// Reads `raw_candidates.json` text.
+#[wasm_bindgen(js_name = parseCandidates, unchecked_return_type = "Candidate[]")]
+pub fn parse_candidates(text: &str) -> JsResult {
+    to_js(&candidates::parse_candidates(text).map_err(throw)?)
+}
+
+/// Pre-dedup of candidates (text of `raw_candidates.json` or an array),
+/// fuzzy threshold default 92.
+#[wasm_bindgen(js_name = preDedup, unchecked_return_type = "PreDedup")]
+pub fn pre_dedup(
+    #[wasm_bindgen(unchecked_param_type = "string | Candidate[]")] candidates: JsValue,
+    threshold: Option<f64>,
+) -> JsResult {
+    let list: Vec<Candidate> = text_or(candidates, "candidates", candidates::parse_candidates)?;
+    let threshold = threshold.unwrap_or(candidates::PRE_DEDUP_THRESHOLD);
+    to_js(&candidates::pre_dedup_with(list, threshold))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VerifyOptionsIn {
+    cutoff: String,
+    threshold: Option<i64>,
+    substring_bypass: Option<bool>,
+    paper_faithful: Option<bool>,
+}
+
+/// Decides one candidate from a raw Semantic Scholar answer (search, single
+/// record, or batch with `batchIndex`). An error body throws kind `api`.
+#[wasm_bindgen(js_name = decide, unchecked_return_type = "Decision")]
+pub fn decide(
+    #[wasm_bindgen(unchecked_param_type = "Candidate")] candidate: JsValue,
+    body: &str,
+    status: Option<u16>,
+    #[wasm_bindgen(unchecked_param_type = "VerifyOptions")] options: JsValue,
+    batch_index: Option<usize>,
+) -> JsResult {
+    let candidate: Candidate = from_js(candidate, "candidate")?;
+    let o: VerifyOptionsIn = from_js(options, "options")?;
+    let mut opts = verify::VerifyOptions::new(date_arg(&o.cutoff)?);
+    if let Some(t) = o.threshold {
+        opts.threshold = t;
+    }
+    if let Some(b) = o.substring_bypass {
+        opts.substring_bypass = b;
+    }
+    if let Some(b) = o.paper_faithful {
+        opts.paper_faithful = b;
+    }
+    let d = verify::decide_body(&candidate, body, status, batch_index.unwrap_or(0), &opts)
+        .map_err(throw)?;
+    to_js(&d)
+}
+
+/// Deduplicates accepted papers (pool text, a pool, or an array of papers),
+/// optionally recording the cutoff in the result.
+#[wasm_bindgen(js_name = dedupe, unchecked_return_type = "Deduped")]
+pub fn dedupe(
+    #[wasm_bindgen(unchecked_param_type = "string | Pool | PoolPaper[]")] papers: JsValue,
+    cutoff_date: Option<String>,
+) -> JsResult {
+    to_js(&pool::dedupe(papers_arg(papers)?, cutoff_date))
+}
+
+/// Reads `citation_pool.json` text into a pool object (errors with line and column).
+#[wasm_bindgen(js_name = parsePool, unchecked_return_type = "Pool")]
+pub fn parse_pool(text: &str) -> JsResult {
+    to_js(&pool::parse_pool(text).map_err(throw)?)
+}
+
+// ---------------------------------------------------------------- BibTeX
+
+/// Writes `refs.bib` for a pool: unique keys, one entry per paper. The
+/// returned pool has every paper's `bibtex_key` set.
+#[wasm_bindgen(js_name = writeBib, unchecked_return_type = "WrittenBib")]
+pub fn write_bib(
+    #[wasm_bindgen(unchecked_param_type = "string | Pool")] pool: JsValue,
+) -> JsResult {
+    #[derive(Serialize)]
+    struct Written<'a> {
+        text: String,
+        keys: Vec<String>,
+        pool: &'a Pool,
+    }
+    let mut pool = pool_arg(pool)?;
+    let bib = bibwrite::write_bib(&mut pool);
+    to_js(&Written {
+        text: bib.text,
+        keys: bib.keys,
+        pool: &pool,
+    })
+}
+
+/// Reads any `.bib` text. Reading never stops at a broken entry: problems
+/// are listed in `problems`.
+#[wasm_bindgen(js_name = parseBib, unchecked_return_type = "Bibliography")]
+pub fn parse_bib(text: &str) -> JsResult {
+    to_js(&bibparse::parse(text))
+}
+
+// ---------------------------------------------------------------- LaTeX, coverage, keys
+
+/// Every cite of one LaTeX source, in order.
+#[wasm_bindgen(js_name = extractCites, unchecked_return_type = "Cite[]")]
+pub fn extract_cites(source: &str) -> JsResult {
+    to_js(&tex::extract_cites(source))
+}
+
+fn project_arg(files: JsValue, roots: JsValue) -> Result<tex::Project, JsValue> {
+    let files: BTreeMap<String, String> = from_js(files, "files")?;
+    let roots: Vec<String> = match opt_js(roots, "roots")? {
+        Some(r) => r,
+        None => files.keys().cloned().collect(),
+    };
+    Ok(tex::scan_project(&roots, &files))
+}
+
+/// Scans LaTeX sources from their roots (default: every file), following
+/// `\input`/`\include` among the files given.
+#[wasm_bindgen(js_name = scanProject, unchecked_return_type = "TexProject")]
+pub fn scan_project(
+    #[wasm_bindgen(unchecked_param_type = "TexFiles")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
+) -> JsResult {
+    to_js(&project_arg(files, roots)?)
+}
+
+/// The citation gate: how many pool papers the sources cite, against a
+/// threshold (`"0.90"`, `"90%"`; default 90 %).
+#[wasm_bindgen(js_name = coverage, unchecked_return_type = "CoverageResult")]
+pub fn coverage_check(
+    #[wasm_bindgen(unchecked_param_type = "string | Pool | PoolPaper[]")] pool: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TexFiles")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
+    threshold: Option<String>,
+) -> JsResult {
+    #[derive(Serialize)]
+    struct Out {
+        coverage: coverage::Coverage,
+        unkeyed: Vec<coverage::Unkeyed>,
+        summary: String,
+        reprompt: String,
+    }
+    let papers = papers_arg(pool)?;
+    let project = project_arg(files, roots)?;
+    let threshold =
+        coverage::Threshold::parse(threshold.as_deref().unwrap_or(coverage::DEFAULT_THRESHOLD))
+            .map_err(throw)?;
+    let cites = coverage::cites_of(&project);
+    let (c, unkeyed) = coverage::check_pool(&papers, &cites, &threshold).map_err(throw)?;
+    let reprompt = if c.pass {
+        String::new()
+    } else {
+        coverage::reprompt(&c)
+    };
+    let summary = coverage::summary_line(&c, &threshold);
+    to_js(&Out {
+        coverage: c,
+        unkeyed,
+        summary,
+        reprompt,
+    })
+}
+
+/// Rewrites cite keys of a source to the pool's `bibtex_key`s.
+#[wasm_bindgen(js_name = syncKeys, unchecked_return_type = "KeySync")]
+pub fn sync_keys(
+    source: &str,
+    #[wasm_bindgen(unchecked_param_type = "string | Pool | PoolPaper[]")] pool: JsValue,
+) -> JsResult {
+    #[derive(Serialize)]
+    struct Out {
+        text: String,
+        replacements: Vec<tex::Replacement>,
+    }
+    let map = tex::pool_key_map(&papers_arg(pool)?);
+    let (text, replacements) = tex::sync_keys(source, &map);
+    to_js(&Out { text, replacements })
+}
+
+// ---------------------------------------------------------------- cross-index
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct IndexAnswerIn {
+    service: Service,
+    #[serde(default)]
+    unavailable: bool,
+    by_doi: Option<Work>,
+    #[serde(default)]
+    search: Vec<Work>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct CrossConfigIn {
+    threshold: Option<i64>,
+    strong_threshold: Option<i64>,
+    year_tolerance: Option<i64>,
+}
+
+/// Classifies one pool paper from what Crossref, OpenAlex, … answered.
+#[wasm_bindgen(js_name = crossClassify, unchecked_return_type = "CrossVerdict")]
+pub fn cross_classify(
+    #[wasm_bindgen(unchecked_param_type = "PoolPaper")] paper: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IndexAnswer[]")] answers: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CrossConfig | undefined")] config: JsValue,
+) -> JsResult {
+    let paper: PoolPaper = from_js(paper, "paper")?;
+    let answers: Vec<IndexAnswerIn> = from_js(answers, "answers")?;
+    let c: CrossConfigIn = opt_js(config, "config")?.unwrap_or_default();
+    let d = crossindex::Config::default();
+    let cfg = crossindex::Config {
+        threshold: c.threshold.unwrap_or(d.threshold),
+        strong_threshold: c.strong_threshold.unwrap_or(d.strong_threshold),
+        year_tolerance: c.year_tolerance.unwrap_or(d.year_tolerance),
+    };
+    let results: Vec<(Service, crossindex::IndexResult)> = answers
+        .into_iter()
+        .map(|a| {
+            let answer = if a.unavailable {
+                crossindex::IndexAnswer::Unavailable
+            } else {
+                crossindex::IndexAnswer::Answered {
+                    by_doi: a.by_doi.map(Box::new),
+                    search: a.search,
+                }
+            };
+            let expected =
+                a.service != Service::Crossref || crossindex::expected_in_crossref(&paper);
+            let r = crossindex::check_index(&paper, &answer, expected, &cfg);
+            (a.service, r)
+        })
+        .collect();
+    to_js(&crossindex::classify(&paper, &results, &cfg))
+}
+
+// ---------------------------------------------------------------- bibcheck layers
+
+/// Layer 1: format checks of a `.bib` (required fields, year, DOI,
+/// duplicates) and, with LaTeX sources, cite consistency.
+#[wasm_bindgen(js_name = bibCheckFormat, unchecked_return_type = "BibCheck")]
+pub fn bib_check_format(
+    bib: JsValue,
+    now_year: i32,
+    #[wasm_bindgen(unchecked_param_type = "TexFiles | undefined")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
+) -> JsResult {
+    #[derive(Serialize)]
+    struct Out {
+        problems: Vec<bibparse::Problem>,
+        findings: Vec<format::Finding>,
+        entries: usize,
+    }
+    let parsed = bib_arg(bib)?;
+    let mut findings = format::check_entries(&parsed, now_year);
+    if !(files.is_undefined() || files.is_null()) {
+        let project = project_arg(files, roots)?;
+        let uses: Vec<format::CiteUse> = project
+            .cites()
+            .map(|(file, c)| format::CiteUse {
+                key: c.key.clone(),
+                file: file.to_string(),
+                line: c.line,
+            })
+            .collect();
+        let cite_all = project.files.iter().any(|f| !f.scan.nocite_all.is_empty());
+        findings.extend(format::check_cites(&parsed, &uses, cite_all));
+    }
+    to_js(&Out {
+        entries: parsed.entries.len(),
+        problems: parsed.problems,
+        findings,
+    })
+}
+
+/// Layer 2, first half: the lookup each entry needs (`null` when an entry
+/// has nothing to look up by).
+#[wasm_bindgen(js_name = bibPlan, unchecked_return_type = "Array<{ key: string; lookup: Lookup | null }>")]
+pub fn bib_plan(bib: JsValue) -> JsResult {
+    #[derive(Serialize)]
+    struct Planned {
+        key: String,
+        lookup: Option<existence::Lookup>,
+    }
+    let parsed = bib_arg(bib)?;
+    let out: Vec<Planned> = parsed
+        .entries
+        .iter()
+        .map(|e| Planned {
+            key: e.key.clone(),
+            lookup: existence::plan(e),
+        })
+        .collect();
+    to_js(&out)
+}
+
+/// Layers 2–4 for one entry: reads the answer (`status`, `body`) to the
+/// entry's planned lookup and matches the record against the entry.
+#[wasm_bindgen(js_name = bibVerify, unchecked_return_type = "BibVerification")]
+pub fn bib_verify(
+    bib: JsValue,
+    key: &str,
+    status: u16,
+    body: &str,
+    #[wasm_bindgen(unchecked_param_type = "MatchMode | undefined")] mode: JsValue,
+) -> JsResult {
+    #[derive(Serialize)]
+    struct Out {
+        key: String,
+        lookup: Option<existence::Lookup>,
+        existence: Option<existence::Existence>,
+        verdict: matching::Verdict,
+    }
+    let parsed = bib_arg(bib)?;
+    let mode: matching::Mode = opt_js(mode, "mode")?.unwrap_or_default();
+    let Some(entry) = parsed.entries.iter().find(|e| e.key == key) else {
+        return Err(throw(
+            Error::new(
+                ErrorKind::InvalidValue,
+                format!("no entry has the key `{key}`"),
+            )
+            .at(Location::default().field("key")),
+        ));
+    };
+    let lookup = existence::plan(entry);
+    let found = lookup
+        .as_ref()
+        .map(|l| existence::outcome(l, entry.get("title"), status, body));
+    let verdict = match &found {
+        Some(ex) => matching::verify(entry, ex, mode),
+        None => matching::verify(
+            entry,
+            &existence::Existence::NotFound {
+                reason: "the entry has no doi, arxiv id or title to look up".to_string(),
+            },
+            mode,
+        ),
+    };
+    to_js(&Out {
+        key: key.to_string(),
+        lookup,
+        existence: found,
+        verdict,
+    })
+}
+
+/// A corrected BibTeX entry under `key` from a found record.
+#[wasm_bindgen(js_name = correctedEntry)]
+pub fn corrected_entry(
+    key: &str,
+    #[wasm_bindgen(unchecked_param_type = "Work")] work: JsValue,
+) -> Result<String, JsValue> {
+    let work: Work = from_js(work, "work")?;
+    Ok(matching::corrected_entry(key, &work))
+}
+
+// ---------------------------------------------------------------- search: responses, fusion, status, probe
+
+/// Reads one backend's answer (HTTP status and body) as works; an error
+/// answer throws kind `api`.
+#[wasm_bindgen(js_name = parseResponse, unchecked_return_type = "Page")]
+pub fn parse_response(
+    #[wasm_bindgen(unchecked_param_type = "Service")] service: JsValue,
+    status: u16,
+    body: &str,
+) -> JsResult {
+    let service: Service = from_js(service, "service")?;
+    let page = works::parse_response(service, status, body).map_err(|e| throw(e.to_error()))?;
+    to_js(&page)
+}
+
+fn runs_arg(answers: JsValue) -> Result<Vec<BackendRun>, JsValue> {
+    #[derive(Deserialize)]
+    struct AnswerIn {
+        service: Service,
+        status: Option<u16>,
+        body: Option<String>,
+        skipped: Option<String>,
+    }
+    let answers: Vec<AnswerIn> = from_js(answers, "answers")?;
+    Ok(answers
+        .into_iter()
+        .map(|a| {
+            let outcome = match (a.skipped, a.body) {
+                (Some(why), _) => Outcome::Skipped(why),
+                (None, body) => {
+                    let body = body.unwrap_or_default();
+                    match works::parse_response(a.service, a.status.unwrap_or(200), &body) {
+                        Ok(page) => Outcome::Results(page.works),
+                        Err(e) => Outcome::Failed(e),
+                    }
+                }
+            };
+            BackendRun {
+                backend: a.service,
+                outcome,
+            }
+        })
+        .collect())
+}
+
+/// Reciprocal-rank fusion of several backends' works; `libraryDois` marks
+/// results already in the reference library.
+#[wasm_bindgen(js_name = fuse, unchecked_return_type = "Fused[]")]
+pub fn fuse(
+    #[wasm_bindgen(unchecked_param_type = "Array<{ service: Service; works: Work[] }>")]
+    lists: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] library_dois: JsValue,
+) -> JsResult {
+    #[derive(Deserialize)]
+    struct ListIn {
+        service: Service,
+        works: Vec<Work>,
+    }
+    let lists: Vec<ListIn> = from_js(lists, "lists")?;
+    let library = doi_set(library_dois)?;
+    let refs: Vec<(Service, &[Work])> = lists
+        .iter()
+        .map(|l| (l.service, l.works.as_slice()))
+        .collect();
+    to_js(&search::fuse(&refs, &library))
+}
+
+fn doi_set(value: JsValue) -> Result<HashSet<String>, JsValue> {
+    let dois: Vec<String> = opt_js(value, "libraryDois")?.unwrap_or_default();
+    Ok(dois.iter().filter_map(|d| works::doi_key(d)).collect())
+}
+
+/// The honest search response for a query from every backend's answer:
+/// status `ok`/`partial`/`error`, fused results, notes. Without a finished
+/// `probe`, a zero that needs probe requests is reported inconclusive.
+#[wasm_bindgen(js_name = searchStatus, unchecked_return_type = "SearchResponse")]
+pub fn search_status(
+    query: &str,
+    #[wasm_bindgen(unchecked_param_type = "BackendAnswer[]")] answers: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] library_dois: JsValue,
+    limit: Option<usize>,
+    #[wasm_bindgen(unchecked_param_type = "Probe | undefined")] probe: JsValue,
+) -> JsResult {
+    if let Err(e) = search::preflight(query) {
+        return Err(throw(Error::new(ErrorKind::Query, e.message)));
+    }
+    let runs = runs_arg(answers)?;
+    let library = doi_set(library_dois)?;
+    let probe = match opt_js::<search::probe::Probe>(probe, "probe")? {
+        Some(p) => p,
+        None => search::probe_without_requests(query, &runs, ProbeConfig::default())
+            .unwrap_or_else(|| search::probe::Probe {
+                state: search::probe::ProbeState::Inconclusive,
+                reason: Some(search::probe::ProbeReason::NoBackendAvailable),
+                backend: None,
+                content_terms: search::probe::content_terms(query).len(),
+                drops_tried: 0,
+                max_drops: ProbeConfig::default().max_drops,
+                dropped_term: None,
+                query: None,
+            }),
+    };
+    to_js(&search::respond(query, &runs, probe, &library, limit))
+}
+
+/// The zero-result probe as a machine the caller drives: ask
+/// `nextRequest()`, send it, `consume()` the hit count (or `undefined` on
+/// failure), until `result()` is set.
+#[wasm_bindgen(js_name = ProbeSession)]
+pub struct ProbeSession {
+    machine: ProbeMachine,
+}
+
+#[wasm_bindgen(js_class = ProbeSession)]
+impl ProbeSession {
+    /// A probe for `query` after a search that found `totalHits` over the
+    /// backends that answered.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        query: &str,
+        total_hits: usize,
+        #[wasm_bindgen(unchecked_param_type = "Service[]")] answered: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ProbeSettings | undefined")] settings: JsValue,
+    ) -> Result<ProbeSession, JsValue> {
+        let answered: Vec<Service> = from_js(answered, "answered")?;
+        let cfg: ProbeConfig = opt_js(settings, "settings")?.unwrap_or_default();
+        Ok(ProbeSession {
+            machine: ProbeMachine::new(query, total_hits, &answered, cfg),
+        })
+    }
+
+    /// The next request to make, or `null` when the probe is over.
+    #[wasm_bindgen(js_name = nextRequest, unchecked_return_type = "ProbeRequest | null")]
+    pub fn next_request(&self) -> JsResult {
+        to_js(&self.machine.next_request())
+    }
+
+    /// Feeds the answer to the last request: its hit count, or nothing when it failed.
+    pub fn consume(&mut self, hits: Option<f64>) {
+        let outcome = match hits {
+            Some(n) if n.is_finite() && n >= 0.0 => ProbeOutcome::Hits(n as u64),
+            _ => ProbeOutcome::Failed,
+        };
+        self.machine.consume(outcome);
+    }
+
+    /// The report, once the probe is over (`null` before).
+    #[wasm_bindgen(unchecked_return_type = "Probe | null")]
+    pub fn result(&self) -> JsResult {
+        to_js(&self.machine.result())
+    }
+}
+
+// ---------------------------------------------------------------- refs.jsonl
+
+/// Reads `refs.jsonl`; unreadable lines are listed in `errors` and skipped.
+#[wasm_bindgen(js_name = libraryParse, unchecked_return_type = "LibraryRead")]
+pub fn library_parse(text: &str) -> JsResult {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        records: Vec<&'a library::Record>,
+        errors: Vec<Error>,
+    }
+    let (lib, errors) = library::Library::parse(text);
+    to_js(&Out {
+        records: lib.records().collect(),
+        errors,
+    })
+}
+
+/// Adds a work to `refs.jsonl` text: refuses a DOI already there (kind
+/// `invalid_value`), makes the id unique, returns the id and the new text
+/// (unchanged lines kept byte for byte).
+#[wasm_bindgen(js_name = libraryAdd, unchecked_return_type = "LibraryAdded")]
+pub fn library_add(
+    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "Work")] work: JsValue,
+) -> JsResult {
+    #[derive(Serialize)]
+    struct Out {
+        id: String,
+        text: String,
+    }
+    let work: Work = from_js(work, "work")?;
+    let (mut lib, _) = library::Library::parse(text);
+    let id = lib.add(library::record_from_work(&work)).map_err(throw)?;
+    to_js(&Out {
+        id,
+        text: lib.to_jsonl(),
+    })
+}
