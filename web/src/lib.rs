@@ -8,9 +8,11 @@
 //! Navigation uses the URL fragment (`#/match`, `#/pool`, …) so the built
 //! `dist/` works from any static host and any sub-path without rewrite rules.
 
+pub mod api;
 pub mod app;
 pub mod components;
 pub mod pages;
 pub mod route;
+pub mod services;
 
 pub use app::App;

@@ -1,0 +1,165 @@
+//! Sending one planned request: the only place the app touches the network.
+//!
+//! [`Transport`] is the seam between the request plans of `citegate-core`
+//! and the browser. It sends a [`Request`] exactly as planned — method, URL,
+//! headers, body — and returns what came back without interpreting it: the
+//! status, the `Retry-After` header when the browser lets us read it, and the
+//! body text. Retrying, throttling, caching and parsing happen above it, so a
+//! test can swap in [`ScriptedTransport`] and observe every request the app
+//! would have made (and when) without a network. A browser reports an
+//! offline host, a DNS failure and a response blocked for lack of CORS
+//! headers as the same opaque `TypeError`; [`TransportError::Network`] keeps
+//! that honesty instead of guessing which one it was.
+
+use async_trait::async_trait;
+use citegate_core::works::request::{Method, Request};
+use std::cell::RefCell;
+use std::fmt;
+
+/// What a service answered, unread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// The `Retry-After` header, when present and exposed to scripts.
+    pub retry_after: Option<String>,
+    /// The body as text.
+    pub body: String,
+}
+
+impl RawResponse {
+    /// A response with a status and a body and no `Retry-After`.
+    pub fn new(status: u16, body: impl Into<String>) -> Self {
+        RawResponse {
+            status,
+            retry_after: None,
+            body: body.into(),
+        }
+    }
+}
+
+/// Why no response could be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportError {
+    /// No readable response: offline, DNS failure, or a response the browser
+    /// withheld because it lacked CORS headers (the browser does not say which).
+    Network {
+        /// The browser's message.
+        message: String,
+    },
+    /// The request could not be built (an invalid URL or header).
+    Invalid {
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::Network { message } => write!(f, "no response: {message}"),
+            TransportError::Invalid { message } => write!(f, "request not sent: {message}"),
+        }
+    }
+}
+
+/// Sends one request and returns the raw answer.
+#[async_trait(?Send)]
+pub trait Transport {
+    /// Sends `req` as planned.
+    async fn send(&self, req: &Request) -> Result<RawResponse, TransportError>;
+}
+
+/// The browser's `fetch`, through `gloo-net`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FetchTransport;
+
+#[async_trait(?Send)]
+impl Transport for FetchTransport {
+    async fn send(&self, req: &Request) -> Result<RawResponse, TransportError> {
+        use gloo_net::http::{Method as M, RequestBuilder};
+        let method = match req.method {
+            Method::Get => M::GET,
+            Method::Post => M::POST,
+        };
+        let mut builder = RequestBuilder::new(&req.url).method(method);
+        for (k, v) in &req.headers {
+            builder = builder.header(k, v);
+        }
+        let built = match &req.body {
+            Some(body) => builder.body(body.as_str()),
+            None => builder.build(),
+        }
+        .map_err(|e| TransportError::Invalid {
+            message: e.to_string().to_lowercase(),
+        })?;
+        let resp = built.send().await.map_err(|e| TransportError::Network {
+            message: e.to_string().to_lowercase(),
+        })?;
+        let status = resp.status();
+        let retry_after = resp.headers().get("retry-after");
+        let body = resp.text().await.map_err(|e| TransportError::Network {
+            message: e.to_string().to_lowercase(),
+        })?;
+        Ok(RawResponse {
+            status,
+            retry_after,
+            body,
+        })
+    }
+}
+
+/// One request a [`ScriptedTransport`] received.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sent {
+    /// The request, exactly as it would have gone out.
+    pub request: Request,
+    /// `performance.now()` when it arrived, in milliseconds.
+    pub at_ms: f64,
+}
+
+type Script = Box<dyn Fn(&Request, usize) -> Result<RawResponse, TransportError>>;
+
+/// A transport that answers from a script and records every request, for
+/// tests. The script receives the request and its 0-based arrival number.
+pub struct ScriptedTransport {
+    script: Script,
+    log: RefCell<Vec<Sent>>,
+}
+
+impl ScriptedTransport {
+    /// A transport that answers with `script`.
+    pub fn new(
+        script: impl Fn(&Request, usize) -> Result<RawResponse, TransportError> + 'static,
+    ) -> Self {
+        ScriptedTransport {
+            script: Box::new(script),
+            log: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Every request received so far, in order.
+    pub fn sent(&self) -> Vec<Sent> {
+        self.log.borrow().clone()
+    }
+
+    /// How many requests were received.
+    pub fn count(&self) -> usize {
+        self.log.borrow().len()
+    }
+}
+
+#[async_trait(?Send)]
+impl Transport for ScriptedTransport {
+    async fn send(&self, req: &Request) -> Result<RawResponse, TransportError> {
+        let n = {
+            let mut log = self.log.borrow_mut();
+            log.push(Sent {
+                request: req.clone(),
+                at_ms: crate::services::clock::perf_now(),
+            });
+            log.len() - 1
+        };
+        (self.script)(req, n)
+    }
+}

@@ -1,0 +1,186 @@
+//! The app's IndexedDB database: one database, one store per purpose.
+//!
+//! Values are stored as JSON text under string keys. IndexedDB could hold
+//! structured clones, but JSON text is what export files contain anyway,
+//! keeps the Rust types the single schema (serde on both sides), and makes
+//! a stored value readable in the browser's devtools. The `idb` crate wraps
+//! the request/event API into futures; we picked it over `rexie` (which is
+//! built on `idb`) because we need nothing beyond get/put/delete/clear and
+//! key listing, and it builds against the workspace's wasm-bindgen as is.
+
+use idb::{Database, DatabaseEvent, Factory, ObjectStoreParams, TransactionMode};
+use std::fmt;
+use wasm_bindgen::JsValue;
+
+/// The response cache store.
+pub const CACHE_STORE: &str = "cache";
+/// The workspace store (candidates, pool, runs, reports, library, settings).
+pub const WORKSPACE_STORE: &str = "workspace";
+const VERSION: u32 = 1;
+
+/// A storage failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError {
+    /// What failed, lowercase.
+    pub message: String,
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "storage: {}", self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+fn err(what: &str, e: impl fmt::Display) -> StoreError {
+    StoreError {
+        message: format!("{what}: {}", e.to_string().to_lowercase()),
+    }
+}
+
+/// An open database.
+pub struct Db {
+    db: Database,
+    name: String,
+}
+
+impl Db {
+    /// Opens (creating or upgrading) the database `name`.
+    pub async fn open(name: &str) -> Result<Db, StoreError> {
+        let factory = Factory::new().map_err(|e| err("indexeddb unavailable", e))?;
+        let mut req = factory
+            .open(name, Some(VERSION))
+            .map_err(|e| err("cannot open database", e))?;
+        req.on_upgrade_needed(|event| {
+            if let Ok(db) = event.database() {
+                let names = db.store_names();
+                for store in [CACHE_STORE, WORKSPACE_STORE] {
+                    if !names.iter().any(|n| n == store) {
+                        let _ = db.create_object_store(store, ObjectStoreParams::new());
+                    }
+                }
+            }
+        });
+        let db = req.await.map_err(|e| err("cannot open database", e))?;
+        Ok(Db {
+            db,
+            name: name.to_string(),
+        })
+    }
+
+    /// The database's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Closes the connection (as a page unload would).
+    pub fn close(&self) {
+        self.db.close();
+    }
+
+    /// Deletes the database `name` (tests start from nothing).
+    pub async fn delete(name: &str) -> Result<(), StoreError> {
+        let factory = Factory::new().map_err(|e| err("indexeddb unavailable", e))?;
+        factory
+            .delete(name)
+            .map_err(|e| err("cannot delete database", e))?
+            .await
+            .map_err(|e| err("cannot delete database", e))
+    }
+
+    /// The text stored under `key` in `store`.
+    pub async fn get(&self, store: &str, key: &str) -> Result<Option<String>, StoreError> {
+        let tx = self
+            .db
+            .transaction(&[store], TransactionMode::ReadOnly)
+            .map_err(|e| err("read", e))?;
+        let st = tx.object_store(store).map_err(|e| err("read", e))?;
+        let v = st
+            .get(JsValue::from_str(key))
+            .map_err(|e| err("read", e))?
+            .await
+            .map_err(|e| err("read", e))?;
+        let _ = tx.await;
+        Ok(v.and_then(|v| v.as_string()))
+    }
+
+    /// Stores `text` under `key` in `store`, committed before returning.
+    pub async fn put(&self, store: &str, key: &str, text: &str) -> Result<(), StoreError> {
+        let tx = self
+            .db
+            .transaction(&[store], TransactionMode::ReadWrite)
+            .map_err(|e| err("write", e))?;
+        let st = tx.object_store(store).map_err(|e| err("write", e))?;
+        st.put(&JsValue::from_str(text), Some(&JsValue::from_str(key)))
+            .map_err(|e| err("write", e))?
+            .await
+            .map_err(|e| err("write", e))?;
+        tx.commit()
+            .map_err(|e| err("write", e))?
+            .await
+            .map_err(|e| err("write", e))?;
+        Ok(())
+    }
+
+    /// Removes `key` from `store`.
+    pub async fn delete_key(&self, store: &str, key: &str) -> Result<(), StoreError> {
+        let tx = self
+            .db
+            .transaction(&[store], TransactionMode::ReadWrite)
+            .map_err(|e| err("delete", e))?;
+        let st = tx.object_store(store).map_err(|e| err("delete", e))?;
+        st.delete(JsValue::from_str(key))
+            .map_err(|e| err("delete", e))?
+            .await
+            .map_err(|e| err("delete", e))?;
+        tx.commit()
+            .map_err(|e| err("delete", e))?
+            .await
+            .map_err(|e| err("delete", e))?;
+        Ok(())
+    }
+
+    /// Empties `store`.
+    pub async fn clear(&self, store: &str) -> Result<(), StoreError> {
+        let tx = self
+            .db
+            .transaction(&[store], TransactionMode::ReadWrite)
+            .map_err(|e| err("clear", e))?;
+        let st = tx.object_store(store).map_err(|e| err("clear", e))?;
+        st.clear()
+            .map_err(|e| err("clear", e))?
+            .await
+            .map_err(|e| err("clear", e))?;
+        tx.commit()
+            .map_err(|e| err("clear", e))?
+            .await
+            .map_err(|e| err("clear", e))?;
+        Ok(())
+    }
+
+    /// Every key and text of `store`, in key order.
+    pub async fn entries(&self, store: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let tx = self
+            .db
+            .transaction(&[store], TransactionMode::ReadOnly)
+            .map_err(|e| err("list", e))?;
+        let st = tx.object_store(store).map_err(|e| err("list", e))?;
+        let keys = st
+            .get_all_keys(None, None)
+            .map_err(|e| err("list", e))?
+            .await
+            .map_err(|e| err("list", e))?;
+        let values = st
+            .get_all(None, None)
+            .map_err(|e| err("list", e))?
+            .await
+            .map_err(|e| err("list", e))?;
+        let _ = tx.await;
+        Ok(keys
+            .into_iter()
+            .zip(values)
+            .filter_map(|(k, v)| Some((k.as_string()?, v.as_string()?)))
+            .collect())
+    }
+}

@@ -1,0 +1,388 @@
+//! Run drivers: verification and cross-check, checkpointed after every item.
+//!
+//! A run is a loop over items whose state is written to the workspace store
+//! after *each* item, so a reload or a closed tab loses at most the item in
+//! flight. Resuming is just running again with the same run id: items
+//! already decided are skipped, and the requests still needed are rebuilt
+//! exactly as before (chunks cut over the whole item list), so any answer
+//! fetched before the reload comes from the cache and no request is
+//! repeated. An item that could not be checked — its service unavailable,
+//! or still failing after retries — is recorded as unverified with the
+//! reason and is tried again on the next resume; it is never recorded as
+//! "not found". The decisions themselves are the core's:
+//! [`citegate_core::verify::decide`] for verification and
+//! [`citegate_core::crossindex::verify`] for the cross-check.
+
+use super::store::{keys, Workspace};
+use super::db::StoreError;
+use crate::api::batch::{self, candidate_id, plan_chunks};
+use crate::api::client::{Client, ClientError};
+use citegate_core::candidates::Candidate;
+use citegate_core::crossindex::{self, IndexAnswer};
+use citegate_core::pool::PoolPaper;
+use citegate_core::verify::{self, Decision, Rejection, S2Body, VerifyOptions};
+use citegate_core::works::request::{self, Endpoints, WorkId};
+use citegate_core::works::{Service, Work};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Hits asked of a title search.
+pub const SEARCH_LIMIT: usize = 5;
+
+/// The reason recorded for items a service could not check.
+pub const UNAVAILABLE: &str = "unverified: service unavailable";
+
+/// One candidate's verification result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum VerifyItem {
+    /// Accepted into the pool.
+    Accepted {
+        /// The pool paper.
+        paper: Box<PoolPaper>,
+        /// Title score before the year bonus.
+        score: i64,
+    },
+    /// Rejected, with the core's evidence.
+    Rejected {
+        /// The core's rejection, as JSON.
+        rejection: Value,
+    },
+    /// Not checked; tried again on resume.
+    Unverified {
+        /// Why (`unverified: service unavailable`, or the error).
+        reason: String,
+    },
+}
+
+impl VerifyItem {
+    /// Whether the item is decided (and skipped on resume).
+    pub fn decided(&self) -> bool {
+        !matches!(self, VerifyItem::Unverified { .. })
+    }
+}
+
+/// A run's checkpoint, stored as `run:<id>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunState<T> {
+    /// The run id.
+    pub id: String,
+    /// Number of items.
+    pub total: usize,
+    /// Results by item position.
+    pub items: BTreeMap<usize, T>,
+    /// All items decided.
+    pub finished: bool,
+}
+
+/// Why a run stopped early.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The store failed; progress up to the last checkpoint is kept.
+    Store(StoreError),
+    /// A request could not be built from an item.
+    Plan(String),
+    /// The Semantic Scholar key failed its preflight: the run stopped so the
+    /// user can choose to continue without it, then resume.
+    KeyPreflight(ClientError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Store(e) => write!(f, "{e}"),
+            RunError::Plan(m) => write!(f, "cannot plan a request: {m}"),
+            RunError::KeyPreflight(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<StoreError> for RunError {
+    fn from(e: StoreError) -> Self {
+        RunError::Store(e)
+    }
+}
+
+fn run_key(id: &str) -> String {
+    format!("{}{id}", keys::RUN_PREFIX)
+}
+
+async fn load<T: for<'de> Deserialize<'de>>(
+    ws: &Workspace,
+    id: &str,
+    total: usize,
+) -> Result<RunState<T>, RunError> {
+    Ok(ws
+        .get::<RunState<T>>(&run_key(id))
+        .await?
+        .filter(|s| s.total == total)
+        .unwrap_or(RunState {
+            id: id.to_string(),
+            total,
+            items: BTreeMap::new(),
+            finished: false,
+        }))
+}
+
+fn unverified(e: &ClientError) -> VerifyItem {
+    VerifyItem::Unverified {
+        reason: if e.is_unavailable() {
+            UNAVAILABLE.to_string()
+        } else {
+            format!("unverified: {e}")
+        },
+    }
+}
+
+fn from_decision(d: Decision) -> VerifyItem {
+    match d {
+        Decision::Accepted { paper, score, .. } => VerifyItem::Accepted { paper, score },
+        Decision::Rejected(r) => VerifyItem::Rejected {
+            rejection: serde_json::to_value(&r).unwrap_or(Value::Null),
+        },
+    }
+}
+
+/// Verifies `candidates` against Semantic Scholar, resuming run `id`.
+/// `on_item` is called after each checkpoint with (position, result).
+pub async fn verify_run(
+    client: &Client,
+    ws: &Workspace,
+    ep: &Endpoints,
+    id: &str,
+    candidates: &[Candidate],
+    opts: &VerifyOptions,
+    mut on_item: impl FnMut(usize, &VerifyItem),
+) -> Result<RunState<VerifyItem>, RunError> {
+    let mut state: RunState<VerifyItem> = load(ws, id, candidates.len()).await?;
+    let todo = |s: &RunState<VerifyItem>, i: usize| !s.items.get(&i).is_some_and(VerifyItem::decided);
+    let (chunks, without) = plan_chunks(candidates, candidate_id, batch::batch_max(Service::SemanticScholar));
+    for chunk in chunks {
+        if !chunk.iter().any(|(i, _)| todo(&state, *i)) {
+            continue;
+        }
+        let ids: Vec<WorkId> = chunk.iter().map(|(_, id)| id.clone()).collect();
+        let reqs = request::batch(Service::SemanticScholar, ep, &ids)
+            .map_err(|e| RunError::Plan(e.to_string()))?;
+        let answer = match reqs.first() {
+            Some(r) => client.execute(r).await,
+            None => continue,
+        };
+        let records = match &answer {
+            Ok(f) => match verify::read_s2_body(&f.body, Some(f.status)) {
+                Ok(S2Body::Batch(r)) => Ok(r),
+                Ok(S2Body::Error(e)) => Err(format!("unverified: {}", e.to_error())),
+                Ok(_) => Err("unverified: semantic_scholar batch answer is not a list".into()),
+                Err(e) => Err(format!("unverified: {e}")),
+            },
+            Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e.clone())),
+            Err(e) => match unverified(e) {
+                VerifyItem::Unverified { reason } => Err(reason),
+                _ => Err(UNAVAILABLE.into()),
+            },
+        };
+        for (pos, (i, _)) in chunk.iter().enumerate() {
+            if !todo(&state, *i) {
+                continue;
+            }
+            let Some(c) = candidates.get(*i) else { continue };
+            let item = match &records {
+                Ok(recs) => match recs.get(pos).cloned().flatten() {
+                    Some(p) => from_decision(verify::decide(c, std::slice::from_ref(&p), opts)),
+                    None => from_decision(Decision::Rejected(Rejection::NoHit)),
+                },
+                Err(reason) => VerifyItem::Unverified {
+                    reason: reason.clone(),
+                },
+            };
+            state.items.insert(*i, item.clone());
+            ws.put(&run_key(id), &state).await?;
+            on_item(*i, &item);
+        }
+    }
+    for i in without {
+        if !todo(&state, i) {
+            continue;
+        }
+        let Some(c) = candidates.get(i) else { continue };
+        let req = request::search(Service::SemanticScholar, ep, &c.title, SEARCH_LIMIT, None)
+            .map_err(|e| RunError::Plan(e.to_string()))?;
+        let item = match client.execute(&req).await {
+            Ok(f) => match verify::decide_body(c, &f.body, Some(f.status), 0, opts) {
+                Ok(d) => from_decision(d),
+                Err(e) => VerifyItem::Unverified {
+                    reason: format!("unverified: {e}"),
+                },
+            },
+            Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e)),
+            Err(e) => unverified(&e),
+        };
+        state.items.insert(i, item.clone());
+        ws.put(&run_key(id), &state).await?;
+        on_item(i, &item);
+    }
+    state.finished = state.items.len() == state.total && state.items.values().all(VerifyItem::decided);
+    ws.put(&run_key(id), &state).await?;
+    Ok(state)
+}
+
+/// One index's stored answer for one paper (serializable form of
+/// [`IndexAnswer`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
+pub enum StoredAnswer {
+    /// The index could not be reached.
+    Unavailable,
+    /// The index answered.
+    Answered {
+        /// The work found by DOI.
+        by_doi: Option<Box<Work>>,
+        /// Title-search hits.
+        search: Vec<Work>,
+    },
+}
+
+impl StoredAnswer {
+    /// The core's form.
+    pub fn to_core(&self) -> IndexAnswer {
+        match self {
+            StoredAnswer::Unavailable => IndexAnswer::Unavailable,
+            StoredAnswer::Answered { by_doi, search } => IndexAnswer::Answered {
+                by_doi: by_doi.clone(),
+                search: search.clone(),
+            },
+        }
+    }
+}
+
+/// One paper's answers by index.
+pub type CrossItem = BTreeMap<Service, StoredAnswer>;
+
+/// Cross-checks `papers` against `services` (Crossref, OpenAlex), resuming
+/// run `id`; returns the state and the core's report.
+pub async fn cross_check_run(
+    client: &Client,
+    ws: &Workspace,
+    ep: &Endpoints,
+    id: &str,
+    papers: &[PoolPaper],
+    services: &[Service],
+    cfg: &crossindex::Config,
+) -> Result<(RunState<CrossItem>, crossindex::Report), RunError> {
+    let mut state: RunState<CrossItem> = load(ws, id, papers.len()).await?;
+    for &service in services {
+        let needs = |s: &RunState<CrossItem>, i: usize| {
+            !matches!(
+                s.items.get(&i).and_then(|m| m.get(&service)),
+                Some(StoredAnswer::Answered { .. })
+            )
+        };
+        let (chunks, without) = plan_chunks(
+            papers,
+            |p| batch::paper_doi(p).map(WorkId::Doi),
+            batch::batch_max(service),
+        );
+        let mut pending_search: Vec<usize> = without;
+        for chunk in chunks {
+            if !chunk.iter().any(|(i, _)| needs(&state, *i)) {
+                continue;
+            }
+            let ids: Vec<WorkId> = chunk.iter().map(|(_, id)| id.clone()).collect();
+            let reqs =
+                request::batch(service, ep, &ids).map_err(|e| RunError::Plan(e.to_string()))?;
+            let Some(req) = reqs.first() else { continue };
+            match client.page(req).await {
+                Ok(page) => {
+                    let mut by_key: BTreeMap<String, Work> = BTreeMap::new();
+                    for w in page.works {
+                        if let Some(k) = w.doi_key() {
+                            by_key.entry(k).or_insert(w);
+                        }
+                    }
+                    for (i, id) in &chunk {
+                        if !needs(&state, *i) {
+                            continue;
+                        }
+                        let key = match id {
+                            WorkId::Doi(d) => citegate_core::works::doi_key(d),
+                            _ => None,
+                        };
+                        match key.and_then(|k| by_key.remove(&k)) {
+                            Some(w) => {
+                                state.items.entry(*i).or_default().insert(
+                                    service,
+                                    StoredAnswer::Answered {
+                                        by_doi: Some(Box::new(w)),
+                                        search: Vec::new(),
+                                    },
+                                );
+                                ws.put(&run_key(&state.id), &state).await?;
+                            }
+                            // Not found by DOI: a title search decides.
+                            None => pending_search.push(*i),
+                        }
+                    }
+                }
+                Err(e) if e.is_unavailable() => {
+                    for (i, _) in &chunk {
+                        state
+                            .items
+                            .entry(*i)
+                            .or_default()
+                            .insert(service, StoredAnswer::Unavailable);
+                    }
+                    ws.put(&run_key(&state.id), &state).await?;
+                }
+                Err(_) => pending_search.extend(chunk.iter().map(|(i, _)| *i)),
+            }
+        }
+        pending_search.sort_unstable();
+        for i in pending_search {
+            if !needs(&state, i) {
+                continue;
+            }
+            let Some(p) = papers.get(i) else { continue };
+            let title = p.title.clone().unwrap_or_default();
+            let answer = if title.trim().is_empty() {
+                StoredAnswer::Answered {
+                    by_doi: None,
+                    search: Vec::new(),
+                }
+            } else {
+                let req = request::search(service, ep, &title, SEARCH_LIMIT, None)
+                    .map_err(|e| RunError::Plan(e.to_string()))?;
+                match client.page(&req).await {
+                    Ok(page) => StoredAnswer::Answered {
+                        by_doi: None,
+                        search: page.works,
+                    },
+                    Err(_) => StoredAnswer::Unavailable,
+                }
+            };
+            state.items.entry(i).or_default().insert(service, answer);
+            ws.put(&run_key(&state.id), &state).await?;
+        }
+    }
+    let answers: Vec<Vec<(Service, IndexAnswer)>> = (0..papers.len())
+        .map(|i| {
+            state
+                .items
+                .get(&i)
+                .map(|m| m.iter().map(|(s, a)| (*s, a.to_core())).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    let (report, _verdicts) = crossindex::verify(papers, services, &answers, cfg);
+    state.finished = (0..papers.len()).all(|i| {
+        services.iter().all(|s| {
+            matches!(
+                state.items.get(&i).and_then(|m| m.get(s)),
+                Some(StoredAnswer::Answered { .. })
+            )
+        })
+    });
+    ws.put(&run_key(&state.id), &state).await?;
+    Ok((state, report))
+}

@@ -1,0 +1,144 @@
+//! Settings that persist, and secrets that by default do not.
+//!
+//! The split is by type, not by care: [`Settings`] (base URLs, contact
+//! address, Semantic Scholar interval) is serializable and goes to the
+//! workspace store; [`Secrets`] (the API keys) implements neither
+//! `Serialize` nor a revealing `Debug`, so no export, store write or log
+//! line can carry a key by accident — the compiler refuses. Keys live in
+//! memory for the page's life unless the user ticks "remember on this
+//! device", which writes them (and only them) to `localStorage`. The
+//! contact address is not treated as a secret: the services' polite pools
+//! ask for it in every URL.
+
+use citegate_core::fetch::DEFAULT_S2_INTERVAL_MS;
+use citegate_core::works::request::Endpoints;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Persistent settings (no secrets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Semantic Scholar Graph base URL.
+    pub s2_base: String,
+    /// OpenAlex base URL.
+    pub openalex_base: String,
+    /// Crossref base URL.
+    pub crossref_base: String,
+    /// Contact address sent as `mailto` to Crossref and OpenAlex (empty: none).
+    pub mailto: String,
+    /// Minimum time between two Semantic Scholar requests, in milliseconds.
+    pub s2_interval_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let ep = Endpoints::public();
+        Settings {
+            s2_base: ep.s2_base,
+            openalex_base: ep.openalex_base,
+            crossref_base: ep.crossref_base,
+            mailto: String::new(),
+            s2_interval_ms: DEFAULT_S2_INTERVAL_MS,
+        }
+    }
+}
+
+impl Settings {
+    /// All three services at one base (a relay or a test server):
+    /// `{base}/s2`, `{base}/openalex`, `{base}/crossref`.
+    pub fn with_base(base: &str) -> Self {
+        let b = base.trim_end_matches('/');
+        Settings {
+            s2_base: format!("{b}/s2"),
+            openalex_base: format!("{b}/openalex"),
+            crossref_base: format!("{b}/crossref"),
+            ..Settings::default()
+        }
+    }
+
+    /// The core's endpoints for these settings and `secrets`.
+    pub fn endpoints(&self, secrets: &Secrets) -> Endpoints {
+        let some = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+        Endpoints {
+            s2_base: self.s2_base.clone(),
+            openalex_base: self.openalex_base.clone(),
+            crossref_base: self.crossref_base.clone(),
+            s2_api_key: secrets.s2_api_key.as_deref().and_then(some),
+            openalex_api_key: secrets.openalex_api_key.as_deref().and_then(some),
+            mailto: some(&self.mailto),
+        }
+    }
+}
+
+/// API keys. Not serializable on purpose.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secrets {
+    /// Semantic Scholar API key.
+    pub s2_api_key: Option<String>,
+    /// OpenAlex API key.
+    pub openalex_api_key: Option<String>,
+    /// Keep the keys in this browser's `localStorage`.
+    pub remember: bool,
+}
+
+impl fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |k: &Option<String>| if k.is_some() { "set" } else { "unset" };
+        f.debug_struct("Secrets")
+            .field("s2_api_key", &shown(&self.s2_api_key))
+            .field("openalex_api_key", &shown(&self.openalex_api_key))
+            .field("remember", &self.remember)
+            .finish()
+    }
+}
+
+const S2_KEY: &str = "citegate:secret:s2_api_key";
+const OA_KEY: &str = "citegate:secret:openalex_api_key";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+impl Secrets {
+    /// Keys remembered on this device, if the user asked to.
+    pub fn load_remembered() -> Secrets {
+        let Some(st) = storage() else {
+            return Secrets::default();
+        };
+        let s2 = st.get_item(S2_KEY).ok().flatten();
+        let oa = st.get_item(OA_KEY).ok().flatten();
+        Secrets {
+            remember: s2.is_some() || oa.is_some(),
+            s2_api_key: s2,
+            openalex_api_key: oa,
+        }
+    }
+
+    /// Writes the keys to `localStorage` when `remember` is set, and
+    /// removes them from it otherwise.
+    pub fn persist(&self) {
+        let Some(st) = storage() else {
+            return;
+        };
+        for (name, value) in [(S2_KEY, &self.s2_api_key), (OA_KEY, &self.openalex_api_key)] {
+            match value.as_deref().filter(|_| self.remember) {
+                Some(v) if !v.is_empty() => {
+                    let _ = st.set_item(name, v);
+                }
+                _ => {
+                    let _ = st.remove_item(name);
+                }
+            }
+        }
+    }
+
+    /// Every key value, to check that a text does not contain one.
+    pub fn values(&self) -> Vec<&str> {
+        [&self.s2_api_key, &self.openalex_api_key]
+            .into_iter()
+            .filter_map(|k| k.as_deref())
+            .filter(|k| !k.is_empty())
+            .collect()
+    }
+}
