@@ -2,8 +2,9 @@
 # Builds citegate-core's JavaScript packages from one wasm32 build:
 #   js/pkg-web/   ES module for browsers (`wasm-bindgen --target web`)
 #   js/pkg-node/  CommonJS module for Node (`wasm-bindgen --target nodejs`)
-# Both are generated (gitignored). wasm-opt (binaryen) shrinks the .wasm when
-# it is installed; without it the packages work the same, only larger.
+# Both are generated (gitignored). No wasm-opt pass: Debian's binaryen 108
+# rewrites the externref table that wasm-bindgen 0.2.130 emits into one the
+# engine rejects at start-up (even at -O0; see BENCHMARKS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
@@ -18,13 +19,6 @@ for kind in web node; do
     web) wasm-bindgen --target web --out-dir "$out" --out-name citegate "$wasm" ;;
     node) wasm-bindgen --target nodejs --out-dir "$out" --out-name citegate "$wasm" ;;
   esac
-  if command -v wasm-opt >/dev/null; then
-    # The features rustc enables by default for wasm32 must be allowed explicitly
-    # for binaryen releases that predate them.
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-      --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-      -o "$out/citegate_bg.wasm" "$out/citegate_bg.wasm"
-  fi
   # The module system of each folder, whatever the parent package says.
   if [ $kind = web ]; then
     echo '{ "type": "module" }' >"$out/package.json"

@@ -4,8 +4,9 @@
 //! This module decides nothing. Each export reads its arguments, calls one
 //! or a few core functions, and hands back what they return; the logic a
 //! reader wants to check lives in the domain modules, where the native tests
-//! cover it. Values cross the boundary through `serde-wasm-bindgen` with its
-//! JSON-compatible serializer, so a result has exactly the shape the CLI
+//! cover it. Results cross the boundary through `serde-wasm-bindgen` with its
+//! JSON-compatible serializer (arguments through JSON, see [`from_js`]), so
+//! a result has exactly the shape the CLI
 //! prints with `--json` (field names as in the files citegate reads and
 //! writes, maps as plain objects, absent values as `null`). Inputs that
 //! citegate usually reads from files (a pool, a candidate list, a `.bib`)
@@ -218,6 +219,10 @@ extern "C" {
 
     #[wasm_bindgen(method, setter = location)]
     fn set_location(this: &JsError, location: JsValue);
+
+    /// `JSON.stringify`; throws on cycles and BigInts.
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// The error adapter: a core error as a JS `Error` with `kind` and `location`.
@@ -247,8 +252,26 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult {
 }
 
 /// A JS value read as `T`; a mismatch names the argument.
+///
+/// The value goes through `JSON.stringify` and `serde_json`, not
+/// `serde_wasm_bindgen::from_value`: the core's types keep unknown fields
+/// with `#[serde(flatten)]`, which the direct reader does not support, and
+/// this way an object is read exactly as the same JSON in a file would be.
 fn from_js<T: DeserializeOwned>(value: JsValue, arg: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
+    if value.is_undefined() {
+        return Err(throw(
+            Error::new(
+                ErrorKind::MissingField,
+                format!("argument `{arg}` is missing"),
+            )
+            .at(Location::default().field(arg)),
+        ));
+    }
+    let text = json_stringify(&value)
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_else(|| "null".to_string());
+    serde_json::from_str(&text).map_err(|e| {
         throw(
             Error::new(ErrorKind::Shape, format!("argument `{arg}`: {e}"))
                 .at(Location::default().field(arg)),
@@ -311,8 +334,14 @@ fn date_arg(text: &str) -> Result<cutoff::Date, JsValue> {
 /// The integer title score (0–100) of python-Levenshtein's ratio on
 /// normalized titles, with the optional substring bypass.
 #[wasm_bindgen(js_name = titleScore)]
-pub fn title_score(candidate: &str, found: &str, substring_bypass: Option<bool>) -> i64 {
-    title::score(candidate, found, substring_bypass.unwrap_or(false))
+pub fn title_score(candidate: &str, found: &str, substring_bypass: Option<bool>) -> i32 {
+    // 0–100 always fits; i32 keeps it a JS number (an i64 would be a BigInt).
+    i32::try_from(title::score(
+        candidate,
+        found,
+        substring_bypass.unwrap_or(false),
+    ))
+    .unwrap_or(0)
 }
 
 /// The exact ratio (0–100) of two strings, without normalizing them.
@@ -327,13 +356,13 @@ pub fn match_titles(
     candidate: &str,
     found: &str,
     substring_bypass: Option<bool>,
-    threshold: Option<i64>,
+    threshold: Option<i32>,
 ) -> JsResult {
     to_js(&title::match_titles(
         candidate,
         found,
         substring_bypass.unwrap_or(false),
-        threshold.unwrap_or(title::DEFAULT_THRESHOLD),
+        threshold.map_or(title::DEFAULT_THRESHOLD, i64::from),
     ))
 }
 
