@@ -10,6 +10,34 @@ pub const FAIL: u8 = 1;
 /// Exit code: bad input or usage.
 pub const BAD_INPUT: u8 = 2;
 
+/// Exit code when stdout is closed early (`citegate … | head`): 128 + SIGPIPE,
+/// what a shell reports for a C tool killed by the same signal.
+pub const BROKEN_PIPE: u8 = 141;
+
+/// Makes a closed stdout end the process quietly with [`BROKEN_PIPE`].
+///
+/// Rust ignores SIGPIPE, so `println!` on a closed pipe panics with "failed
+/// printing to stdout". Rather than thread an `io::Result` through every
+/// subcommand's printing, the panic hook recognizes that one panic and exits
+/// without a message; every other panic keeps the default report.
+pub fn exit_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout")
+            && message.to_ascii_lowercase().contains("broken pipe")
+        {
+            std::process::exit(i32::from(BROKEN_PIPE));
+        }
+        default(info);
+    }));
+}
+
 /// Reads a file as UTF-8 text, or prints a clear error and returns `Err(BAD_INPUT)`.
 #[allow(dead_code)]
 pub fn read_text(path: &Path) -> Result<String, u8> {

@@ -40,6 +40,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    io::exit_quietly_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -19,6 +19,7 @@
 //! for exactly those papers.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::inert;
 use crate::pool::PoolPaper;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -380,7 +381,14 @@ pub fn reprompt(c: &Coverage) -> String {
             } else {
                 u.discovered_for.join(", ")
             };
-            s.push_str(&format!("  - {} ({}): {}\n", u.key, tags, u.title));
+            // Titles and keys come from outside: one line each, so a title
+            // cannot forge list items or instructions (see `crate::inert`).
+            s.push_str(&format!(
+                "  - {} ({}): {}\n",
+                inert::one_line(&u.key),
+                inert::one_line(&tags),
+                inert::one_line(&u.title)
+            ));
         }
     }
     if !c.foreign.is_empty() {
@@ -389,7 +397,7 @@ pub fn reprompt(c: &Coverage) -> String {
              with a pool paper:\n",
         );
         for f in &c.foreign {
-            s.push_str(&format!("  - {}\n", f.key));
+            s.push_str(&format!("  - {}\n", inert::one_line(&f.key)));
         }
     }
     s.push_str(

@@ -45,6 +45,7 @@ pub mod coverage;
 pub mod crossindex;
 pub mod cutoff;
 pub mod error;
+pub mod inert;
 pub mod fetch;
 #[cfg(feature = "js")]
 pub mod js;

@@ -227,7 +227,10 @@ pub fn escape(text: &str) -> String {
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
             '\\' => out.push_str("\\textbackslash{}"),
-            '\r' | '\n' | '\t' => out.push(' '),
+            // Control and bidi characters would break the entry or hide
+            // what it says (see `crate::inert`).
+            c if crate::inert::is_bidi_control(c) => {}
+            c if c.is_control() => out.push(' '),
             _ => out.push(c),
         }
     }
@@ -237,7 +240,8 @@ pub fn escape(text: &str) -> String {
 /// An identifier field (DOI, eprint) written as is, except that braces
 /// that would unbalance the entry are dropped.
 fn raw_field(text: &str) -> String {
-    let t = text.trim();
+    let t = crate::inert::one_line(text);
+    let t = t.trim();
     if braces_balanced(t) {
         t.to_string()
     } else {

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for N seconds each (default 30), seeded from the
+# project's fixtures. Usage: fuzz/run.sh [seconds] [target...]
+#
+# Needs cargo-fuzz. Only a stable toolchain is assumed: RUSTC_BOOTSTRAP=1 lets
+# stable rustc accept the `-Z sanitizer` flags cargo-fuzz passes. Exits 0 with
+# a note when cargo-fuzz is missing, so CI can call it unconditionally.
+# Corpora and artifacts live under $FUZZ_WORK (default: fuzz/work, ignored by
+# git); a crash leaves its input in $FUZZ_WORK/artifacts/<target>/ and makes
+# this script fail.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+fixtures="$here/../core/tests/fixtures"
+secs="${1:-30}"
+shift || true
+all=(tex_scan bib_parse pool_json candidates_json outline_json refs_jsonl works_response s2_body)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+work="${FUZZ_WORK:-$here/work}"
+sanitizer="${FUZZ_SANITIZER:-address}"
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "note: cargo-fuzz is not installed; skipping the fuzz runs (cargo install cargo-fuzz)"
+  exit 0
+fi
+export RUSTC_BOOTSTRAP=1
+
+# seed <target> <prefix-bytes-as-printf-format> <file>...: copies each file
+# into the target's corpus, named by its checksum, with an optional prefix.
+seed() {
+  local t="$1" prefix="$2"
+  shift 2
+  mkdir -p "$work/corpus/$t"
+  local f
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    local out
+    out="$work/corpus/$t/seed-$(cksum <"$f" | cut -d' ' -f1)-$(printf '%s' "$prefix" | cksum | cut -d' ' -f1)"
+    { printf "$prefix"; cat "$f"; } >"$out"
+  done
+}
+seed_text() { # seed_text <target> <name> <text>
+  mkdir -p "$work/corpus/$1"
+  printf '%s' "$3" >"$work/corpus/$1/seed-$2"
+}
+
+seed tex_scan '' $(find "$fixtures/papers" "$fixtures/golden" -name '*.tex')
+seed bib_parse '' $(find "$fixtures/bib-corpus" "$fixtures/papers" -name '*.bib')
+seed pool_json '' $(find "$fixtures/golden" -name '*pool*.json' -o -name 'validate_*.json' -o -name 'dedupe.json')
+seed candidates_json '' "$fixtures/golden/inputs/predup_small.json"
+seed_text outline_json basic '{"introduction_strategy":{"search_directions":["graph neural networks","message passing"]},"related_work_strategy":{"subsections":[{"sota_investigation_mission":"transformers for proteins","limitation_search_queries":["data leakage","benchmark bias"]},{"sota_investigation_mission":null}]}}'
+seed_text outline_json bad-shape '{"introduction_strategy":{"search_directions":[1,{"a":2}]},"related_work_strategy":[]}'
+seed_text refs_jsonl basic '{"id":"Vaswani2017-s2","doi":"10.48550/arXiv.1706.03762","title":"Attention Is All You Need","authors":[{"family":"Vaswani","given":"Ashish"}],"published":{"date-parts":[[2017,6,12]]},"source":{"name":"s2"},"arxiv_id":"1706.03762","pdf_path":"x.pdf"}
+{"id":"Doe2020","title":"A {\\LaTeX} title","authors":["Jane Doe"],"abstract":"<b>x</b>","tags":["a"]}
+not json
+{"id":7,"title":null}'
+for s in semanticscholar:'\000' openalex:'\001' crossref:'\002' arxiv:'\003'; do
+  dir="${s%%:*}" pre="${s#*:}"
+  seed works_response "$pre\\000" $(find "$fixtures/api/$dir" -type f ! -name '*.md')
+done
+seed s2_body '\001' $(find "$fixtures/api/semanticscholar" -type f ! -name '*.md')
+
+cd "$here"
+cargo fuzz build --sanitizer "$sanitizer"
+failed=()
+for t in "${targets[@]}"; do
+  mkdir -p "$work/artifacts/$t" "$work/logs"
+  echo "== fuzz $t for ${secs}s"
+  if cargo fuzz run --sanitizer "$sanitizer" "$t" "$work/corpus/$t" -- \
+      -max_total_time="$secs" -max_len="${FUZZ_MAX_LEN:-16384}" -rss_limit_mb=2048 -timeout=10 \
+      -artifact_prefix="$work/artifacts/$t/" -print_final_stats=1 \
+      >"$work/logs/$t.log" 2>&1; then
+    grep -E '^#[0-9]+[[:space:]]+DONE' "$work/logs/$t.log" | tail -1 || true
+  else
+    failed+=("$t")
+    tail -40 "$work/logs/$t.log"
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: crashes in ${failed[*]} (inputs under $work/artifacts)"
+  exit 1
+fi
