@@ -2,12 +2,50 @@
 
 use crate::pages;
 use crate::route::Page;
+use crate::services::settings::Settings;
+use crate::services::Services;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 fn current_fragment() -> String {
     window().location().hash().unwrap_or_default()
+}
+
+/// One query parameter of the page URL (`?api=…&s2_interval=…`), decoded.
+fn query_param(name: &str) -> Option<String> {
+    let search = window().location().search().ok()?;
+    search.trim_start_matches('?').split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=')?;
+        if k != name {
+            return None;
+        }
+        js_sys::decode_uri_component(v).ok().and_then(|v| v.as_string())
+    })
+}
+
+/// Applies `?api=BASE` (every service under one base: `BASE/s2`,
+/// `BASE/openalex`, `BASE/crossref`, as a relay or a test server serves
+/// them) and `?s2_interval=MS` to the saved settings. The Settings page
+/// shows and edits the same values.
+async fn apply_url_overrides(services: Services) {
+    let api = query_param("api").filter(|a| !a.trim().is_empty());
+    let interval = query_param("s2_interval").and_then(|i| i.trim().parse::<u64>().ok());
+    if api.is_none() && interval.is_none() {
+        return;
+    }
+    services.settings.update(|s| {
+        if let Some(base) = &api {
+            let fresh = Settings::with_base(base);
+            s.s2_base = fresh.s2_base;
+            s.openalex_base = fresh.openalex_base;
+            s.crossref_base = fresh.crossref_base;
+        }
+        if let Some(ms) = interval {
+            s.s2_interval_ms = ms;
+        }
+    });
+    let _ = services.save_settings().await;
 }
 
 /// The root of the app.
@@ -20,6 +58,25 @@ pub fn App() -> impl IntoView {
     let _ =
         window().add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
     on_hash.forget();
+
+    // The browser services (storage, throttle, cache) open asynchronously;
+    // pages are shown once they are ready, or without them if storage fails.
+    let ready: RwSignal<Option<Option<Services>>> = RwSignal::new(use_context::<Services>().map(Some));
+    let storage_error = RwSignal::new(String::new());
+    if ready.get_untracked().is_none() {
+        leptos::task::spawn_local(async move {
+            match Services::open_default().await {
+                Ok(s) => {
+                    apply_url_overrides(s).await;
+                    ready.set(Some(Some(s)));
+                }
+                Err(e) => {
+                    storage_error.set(format!("browser storage is unavailable ({e}); pages that ask the scholarly services cannot run"));
+                    ready.set(Some(None));
+                }
+            }
+        });
+    }
 
     view! {
         <div class="shell">
@@ -44,9 +101,21 @@ pub fn App() -> impl IntoView {
                     .collect_view()}
             </nav>
             <main class="page">
-                {move || match page.get() {
+                {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
+                {move || {
+                    let Some(services) = ready.get() else {
+                        return view! { <p class="muted" id="loading">"starting…"</p> }.into_any();
+                    };
+                    if let Some(s) = services {
+                        provide_context(s);
+                    }
+                    match page.get() {
                     Page::TitleMatch => pages::title_match::TitleMatchPage().into_any(),
+                    Page::Coverage => pages::coverage::CoveragePage().into_any(),
+                    Page::Bibtex => pages::bibtex::BibtexPage().into_any(),
+                    Page::Pool => pages::pool::PoolPage().into_any(),
                     other => pages::not_yet::NotYet(pages::not_yet::NotYetProps { page: other }).into_any(),
+                    }
                 }}
             </main>
         </div>

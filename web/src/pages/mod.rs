@@ -1,4 +1,7 @@
 //! One module a page. Pages are thin: they read inputs and show what the core returns.
 
+pub mod bibtex;
+pub mod coverage;
 pub mod not_yet;
+pub mod pool;
 pub mod title_match;

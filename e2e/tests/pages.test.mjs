@@ -1,0 +1,83 @@
+// The offline pages from "Load example", and files dropped through the picker.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { start } from "../server.mjs";
+import { launch, withPage, screenshot, DIST } from "../browser.mjs";
+import { makeApi } from "../mock/router.mjs";
+
+let server, browser;
+before(async () => {
+  server = await start({ dist: DIST, api: makeApi() });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const open = (page, frag) => page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=0${frag}`);
+
+test("coverage of the example draft: 7 of 10 cited, 9 needed, fail; foreign keys with file:line", async () => {
+  const errors = await withPage(browser, "coverage", async (page) => {
+    await open(page, "#/coverage");
+    await page.click("#load-example");
+    await page.waitForSelector("#cited");
+    assert.equal(await page.textContent("#cited"), "7/10");
+    assert.equal(await page.textContent("#verdict"), "FAIL");
+    assert.equal(await page.textContent("#summary"), "Coverage: 7/10 = 70.0% (threshold 90% = 9)");
+    const foreign = await page.$$eval("#foreign tbody tr", (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert.deepEqual(foreign, [
+      ["smith2099quantum", "related.tex:8"],
+      ["wang2020lin", "related.tex:3"],
+    ]);
+    const tags = await page.$$eval("#uncited h3", (hs) => hs.map((h) => h.textContent));
+    assert.deepEqual(tags, ["related_work[2.1] (1)", "related_work[2.2] (2)"]);
+    assert.match(await page.textContent("#reprompt"), /dao2022flashattention/);
+    // Sync keys offers related.tex with its one renamed key.
+    const sync = await page.$$eval("#sync button", (bs) => bs.map((b) => b.textContent));
+    assert.deepEqual(sync, ["Download main.tex (0 keys changed)", "Download related.tex (1 key changed)"]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#sync button >> nth=1")]);
+    const text = await (await download.createReadStream()).toArray();
+    assert.match(Buffer.concat(text).toString(), /\\citep\{wang2020linformer\}/);
+    await screenshot(page, "page-coverage");
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("coverage explains a bad pool file and shows markup in titles as text", async () => {
+  await withPage(browser, "coverage-bad", async (page) => {
+    await open(page, "#/coverage");
+    await page.setInputFiles("#tex-input", { name: "a.tex", mimeType: "text/plain", buffer: Buffer.from("\\cite{x1}\n") });
+    await page.setInputFiles("#pool-input", { name: "pool.json", mimeType: "application/json", buffer: Buffer.from('{"papers": [ {"title": 1,}') });
+    await page.waitForSelector("#coverage-error");
+    assert.match(await page.textContent("#coverage-error"), /^pool\.json: /);
+    const pool = { papers: [{ title: "<img src=x onerror=alert(1)>", bibtex_key: "x2", discovered_for: ["intro"] }] };
+    await page.setInputFiles("#pool-input", { name: "pool.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(pool)) });
+    await page.waitForSelector("#uncited li");
+    assert.equal(await page.textContent("#uncited li"), "x2 <img src=x onerror=alert(1)>");
+    assert.equal(await page.$$eval("#uncited img", (x) => x.length), 0);
+    await page.setInputFiles("#pool-input", { name: "latin1.bib", mimeType: "text/plain", buffer: Buffer.from([0x40, 0x61, 0xe9, 0x0a]) });
+    await page.waitForSelector(".file-errors li");
+    assert.match(await page.textContent(".file-errors li"), /latin1\.bib: not UTF-8 text \(invalid byte at offset 2\)/);
+  });
+});
+
+test("bibtex check of the example flags the fabricated entry and verifies a real one", async () => {
+  const errors = await withPage(browser, "bibtex", async (page) => {
+    await open(page, "#/bibtex");
+    await page.click("#load-example");
+    await page.waitForSelector("#layer1 tbody tr");
+    // The DOI written as a URL is a layer-1 warning with the bare DOI as fix.
+    assert.ok((await page.textContent("#layer1")).includes("10.1038/srep16696"));
+    await page.click("#check-entries");
+    await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 30000 });
+    const status = await page.$$eval("#entries .entry-card", (cs) => Object.fromEntries(cs.map((c) => [c.dataset.key, c.dataset.status])));
+    assert.equal(status.li2023quantum, "failed");
+    assert.equal(status.sadasivan2012methylphenidate, "verified");
+    assert.equal(status.vaswani2017attention, "verified");
+    assert.match(await page.textContent('[data-key="li2023quantum"] .reason'), /not found/);
+    assert.ok(["low match", "failed", "partial match"].includes(status.lee2012human), status.lee2012human);
+    await screenshot(page, "page-bibtex");
+  });
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,231 @@
+//! "Coverage": the ≥ 90 % citation gate, offline. The draft's `.tex` files
+//! are scanned together (includes followed among the files given), the keys
+//! checked against a pool — `citation_pool.json`, or the keys of a `.bib` —
+//! and the verdict shown with what to do about it.
+
+use crate::components::{Banner, BannerKind, CopyButton, FileDrop, LoadedFile, TextTable};
+use citegate_core::coverage::{self, Coverage, PoolEntry, Threshold, Unkeyed};
+use citegate_core::tex::{self, MissingInclude};
+use citegate_core::{bibtex, pool};
+use leptos::prelude::*;
+use std::collections::BTreeMap;
+
+const EXAMPLE_MAIN: &str = include_str!("../../examples/main.tex");
+const EXAMPLE_RELATED: &str = include_str!("../../examples/related.tex");
+const EXAMPLE_POOL: &str = include_str!("../../examples/citation_pool.json");
+
+/// What the page computed from its inputs.
+#[derive(Debug, Clone, PartialEq)]
+struct Outcome {
+    coverage: Coverage,
+    threshold: Threshold,
+    unkeyed: Vec<Unkeyed>,
+    missing: Vec<MissingInclude>,
+    files: Vec<String>,
+    /// Per `.tex` file: the synced text and how many keys changed.
+    synced: Vec<(String, String, usize)>,
+}
+
+/// The pool side: entries to count, the papers without a key, and the key map for sync.
+fn read_pool_file(f: &LoadedFile) -> Result<(Vec<PoolEntry>, Vec<Unkeyed>, BTreeMap<String, String>), String> {
+    if f.name.to_ascii_lowercase().ends_with(".bib") {
+        let bib = bibtex::parse::parse(&f.text);
+        let entries: Vec<PoolEntry> = bib
+            .entries
+            .iter()
+            .filter(|e| !e.key.is_empty())
+            .map(|e| PoolEntry {
+                key: e.key.clone(),
+                title: e.decoded("title").unwrap_or_default(),
+                discovered_for: Vec::new(),
+            })
+            .collect();
+        if entries.is_empty() {
+            return Err(format!("{}: no BibTeX entry with a key was found", f.name));
+        }
+        return Ok((entries, Vec::new(), BTreeMap::new()));
+    }
+    let p = pool::parse_pool(&f.text).map_err(|e| format!("{}: {e}", f.name))?;
+    let (keyed, unkeyed) = coverage::entries(&p.papers);
+    if keyed.is_empty() {
+        return Err(format!(
+            "{}: no paper in the pool has a bibtex_key; write the BibTeX file first (Pool page)",
+            f.name
+        ));
+    }
+    Ok((keyed, unkeyed, tex::pool_key_map(&p.papers)))
+}
+
+fn run(tex_files: &[LoadedFile], pool_file: &LoadedFile, threshold: &str) -> Result<Outcome, String> {
+    let threshold = Threshold::parse(threshold).map_err(|e| format!("threshold: {e}"))?;
+    let (entries, unkeyed, key_map) = read_pool_file(pool_file)?;
+    let map: BTreeMap<String, String> = tex_files
+        .iter()
+        .map(|f| (f.name.clone(), f.text.clone()))
+        .collect();
+    let roots: Vec<String> = tex_files.iter().map(|f| f.name.clone()).collect();
+    let project = tex::scan_project(&roots, &map);
+    let cites = coverage::cites_of(&project);
+    let c = coverage::check(&entries, &cites, &threshold);
+    let synced = tex_files
+        .iter()
+        .map(|f| {
+            let (text, done) = tex::sync_keys(&f.text, &key_map);
+            (f.name.clone(), text, done.len())
+        })
+        .collect();
+    Ok(Outcome {
+        coverage: c,
+        threshold,
+        unkeyed,
+        missing: project.missing,
+        files: project.files.iter().map(|f| f.name.clone()).collect(),
+        synced,
+    })
+}
+
+/// The coverage gate page.
+#[component]
+pub fn CoveragePage() -> impl IntoView {
+    let tex_files = RwSignal::new(Vec::<LoadedFile>::new());
+    let pool_file = RwSignal::new(None::<LoadedFile>);
+    let threshold = RwSignal::new(coverage::DEFAULT_THRESHOLD.to_string());
+
+    let add_tex = move |files: Vec<LoadedFile>| {
+        tex_files.update(|all| {
+            for f in files {
+                all.retain(|x| x.name != f.name);
+                all.push(f);
+            }
+        })
+    };
+    let set_pool = move |files: Vec<LoadedFile>| pool_file.set(files.into_iter().next());
+    let load_example = move |_| {
+        tex_files.set(vec![
+            LoadedFile { name: "main.tex".into(), text: EXAMPLE_MAIN.into() },
+            LoadedFile { name: "related.tex".into(), text: EXAMPLE_RELATED.into() },
+        ]);
+        pool_file.set(Some(LoadedFile { name: "citation_pool.json".into(), text: EXAMPLE_POOL.into() }));
+        threshold.set(coverage::DEFAULT_THRESHOLD.to_string());
+    };
+    let clear = move |_| {
+        tex_files.set(Vec::new());
+        pool_file.set(None);
+    };
+
+    let outcome = Memo::new(move |_| {
+        let files = tex_files.get();
+        let pool = pool_file.get();
+        match (files.is_empty(), pool) {
+            (true, _) | (_, None) => None,
+            (false, Some(p)) => Some(run(&files, &p, &threshold.get())),
+        }
+    });
+    let ok = move || outcome.get().and_then(|o| o.ok());
+    let error = Signal::derive(move || match outcome.get() {
+        Some(Err(e)) => e,
+        _ => String::new(),
+    });
+    let reprompt = Signal::derive(move || ok().map(|o| coverage::reprompt(&o.coverage)).unwrap_or_default());
+    let foreign_rows = Signal::derive(move || {
+        ok().map(|o| {
+            o.coverage
+                .foreign
+                .iter()
+                .map(|f| {
+                    let places: Vec<String> = f.places.iter().map(|p| format!("{}:{}", p.file, p.line)).collect();
+                    vec![f.key.clone(), places.join(", ")]
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+
+    view! {
+        <section class="coverage">
+            <h1>"Coverage"</h1>
+            <p class="muted">
+                "The gate passes when the draft cites at least the threshold share of the verified pool (90 % by default), counted exactly: "
+                "the minimum is ⌊threshold × N⌋. A "<code>"\\nocite"</code>" does not count. Nothing leaves your browser."
+            </p>
+            <div class="toolbar">
+                <button type="button" id="load-example" on:click=load_example>"Load example"</button>
+                <button type="button" class="secondary" id="clear" on:click=clear>"Clear"</button>
+            </div>
+            <div class="two-col">
+                <FileDrop id="tex-input" label="Drop the draft's .tex files" accept=".tex" multiple=true on_files=add_tex />
+                <FileDrop id="pool-input" label="Drop citation_pool.json or a .bib" accept=".json,.bib" on_files=set_pool />
+            </div>
+            <p class="muted" id="inputs">
+                {move || {
+                    let t: Vec<String> = tex_files.get().iter().map(|f| f.name.clone()).collect();
+                    let p = pool_file.get().map(|f| f.name).unwrap_or_else(|| "no pool yet".into());
+                    if t.is_empty() { format!("no .tex yet · {p}") } else { format!("{} · {p}", t.join(", ")) }
+                }}
+            </p>
+            <div class="form-grid">
+                <label for="threshold">"Threshold"</label>
+                <input id="threshold" type="text" prop:value=move || threshold.get()
+                    on:input=move |ev| threshold.set(event_target_value(&ev)) />
+            </div>
+            <Banner id="coverage-error" kind=BannerKind::Error text=error />
+            {move || ok().map(|o| {
+                let c = o.coverage.clone();
+                let summary = coverage::summary_line(&c, &o.threshold);
+                let pass = c.pass;
+                view! {
+                    <div class="result" aria-live="polite">
+                        <div class="score-line">
+                            <span class="score" id="cited">{format!("{}/{}", c.n_cited, c.n_pool)}</span>
+                            <span id="verdict" class=if pass { "badge pass" } else { "badge fail" }>{if pass { "PASS" } else { "FAIL" }}</span>
+                            <span class="muted" id="summary">{summary}</span>
+                        </div>
+                        <meter class="gauge" id="gauge" min="0" max=c.n_pool.max(1).to_string()
+                            low=c.min_required.to_string() optimum=c.n_pool.to_string()
+                            value=c.n_cited.to_string()></meter>
+                        <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.files.join(", "))}</p>
+                        {(!o.missing.is_empty()).then(|| view! {
+                            <ul class="notes">{o.missing.iter().map(|m| view! { <li>{format!("{}:{}: included file `{}` was not given; its cites are not counted", m.file, m.line, m.name)}</li> }).collect_view()}</ul>
+                        })}
+                        {(!o.unkeyed.is_empty()).then(|| view! {
+                            <ul class="notes">{o.unkeyed.iter().map(|u| view! { <li>{format!("papers[{}] has no bibtex_key and is not counted: {}", u.index, u.title)}</li> }).collect_view()}</ul>
+                        })}
+                        {(!c.nocite_only.is_empty()).then(|| view! {
+                            <p class="notes">{format!("only in \\nocite (not counted): {}", c.nocite_only.join(", "))}</p>
+                        })}
+                    </div>
+                    <h2>"Uncited pool papers by section"</h2>
+                    <div id="uncited">
+                        {if c.uncited_by_tag.is_empty() { view! { <p class="muted">"every pool paper is cited"</p> }.into_any() } else {
+                            c.uncited_by_tag.iter().map(|g| view! {
+                                <h3 class="tag">{format!("{} ({})", g.tag, g.papers.len())}</h3>
+                                <ul class="uncited">{g.papers.iter().map(|p| view! { <li><code>{p.key.clone()}</code>" "{p.title.clone()}</li> }).collect_view()}</ul>
+                            }).collect_view().into_any()
+                        }}
+                    </div>
+                    <h2>"Cited but not in the pool"</h2>
+                    {if c.foreign.is_empty() { view! { <p class="muted" id="foreign-none">"none"</p> }.into_any() } else {
+                        view! { <TextTable id="foreign" headers=vec!["key", "where"] rows=foreign_rows /> }.into_any()
+                    }}
+                    <h2>"Sync keys"</h2>
+                    <p class="muted">"Rewrites each pool paper's agent key to its bibtex_key inside cite commands only; every other byte stays."</p>
+                    <div class="toolbar" id="sync">
+                        {o.synced.iter().map(|(name, text, n)| {
+                            let name = name.clone();
+                            let text = text.clone();
+                            let label = format!("{name} ({n} key{} changed)", if *n == 1 { "" } else { "s" });
+                            view! {
+                                <button type="button" class="secondary" on:click=move |_| { let _ = crate::components::download(&name, "text/x-tex;charset=utf-8", &text); }>
+                                    {format!("Download {label}")}
+                                </button>
+                            }
+                        }).collect_view()}
+                    </div>
+                }
+            })}
+            <h2>"Re-prompt"</h2>
+            <div class="toolbar"><CopyButton id="copy-reprompt" label="Copy re-prompt" text=reprompt /></div>
+            <pre class="prompt" id="reprompt">{move || reprompt.get()}</pre>
+        </section>
+    }
+}

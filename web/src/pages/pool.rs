@@ -1,0 +1,382 @@
+//! "Pool": from search candidates to a verified `citation_pool.json`.
+//!
+//! The candidates are verified in chunks of [`CHUNK`], each a checkpointed
+//! run of the services' `verify_run` named after the candidate set, the
+//! cutoff and the chunk: pausing or cancelling waits for the chunk in
+//! flight, and a reload finds every decided row in the workspace and
+//! resumes where it stopped. The page keeps its inputs in the workspace for
+//! the same reason. Decisions (pre-dedup, accept/reject, dedup, keys, the
+//! prompt) are the core's.
+
+use crate::components::{yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile};
+use crate::services::run::{self, RunState, VerifyItem};
+use crate::services::store::keys;
+use crate::services::Services;
+use citegate_core::bibtex::write;
+use citegate_core::candidates::{self, Candidate};
+use citegate_core::cutoff::Date;
+use citegate_core::pool::{self, PoolPaper};
+use citegate_core::prompt;
+use citegate_core::verify::VerifyOptions;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+const EXAMPLE_CANDIDATES: &str = include_str!("../../examples/raw_candidates.json");
+const EXAMPLE_CUTOFF: &str = "2023-01-01";
+/// Candidates per checkpointed run.
+pub const CHUNK: usize = 4;
+const PAGE_KEY: &str = "page:pool";
+
+/// What the page keeps across reloads.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Saved {
+    name: String,
+    text: String,
+    cutoff: String,
+}
+
+/// FNV-1a, to name runs after their inputs.
+fn fnv(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+fn run_id(text: &str, cutoff: &str, chunk: usize) -> String {
+    format!("pool-{:016x}-{chunk}", fnv(&format!("{cutoff}\n{text}")))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Running,
+    Pausing,
+    Paused,
+    Done,
+}
+
+fn reason_of(item: &VerifyItem) -> (String, String) {
+    match item {
+        VerifyItem::Accepted { paper, score } => (
+            "accepted".into(),
+            format!(
+                "score {score}{} · {}",
+                paper.year.map(|y| format!(" · {y}")).unwrap_or_default(),
+                paper.title.clone().unwrap_or_default()
+            ),
+        ),
+        VerifyItem::Rejected { rejection } => {
+            let reason = rejection.get("reason").and_then(|r| r.as_str()).unwrap_or("rejected").to_string();
+            let found = rejection.get("found_title").and_then(|r| r.as_str()).unwrap_or("");
+            let figures = match reason.as_str() {
+                "low_score" => format!(
+                    "score {} ≤ {} · found “{found}”",
+                    rejection.get("score").map(|v| v.to_string()).unwrap_or_default(),
+                    rejection.get("threshold").map(|v| v.to_string()).unwrap_or_default()
+                ),
+                "after_cutoff" => format!(
+                    "{} ({}) is not before {} · “{found}”",
+                    rejection.get("paper_date").and_then(|v| v.as_str()).unwrap_or(""),
+                    rejection.get("date_source").and_then(|v| v.as_str()).unwrap_or(""),
+                    rejection.get("cutoff").and_then(|v| v.as_str()).unwrap_or("")
+                ),
+                "no_hit" => "no paper found".into(),
+                _ => format!("“{found}”"),
+            };
+            (reason, figures)
+        }
+        VerifyItem::Unverified { reason } => ("unverified".into(), reason.clone()),
+    }
+}
+
+/// The pool-building page.
+#[component]
+pub fn PoolPage() -> impl IntoView {
+    let services = use_context::<Services>();
+    let saved = RwSignal::new(Saved::default());
+    let rows = RwSignal::new(BTreeMap::<usize, VerifyItem>::new());
+    let phase = RwSignal::new(Phase::Idle);
+    let message = RwSignal::new(String::new());
+    let started_at = StoredValue::new(0.0f64);
+    let done_at_start = StoredValue::new(0usize);
+    let generation = StoredValue::new(0u64);
+
+    let parsed = Memo::new(move |_| {
+        let s = saved.get();
+        if s.text.is_empty() {
+            return None;
+        }
+        Some(
+            candidates::parse_candidates(&s.text)
+                .map(|c| candidates::pre_dedup(c))
+                .map_err(|e| format!("{}: {e}", s.name)),
+        )
+    });
+    let cutoff = Memo::new(move |_| Date::parse_iso(saved.get().cutoff.trim()).ok());
+    let kept = move || match parsed.get() {
+        Some(Ok(p)) => p.candidates,
+        _ => Vec::new(),
+    };
+    let input_error = Signal::derive(move || match parsed.get() {
+        Some(Err(e)) => e,
+        _ => String::new(),
+    });
+
+    let persist = move || {
+        if let Some(s) = services {
+            let value = saved.get_untracked();
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &value).await;
+            });
+        }
+    };
+
+    // Rows already decided in the workspace for the current inputs.
+    let restore_rows = move || {
+        let Some(s) = services else { return };
+        let v = saved.get_untracked();
+        let n = kept().len();
+        leptos::task::spawn_local(async move {
+            let mut found = BTreeMap::new();
+            for chunk in 0..n.div_ceil(CHUNK) {
+                let key = format!("{}{}", keys::RUN_PREFIX, run_id(&v.text, &v.cutoff, chunk));
+                if let Ok(Some(state)) = s.workspace().get::<RunState<VerifyItem>>(&key).await {
+                    for (i, item) in state.items {
+                        found.insert(chunk * CHUNK + i, item);
+                    }
+                }
+            }
+            let decided = found.values().filter(|x| x.decided()).count();
+            rows.set(found);
+            if n > 0 && decided == n {
+                phase.set(Phase::Done);
+            } else if decided > 0 {
+                phase.set(Phase::Paused);
+                message.set(format!("{decided} of {n} candidates were verified before; press Resume to go on"));
+            }
+        });
+    };
+
+    // Inputs saved by an earlier visit come back.
+    if let Some(s) = services {
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(v)) = s.workspace().get::<Saved>(PAGE_KEY).await {
+                if saved.get_untracked().text.is_empty() {
+                    saved.set(v);
+                    restore_rows();
+                }
+            }
+        });
+    }
+
+    let set_input = move |name: String, text: String, cut: Option<String>| {
+        generation.update_value(|g| *g += 1);
+        phase.set(Phase::Idle);
+        message.set(String::new());
+        rows.set(BTreeMap::new());
+        saved.update(|s| {
+            s.name = name;
+            s.text = text;
+            if let Some(c) = cut {
+                s.cutoff = c;
+            }
+        });
+        persist();
+        restore_rows();
+    };
+    let load_example = move |_| set_input("raw_candidates.json".into(), EXAMPLE_CANDIDATES.into(), Some(EXAMPLE_CUTOFF.into()));
+    let on_file = move |files: Vec<LoadedFile>| {
+        if let Some(f) = files.into_iter().next() {
+            set_input(f.name, f.text, None);
+        }
+    };
+
+    let verify = move |_| {
+        let Some(s) = services else { return };
+        let Some(cut) = cutoff.get_untracked() else {
+            message.set("set the research cutoff first (a date: papers must be dated strictly before it)".into());
+            return;
+        };
+        let list: Vec<Candidate> = kept();
+        if list.is_empty() {
+            return;
+        }
+        generation.update_value(|g| *g += 1);
+        let gen = generation.get_value();
+        let v = saved.get_untracked();
+        phase.set(Phase::Running);
+        message.set(String::new());
+        started_at.set_value(js_sys::Date::now());
+        done_at_start.set_value(rows.get_untracked().values().filter(|x| x.decided()).count());
+        leptos::task::spawn_local(async move {
+            let client = s.run_client();
+            let ep = s.endpoints();
+            let opts = VerifyOptions::new(cut);
+            for (chunk, part) in list.chunks(CHUNK).enumerate() {
+                if generation.get_value() != gen {
+                    return;
+                }
+                if phase.get_untracked() == Phase::Pausing {
+                    phase.set(Phase::Paused);
+                    return;
+                }
+                let base = chunk * CHUNK;
+                let id = run_id(&v.text, &v.cutoff, chunk);
+                let result = run::verify_run(&client, &s.workspace(), &ep, &id, part, &opts, |i, item| {
+                    if generation.get_value() == gen {
+                        rows.update(|r| {
+                            r.insert(base + i, item.clone());
+                        });
+                    }
+                })
+                .await;
+                match result {
+                    Ok(state) => {
+                        if generation.get_value() == gen {
+                            rows.update(|r| {
+                                for (i, item) in state.items {
+                                    r.insert(base + i, item);
+                                }
+                            });
+                        }
+                    }
+                    Err(e) => {
+                        message.set(format!("verification stopped: {e}"));
+                        phase.set(Phase::Paused);
+                        return;
+                    }
+                }
+                yield_now().await;
+            }
+            if generation.get_value() == gen {
+                let r = rows.get_untracked();
+                let open = r.values().filter(|x| !x.decided()).count();
+                if open > 0 {
+                    message.set(format!("{open} candidate(s) could not be checked (the service was unavailable); press Resume to try them again"));
+                    phase.set(Phase::Paused);
+                } else {
+                    phase.set(Phase::Done);
+                }
+            }
+        });
+    };
+    let pause = move |_| {
+        if phase.get_untracked() == Phase::Running {
+            phase.set(Phase::Pausing);
+        }
+    };
+    let cancel = move |_| {
+        generation.update_value(|g| *g += 1);
+        phase.set(Phase::Idle);
+        message.set("cancelled; decided rows are kept and a new run resumes from them".into());
+    };
+
+    let counts = move || {
+        let r = rows.get();
+        let acc = r.values().filter(|x| matches!(x, VerifyItem::Accepted { .. })).count();
+        let rej = r.values().filter(|x| matches!(x, VerifyItem::Rejected { .. })).count();
+        let unv = r.values().filter(|x| matches!(x, VerifyItem::Unverified { .. })).count();
+        (acc, rej, unv)
+    };
+    let eta = move || {
+        let total = kept().len();
+        let done = rows.get().values().filter(|x| x.decided()).count();
+        if phase.get() != Phase::Running || done <= done_at_start.get_value() {
+            return String::new();
+        }
+        let elapsed = (js_sys::Date::now() - started_at.get_value()) / 1000.0;
+        let rate = elapsed / (done - done_at_start.get_value()) as f64;
+        format!(" · about {:.0} s left", rate * total.saturating_sub(done) as f64)
+    };
+
+    // The pool: accepted papers in candidate order, deduplicated, keyed.
+    let built = Memo::new(move |_| {
+        if phase.get() != Phase::Done {
+            return None;
+        }
+        let papers: Vec<PoolPaper> = rows
+            .get()
+            .into_values()
+            .filter_map(|x| match x {
+                VerifyItem::Accepted { paper, .. } => Some(*paper),
+                _ => None,
+            })
+            .collect();
+        let cut = cutoff.get()?;
+        let mut d = pool::dedupe(papers, Some(cut.to_string()));
+        let bib = write::write_bib(&mut d.pool);
+        let prompt_text = prompt::fill(prompt::DEFAULT_TEMPLATE, &prompt::PromptValues::from_pool(&d.pool, cut)).unwrap_or_default();
+        Some((pool::to_json(&d.pool), bib.text, prompt_text, d.pool.papers.len(), d.collisions.len()))
+    });
+
+    view! {
+        <section class="pool">
+            <h1>"Pool"</h1>
+            <p class="muted">
+                "Import the search step's raw_candidates.json, set the research cutoff, and verify every candidate against Semantic Scholar: "
+                "a paper enters the pool when its title scores above 70 against the record, it has an abstract, and it is dated strictly before the cutoff."
+            </p>
+            <div class="toolbar">
+                <button type="button" id="load-example" on:click=load_example>"Load example"</button>
+            </div>
+            <FileDrop id="candidates-input" label="Drop raw_candidates.json" accept=".json" on_files=on_file />
+            <Banner id="input-error" kind=BannerKind::Error text=input_error />
+            <div class="form-grid">
+                <label for="cutoff">"Research cutoff"</label>
+                <input id="cutoff" type="date" prop:value=move || saved.get().cutoff
+                    on:change=move |ev| { let v = event_target_value(&ev); saved.update(|s| s.cutoff = v); persist(); restore_rows(); } />
+            </div>
+            <p class="muted" id="dedup-summary">{move || match parsed.get() {
+                Some(Ok(p)) => format!("{}: {} candidates, {} after pre-dedup ({} merged)", saved.get().name, p.n_before_dedup, p.n_after_dedup, p.n_removed),
+                _ => String::new(),
+            }}</p>
+            <div class="toolbar">
+                <button type="button" id="verify" disabled=move || services.is_none() || kept().is_empty() || matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Done) on:click=verify>
+                    {move || if phase.get() == Phase::Paused { "Resume" } else { "Verify" }}
+                </button>
+                <button type="button" class="secondary" id="pause" disabled=move || phase.get() != Phase::Running on:click=pause>"Pause"</button>
+                <button type="button" class="secondary" id="cancel" disabled=move || !matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Paused) on:click=cancel>"Cancel"</button>
+            </div>
+            <progress id="progress" max=move || kept().len().max(1).to_string() value=move || rows.get().values().filter(|x| x.decided()).count().to_string()></progress>
+            <div class="stats" id="stats">
+                {move || { let (a, r, u) = counts(); format!("{} / {} checked · {a} accepted · {r} rejected · {u} unverified{}", a + r, kept().len(), eta()) }}
+            </div>
+            <Banner id="run-message" kind=BannerKind::Partial text=Signal::derive(move || message.get()) />
+            <div class="table-wrap">
+                <table id="rows">
+                    <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
+                    <tbody>
+                        {move || {
+                            let list = kept();
+                            rows.get().into_iter().map(|(i, item)| {
+                                let (decision, figures) = reason_of(&item);
+                                let class = match item { VerifyItem::Accepted { .. } => "row-accepted", VerifyItem::Rejected { .. } => "row-rejected", _ => "" };
+                                let title = list.get(i).map(|c| c.title.clone()).unwrap_or_default();
+                                view! { <tr class=class data-index=i.to_string()>
+                                    <td>{(i + 1).to_string()}</td>
+                                    <td class="cand-title">{title}</td>
+                                    <td class="decision">{decision}</td>
+                                    <td>{figures}</td>
+                                </tr> }
+                            }).collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+            <h2>"The pool"</h2>
+            <p id="pool-summary" class="muted">{move || match built.get() {
+                Some((_, _, _, n, c)) => format!("{n} papers after dedup ({c} merged); the draft must cite at least {}", pool::min_cite_count(n)),
+                None => "verify every candidate to build the pool".into(),
+            }}</p>
+            <div class="toolbar">
+                <DownloadButton id="download-pool" label="Download citation_pool.json" filename="citation_pool.json".to_string() mime="application/json" content=Signal::derive(move || built.get().map(|b| b.0).unwrap_or_default()) />
+                <DownloadButton id="download-bib" label="Download refs.bib" filename="refs.bib".to_string() content=Signal::derive(move || built.get().map(|b| b.1).unwrap_or_default()) />
+                <CopyButton id="copy-prompt" label="Copy the writing prompt" text=Signal::derive(move || built.get().map(|b| b.2).unwrap_or_default()) />
+            </div>
+        </section>
+    }
+}
