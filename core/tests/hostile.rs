@@ -2,9 +2,11 @@
 //! panic or a stack overflow.
 //!
 //! The inputs are generated here, not committed. Sizes are chosen so the
-//! file runs in seconds in a debug build; the full-size runs (a 50 MB `.bib`
-//! through the release CLI, with its peak memory) are in `fuzz/huge.sh` and
-//! recorded in `fuzz/RESULTS.md`.
+//! file runs in seconds in a debug build (1.5 MB `.bib`, 2 MB single lines,
+//! 5,000-paper pool; the 100,000-line `.tex` and 10,000-level nesting are
+//! full size). The full-size runs through the CLI — a 50 MB `.bib`, 10 MB
+//! single lines, a 20,000-paper pool — with wall time and peak memory are
+//! `fuzz/huge.sh`, recorded in `fuzz/RESULTS.md`.
 
 use citegate_core::bibtex::{format, parse, write};
 use citegate_core::coverage::{self, CiteAt, Threshold};
@@ -73,7 +75,7 @@ fn bib_entry(i: usize) -> String {
 fn a_multi_megabyte_bib_parses_every_entry() {
     let mut text = String::new();
     let mut n = 0;
-    while text.len() < 4_000_000 {
+    while text.len() < 1_500_000 {
         text.push_str(&bib_entry(n));
         n += 1;
     }
@@ -89,27 +91,30 @@ fn a_multi_megabyte_bib_parses_every_entry() {
 }
 
 #[test]
-fn a_10_mb_single_line_bib_parses() {
+fn a_multi_megabyte_single_line_bib_parses() {
     let entry = "@misc{k0, title = {x}, note = {y}} ";
-    let mut text = String::with_capacity(10_500_000);
+    let mut text = String::with_capacity(MB_LINE + 64);
     let mut n = 0;
-    while text.len() < 10_000_000 {
+    while text.len() < MB_LINE {
         text.push_str(&entry.replace("k0", &format!("k{n}")));
         n += 1;
     }
     let bib = parse::parse(&text);
     assert_eq!(bib.entries.len(), n);
-    // One 10 MB field value.
-    let long = format!("@misc{{big, title = {{{}}}}}", "a".repeat(10_000_000));
+    // One long field value.
+    let long = format!("@misc{{big, title = {{{}}}}}", "a".repeat(MB_LINE));
     let bib = parse::parse(&long);
     assert_eq!(
         bib.entries
             .first()
             .and_then(|e| e.get("title"))
             .map(str::len),
-        Some(10_000_000)
+        Some(MB_LINE)
     );
 }
+
+/// Length of the single-line inputs: 2 MB here, 10 MB in `fuzz/huge.sh`.
+const MB_LINE: usize = 2_000_000;
 
 // ---- deep nesting -----------------------------------------------------------
 
@@ -206,11 +211,11 @@ fn a_tex_of_100000_lines() {
 }
 
 #[test]
-fn a_10_mb_single_line_tex() {
+fn a_multi_megabyte_single_line_tex() {
     let unit = "word \\cite{a,b} ";
-    let text = unit.repeat(10_000_000 / unit.len());
+    let text = unit.repeat(MB_LINE / unit.len());
     let cites = tex::extract_cites(&text);
-    assert_eq!(cites.len(), 2 * (10_000_000 / unit.len()));
+    assert_eq!(cites.len(), 2 * (MB_LINE / unit.len()));
     assert!(cites.iter().all(|c| c.line == 1));
 }
 
@@ -234,8 +239,8 @@ fn big_pool(n: usize) -> String {
 }
 
 #[test]
-fn a_pool_of_20000_papers() {
-    let n = 20_000;
+fn a_pool_of_thousands_of_papers() {
+    let n = 5_000;
     let text = big_pool(n);
     let mut p = pool::parse_pool(&text).expect("valid pool");
     assert_eq!(p.papers.len(), n);
