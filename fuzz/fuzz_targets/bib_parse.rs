@@ -14,8 +14,16 @@ fuzz_target!(|data: &[u8]| {
         .entries
         .iter()
         .take(8)
-        .map(|e| format::CiteUse { key: e.key.clone(), file: "main.tex".into(), line: 1 })
-        .chain(std::iter::once(format::CiteUse { key: "missing".into(), file: "main.tex".into(), line: 2 }))
+        .map(|e| format::CiteUse {
+            key: e.key.clone(),
+            file: "main.tex".into(),
+            line: 1,
+        })
+        .chain(std::iter::once(format::CiteUse {
+            key: "missing".into(),
+            file: "main.tex".into(),
+            line: 2,
+        }))
         .collect();
     let _ = format::check_cites(&bib, &cites, false);
     for entry in &bib.entries {

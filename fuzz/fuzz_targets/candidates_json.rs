@@ -5,7 +5,9 @@ use citegate_core::candidates;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(list) = candidates::parse_candidates(text) {
         for c in &list {
             let _ = candidates::exact_key(c);

@@ -12,8 +12,17 @@ fuzz_target!(|data: &[u8]| {
     // the same records, the same errors on the same lines, and the same text.
     let out = lib.to_jsonl();
     let (again, errors_again) = Library::parse(&out);
-    let lines = |es: &[citegate_core::Error]| es.iter().map(|e| e.location.line).collect::<Vec<_>>();
-    assert_eq!(lines(&errors_again), lines(&errors), "errors moved in the round trip");
+    let lines =
+        |es: &[citegate_core::Error]| es.iter().map(|e| e.location.line).collect::<Vec<_>>();
+    assert_eq!(
+        lines(&errors_again),
+        lines(&errors),
+        "errors moved in the round trip"
+    );
     assert_eq!(again.len(), lib.len(), "records lost in the round trip");
-    assert_eq!(again.to_jsonl(), out, "refs.jsonl round trip changed the library");
+    assert_eq!(
+        again.to_jsonl(),
+        out,
+        "refs.jsonl round trip changed the library"
+    );
 });

@@ -5,8 +5,12 @@ use citegate_core::verify;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&st, rest)) = data.split_first() else { return };
-    let Ok(body) = std::str::from_utf8(rest) else { return };
+    let Some((&st, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(body) = std::str::from_utf8(rest) else {
+        return;
+    };
     let status = match st % 4 {
         0 => None,
         1 => Some(200),

@@ -15,7 +15,9 @@ const SERVICES: [Service; 5] = [
 const STATUSES: [u16; 8] = [200, 200, 200, 400, 404, 429, 500, 0];
 
 fuzz_target!(|data: &[u8]| {
-    let (Some(&s), Some(&st)) = (data.first(), data.get(1)) else { return };
+    let (Some(&s), Some(&st)) = (data.first(), data.get(1)) else {
+        return;
+    };
     let service = SERVICES[usize::from(s) % SERVICES.len()];
     let status = STATUSES[usize::from(st) % STATUSES.len()];
     let body = String::from_utf8_lossy(&data[2..]);
