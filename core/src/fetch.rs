@@ -390,13 +390,13 @@ mod tests {
     #[test]
     fn keys_drop_credentials() {
         let with = request::search(Service::OpenAlex, &ep(), "graph", 5, None).unwrap();
-        let without = request::search(Service::OpenAlex, &Endpoints::public(), "graph", 5, None)
-            .unwrap();
+        let without =
+            request::search(Service::OpenAlex, &Endpoints::public(), "graph", 5, None).unwrap();
         assert_eq!(cache_key(&with), cache_key(&without));
         assert!(!cache_key(&with).contains("OASECRET"));
         assert!(!cache_key(&with).contains("me@x.org"));
-        let s2 = request::search(Service::SemanticScholar, &ep(), "Attention is all", 5, None)
-            .unwrap();
+        let s2 =
+            request::search(Service::SemanticScholar, &ep(), "Attention is all", 5, None).unwrap();
         assert_eq!(cache_key(&s2), "semantic_scholar|title|attentionisall");
         let yr = request::search(
             Service::SemanticScholar,
@@ -415,7 +415,9 @@ mod tests {
         )
         .unwrap();
         let k = cache_key(&batch[0]);
-        assert!(k.starts_with("semantic_scholar|POST|") && k.ends_with(r#"{"ids":["DOI:10.1/a"]}"#));
+        assert!(
+            k.starts_with("semantic_scholar|POST|") && k.ends_with(r#"{"ids":["DOI:10.1/a"]}"#)
+        );
         assert!(!k.contains("S2SECRET"));
     }
 
@@ -423,7 +425,10 @@ mod tests {
     fn redaction() {
         let r = request::search(Service::OpenAlex, &ep(), "x", 5, None).unwrap();
         let red = redact_url(&r.url);
-        assert!(!red.contains("OASECRET") && !red.contains("me%40x.org"), "{red}");
+        assert!(
+            !red.contains("OASECRET") && !red.contains("me%40x.org"),
+            "{red}"
+        );
         assert!(red.contains("api_key=***") || red.contains("api_key=%2A%2A%2A"));
         assert_eq!(redact_url("https://a.test/x"), "https://a.test/x");
     }

@@ -286,9 +286,7 @@ impl Client {
                         message,
                     })
                 }
-                Err(e @ TransportError::Network { .. }) => {
-                    (fetch::Fault::Network, Err(e))
-                }
+                Err(e @ TransportError::Network { .. }) => (fetch::Fault::Network, Err(e)),
             };
             match self.policy.next_step(fault, tries) {
                 Step::Retry { after_ms } => sleep_ms(after_ms as f64).await,
@@ -303,8 +301,7 @@ impl Client {
                     if has_s2_key(&req) {
                         self.unavailable.borrow_mut().insert(
                             service,
-                            "the api key's cors preflight failed; continue without the key"
-                                .into(),
+                            "the api key's cors preflight failed; continue without the key".into(),
                         );
                         return Err(ClientError::KeyPreflight { request: shown });
                     }

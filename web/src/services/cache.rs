@@ -104,7 +104,9 @@ impl ResponseCache {
         let text = serde_json::to_string(&entry).map_err(|e| StoreError {
             message: e.to_string(),
         })?;
-        self.db.put(CACHE_STORE, &fetch::cache_key(req), &text).await
+        self.db
+            .put(CACHE_STORE, &fetch::cache_key(req), &text)
+            .await
     }
 
     /// Hits, misses and the entry count.

@@ -26,7 +26,7 @@ pub fn perf_now() -> f64 {
 
 /// Waits `ms` milliseconds (at once when `ms` ≤ 0).
 pub async fn sleep_ms(ms: f64) {
-    if !(ms > 0.0) {
+    if ms.is_nan() || ms <= 0.0 {
         return;
     }
     let promise = Promise::new(&mut |resolve, _reject| {

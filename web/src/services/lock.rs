@@ -74,16 +74,14 @@ pub async fn acquire(name: &str) -> LockGuard {
                 Err(()) => Promise::resolve(&JsValue::UNDEFINED).into(),
             }
         });
-        if request
+        let called = request
             .call2(&locks, &JsValue::from_str(name), &callback)
-            .is_ok()
-        {
-            if rx.await.is_ok() {
-                return LockGuard {
-                    release,
-                    _local: None,
-                };
-            }
+            .is_ok();
+        if called && rx.await.is_ok() {
+            return LockGuard {
+                release,
+                _local: None,
+            };
         }
     }
     let mutex = LOCAL.with(|m| m.borrow_mut().entry(name.to_string()).or_default().clone());

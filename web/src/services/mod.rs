@@ -114,7 +114,11 @@ impl Services {
     /// page's throttle and cache.
     pub fn run_client(&self) -> Client {
         let i = self.inner();
-        Client::new(i.transport.clone(), i.throttle.clone(), Some(i.cache.clone()))
+        Client::new(
+            i.transport.clone(),
+            i.throttle.clone(),
+            Some(i.cache.clone()),
+        )
     }
 
     /// The response cache.
@@ -136,7 +140,11 @@ impl Services {
     pub fn secrets_state(&self) -> (bool, bool, bool) {
         let i = self.inner();
         let s = i.secrets.borrow();
-        (s.s2_api_key.is_some(), s.openalex_api_key.is_some(), s.remember)
+        (
+            s.s2_api_key.is_some(),
+            s.openalex_api_key.is_some(),
+            s.remember,
+        )
     }
 
     /// Replaces the keys; they go to `localStorage` only when `remember` is set.

@@ -13,8 +13,8 @@
 //! [`citegate_core::verify::decide`] for verification and
 //! [`citegate_core::crossindex::verify`] for the cross-check.
 
-use super::store::{keys, Workspace};
 use super::db::StoreError;
+use super::store::{keys, Workspace};
 use crate::api::batch::{self, candidate_id, plan_chunks};
 use crate::api::client::{Client, ClientError};
 use citegate_core::candidates::Candidate;
@@ -157,8 +157,13 @@ pub async fn verify_run(
     mut on_item: impl FnMut(usize, &VerifyItem),
 ) -> Result<RunState<VerifyItem>, RunError> {
     let mut state: RunState<VerifyItem> = load(ws, id, candidates.len()).await?;
-    let todo = |s: &RunState<VerifyItem>, i: usize| !s.items.get(&i).is_some_and(VerifyItem::decided);
-    let (chunks, without) = plan_chunks(candidates, candidate_id, batch::batch_max(Service::SemanticScholar));
+    let todo =
+        |s: &RunState<VerifyItem>, i: usize| !s.items.get(&i).is_some_and(VerifyItem::decided);
+    let (chunks, without) = plan_chunks(
+        candidates,
+        candidate_id,
+        batch::batch_max(Service::SemanticScholar),
+    );
     for chunk in chunks {
         if !chunk.iter().any(|(i, _)| todo(&state, *i)) {
             continue;
@@ -177,7 +182,9 @@ pub async fn verify_run(
                 Ok(_) => Err("unverified: semantic_scholar batch answer is not a list".into()),
                 Err(e) => Err(format!("unverified: {e}")),
             },
-            Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e.clone())),
+            Err(e @ ClientError::KeyPreflight { .. }) => {
+                return Err(RunError::KeyPreflight(e.clone()))
+            }
             Err(e) => match unverified(e) {
                 VerifyItem::Unverified { reason } => Err(reason),
                 _ => Err(UNAVAILABLE.into()),
@@ -187,7 +194,9 @@ pub async fn verify_run(
             if !todo(&state, *i) {
                 continue;
             }
-            let Some(c) = candidates.get(*i) else { continue };
+            let Some(c) = candidates.get(*i) else {
+                continue;
+            };
             let item = match &records {
                 Ok(recs) => match recs.get(pos).cloned().flatten() {
                     Some(p) => from_decision(verify::decide(c, std::slice::from_ref(&p), opts)),
@@ -223,7 +232,8 @@ pub async fn verify_run(
         ws.put(&run_key(id), &state).await?;
         on_item(i, &item);
     }
-    state.finished = state.items.len() == state.total && state.items.values().all(VerifyItem::decided);
+    state.finished =
+        state.items.len() == state.total && state.items.values().all(VerifyItem::decided);
     ws.put(&run_key(id), &state).await?;
     Ok(state)
 }

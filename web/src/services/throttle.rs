@@ -109,19 +109,15 @@ impl Throttle {
         let slots = limits.max_in_flight.max(1);
         let k = self.slot.get() % slots;
         self.slot.set(self.slot.get().wrapping_add(1));
-        let flight = lock::acquire(&format!(
-            "{}:{}:flight{k}",
-            self.prefix,
-            service.name()
-        ))
-        .await;
-        let schedule =
-            lock::acquire(&format!("{}:{}:schedule", self.prefix, service.name())).await;
+        let flight = lock::acquire(&format!("{}:{}:flight{k}", self.prefix, service.name())).await;
+        let schedule = lock::acquire(&format!("{}:{}:schedule", self.prefix, service.name())).await;
         let now = wall_now();
         let at = fetch::next_send_at(self.read_last(service), now, &limits);
         sleep_ms(at - now).await;
         let at = wall_now();
-        self.write_last(service, at);
+        // `Date.now()` truncates to whole milliseconds: record one more so the
+        // real gap to the next send is never a fraction short of the interval.
+        self.write_last(service, at + 1.0);
         drop(schedule);
         Permit {
             _flight: flight,

@@ -1,0 +1,311 @@
+//! IndexedDB in headless Chromium: workspace and cache round trips, a run
+//! that resumes after a simulated reload without losing a verified paper or
+//! repeating a request, `s2_cache.json` import/export, and no secret in any
+//! exported JSON.
+#![cfg(target_arch = "wasm32")]
+
+use citegate_core::candidates::Candidate;
+use citegate_core::cutoff::Date;
+use citegate_core::fetch::{Limits, RetryPolicy};
+use citegate_core::verify::VerifyOptions;
+use citegate_core::works::request::{self, Endpoints, Request};
+use citegate_core::works::Service;
+use citegate_web::api::{Client, RawResponse, ScriptedTransport, TransportError};
+use citegate_web::services::cache::ResponseCache;
+use citegate_web::services::clock::sleep_ms;
+use citegate_web::services::db::Db;
+use citegate_web::services::run::{self, VerifyItem};
+use citegate_web::services::settings::{Secrets, Settings};
+use citegate_web::services::store::{keys, Workspace};
+use citegate_web::services::throttle::Throttle;
+use citegate_web::services::Services;
+use leptos::prelude::Set;
+use serde_json::{json, Value};
+use std::rc::Rc;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn fresh(name: &str) -> Rc<Db> {
+    Db::delete(name).await.unwrap();
+    Rc::new(Db::open(name).await.unwrap())
+}
+
+#[wasm_bindgen_test]
+async fn workspace_documents_survive_closing_and_reopening() {
+    let db = fresh("t-ws-roundtrip").await;
+    let ws = Workspace::new(db.clone());
+    let pool = json!({"papers": [{"paperId": "p1", "title": "Ünïcode title"}]});
+    ws.put(keys::POOL, &pool).await.unwrap();
+    ws.put(keys::SETTINGS, &Settings::with_base("http://127.0.0.1:1"))
+        .await
+        .unwrap();
+    db.close();
+    let ws = Workspace::new(Rc::new(Db::open("t-ws-roundtrip").await.unwrap()));
+    assert_eq!(ws.get::<Value>(keys::POOL).await.unwrap(), Some(pool));
+    let s: Settings = ws.get(keys::SETTINGS).await.unwrap().unwrap();
+    assert_eq!(s.s2_base, "http://127.0.0.1:1/s2");
+    assert_eq!(ws.get::<Value>(keys::LIBRARY).await.unwrap(), None);
+    ws.remove(keys::POOL).await.unwrap();
+    assert_eq!(ws.get::<Value>(keys::POOL).await.unwrap(), None);
+}
+
+fn req(title: &str) -> Request {
+    request::search(
+        Service::SemanticScholar,
+        &Endpoints::public(),
+        title,
+        5,
+        None,
+    )
+    .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn the_cache_counts_hits_and_misses_and_clears() {
+    let cache = ResponseCache::new(fresh("t-cache-counts").await);
+    assert!(cache.get(&req("Attention Is All You Need")).await.is_none());
+    cache
+        .put(
+            &req("Attention Is All You Need"),
+            200,
+            r#"{"total":0,"data":[]}"#,
+        )
+        .await
+        .unwrap();
+    cache.put(&req("rate limited"), 429, "{}").await.unwrap();
+    cache.put(&req("server down"), 503, "{}").await.unwrap();
+    // Same normalized title: a hit.
+    let hit = cache.get(&req("attention is all you need!")).await.unwrap();
+    assert_eq!(hit.status, 200);
+    assert!(hit.fetched_at > 0.0);
+    assert!(
+        cache.get(&req("rate limited")).await.is_none(),
+        "a 429 is never cached"
+    );
+    let st = cache.stats().await;
+    assert_eq!((st.hits, st.misses, st.entries), (1, 2, 1));
+    cache.clear().await.unwrap();
+    assert_eq!(cache.stats().await.entries, 0);
+}
+
+#[wasm_bindgen_test]
+async fn cache_export_uses_the_s2_cache_layout_and_imports_back() {
+    let cache = ResponseCache::new(fresh("t-cache-export").await);
+    let mut ep = Endpoints::public();
+    ep.openalex_api_key = Some("OA-SECRET-KEY".into());
+    ep.s2_api_key = Some("S2-SECRET-KEY".into());
+    let s2 = request::search(Service::SemanticScholar, &ep, "BERT: Pre-training", 5, None).unwrap();
+    let oa = request::search(Service::OpenAlex, &ep, "graphs", 5, None).unwrap();
+    cache
+        .put(&s2, 200, r#"{"total":1,"data":[{"paperId":"x"}]}"#)
+        .await
+        .unwrap();
+    cache.put(&oa, 200, r#"{"results":[]}"#).await.unwrap();
+    let text = cache.export_json().await.unwrap();
+    assert!(!text.contains("SECRET"), "{text}");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        doc["s2_cache"]["bertpretraining"]["data"][0]["paperId"],
+        "x"
+    );
+    assert_eq!(doc["entries"].as_object().unwrap().len(), 1);
+    // Into an empty cache: both parts come back.
+    let other = ResponseCache::new(fresh("t-cache-import").await);
+    assert_eq!(other.import_json(&text).await.unwrap(), 2);
+    assert!(other.get(&s2).await.is_some() && other.get(&oa).await.is_some());
+    // A bare s2_cache.json from the reference scripts.
+    let bare =
+        r#"{"attentionisallyouneed": {"paperId": "204e3073870fae3d05bcbc2f6a8e263d9b72e776"}}"#;
+    assert_eq!(other.import_json(bare).await.unwrap(), 1);
+    assert!(other.get(&req("Attention is all you need")).await.is_some());
+    assert!(other.import_json("[1, 2]").await.is_err());
+}
+
+#[wasm_bindgen_test]
+async fn secrets_stay_out_of_the_workspace_and_its_export() {
+    let name = "t-secrets";
+    Db::delete(name).await.unwrap();
+    let t = Rc::new(ScriptedTransport::new(|_, _| {
+        Ok(RawResponse::new(200, "{}"))
+    }));
+    let services = Services::open(name, "t-secrets", t).await.unwrap();
+    services.settings.set(Settings {
+        mailto: "lab@example.org".into(),
+        ..Settings::default()
+    });
+    services.set_secrets(Secrets {
+        s2_api_key: Some("S2-SECRET-KEY".into()),
+        openalex_api_key: Some("OA-SECRET-KEY".into()),
+        remember: false,
+    });
+    services.save_settings().await.unwrap();
+    let ep = services.endpoints();
+    assert_eq!(ep.s2_api_key.as_deref(), Some("S2-SECRET-KEY"));
+    let ws = services.workspace();
+    ws.put(
+        keys::REPORTS,
+        &json!({"debug": format!("{:?}", Secrets::load_remembered())}),
+    )
+    .await
+    .unwrap();
+    let export = ws.export_json().await.unwrap();
+    let cache_export = services.cache().export_json().await.unwrap();
+    for text in [&export, &cache_export] {
+        assert!(
+            !text.contains("S2-SECRET-KEY") && !text.contains("OA-SECRET-KEY"),
+            "{text}"
+        );
+    }
+    assert!(
+        export.contains("lab@example.org"),
+        "settings are kept: {export}"
+    );
+    // Not remembered: nothing in localStorage; remembered: only there.
+    assert!(Secrets::load_remembered().s2_api_key.is_none());
+    services.set_secrets(Secrets {
+        s2_api_key: Some("S2-SECRET-KEY".into()),
+        openalex_api_key: None,
+        remember: true,
+    });
+    assert_eq!(
+        Secrets::load_remembered().s2_api_key.as_deref(),
+        Some("S2-SECRET-KEY")
+    );
+    assert!(!ws.export_json().await.unwrap().contains("S2-SECRET-KEY"));
+    services.set_secrets(Secrets::default());
+    assert!(Secrets::load_remembered().s2_api_key.is_none());
+}
+
+fn title_of(n: usize) -> String {
+    format!("Resumable verification of benchmark paper {n}")
+}
+
+fn answer(req: &Request, _n: usize) -> Result<RawResponse, TransportError> {
+    let q = req
+        .url
+        .split("query=")
+        .nth(1)
+        .unwrap_or("")
+        .split('&')
+        .next()
+        .unwrap_or("");
+    let title = js_sys::decode_uri_component(&q.replace('+', " "))
+        .map(String::from)
+        .unwrap_or_default();
+    let body = json!({"total": 1, "data": [{
+        "paperId": format!("id-{}", title.len()), "title": title, "abstract": "An abstract.",
+        "year": 2021, "publicationDate": "2021-03-01"
+    }]});
+    Ok(RawResponse::new(200, body.to_string()))
+}
+
+fn run_client(t: &Rc<ScriptedTransport>, cache: Rc<ResponseCache>) -> Client {
+    let th = Throttle::new("t-resume");
+    th.set_limits(
+        Service::SemanticScholar,
+        Limits {
+            min_interval_ms: 150,
+            max_in_flight: 1,
+        },
+    );
+    Client::new(t.clone(), Rc::new(th), Some(cache)).with_policy(RetryPolicy::default())
+}
+
+#[wasm_bindgen_test]
+async fn an_interrupted_run_resumes_without_losing_or_repeating_anything() {
+    let name = "t-resume";
+    let db = fresh(name).await;
+    let cands: Vec<Candidate> = (0..8).map(|n| Candidate::titled(title_of(n))).collect();
+    let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
+    let t = Rc::new(ScriptedTransport::new(answer));
+    let ep = Endpoints::public();
+    // First page life: the tab is closed ~0.5 s in (the run future is dropped).
+    {
+        let ws = Workspace::new(db.clone());
+        let c = run_client(&t, Rc::new(ResponseCache::new(db.clone())));
+        let run = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {});
+        let stop = sleep_ms(500.0);
+        futures::pin_mut!(run);
+        futures::pin_mut!(stop);
+        match futures::future::select(run, stop).await {
+            futures::future::Either::Left(_) => panic!("the run should not finish in 0.5 s"),
+            futures::future::Either::Right(_) => {}
+        }
+    }
+    db.close();
+    let before = t.count();
+    assert!((1..8).contains(&before), "{before} sent before the reload");
+    // Reload: a new connection, a new client, the same run id.
+    let db = Rc::new(Db::open(name).await.unwrap());
+    let ws = Workspace::new(db.clone());
+    let saved: run::RunState<VerifyItem> = ws.get("run:resume").await.unwrap().unwrap();
+    let kept: Vec<usize> = saved.items.keys().copied().collect();
+    assert!(!kept.is_empty(), "at least one checkpoint was written");
+    let c = run_client(&t, Rc::new(ResponseCache::new(db.clone())));
+    let state = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {})
+        .await
+        .unwrap();
+    assert!(state.finished);
+    assert_eq!(state.items.len(), 8);
+    assert!(state
+        .items
+        .values()
+        .all(|i| matches!(i, VerifyItem::Accepted { .. })));
+    for k in kept {
+        assert_eq!(
+            state.items.get(&k),
+            saved.items.get(&k),
+            "checkpointed item {k} kept as it was"
+        );
+    }
+    assert_eq!(
+        t.count(),
+        8,
+        "each title sent exactly once across the reload"
+    );
+    // A third open sends nothing at all.
+    let again = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {})
+        .await
+        .unwrap();
+    assert_eq!(again, state);
+    assert_eq!(t.count(), 8);
+}
+
+#[wasm_bindgen_test]
+async fn unavailable_items_are_recorded_as_unverified_not_not_found() {
+    let db = fresh("t-unverified").await;
+    let ws = Workspace::new(db.clone());
+    let t = Rc::new(ScriptedTransport::new(|_, _| {
+        Err(TransportError::Network {
+            message: "failed to fetch".into(),
+        })
+    }));
+    let th = Throttle::new("t-unverified");
+    th.set_limits(
+        Service::SemanticScholar,
+        Limits {
+            min_interval_ms: 1,
+            max_in_flight: 1,
+        },
+    );
+    let c = Client::new(t.clone(), Rc::new(th), None).with_policy(RetryPolicy {
+        backoff_ms: 5,
+        ..RetryPolicy::default()
+    });
+    let cands: Vec<Candidate> = (0..3).map(|n| Candidate::titled(title_of(n))).collect();
+    let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
+    let state = run::verify_run(&c, &ws, &Endpoints::public(), "u", &cands, &opts, |_, _| {})
+        .await
+        .unwrap();
+    assert!(!state.finished);
+    for item in state.items.values() {
+        assert_eq!(
+            item,
+            &VerifyItem::Unverified {
+                reason: run::UNAVAILABLE.into()
+            }
+        );
+    }
+    assert_eq!(t.count(), 2, "one back-off, then no more requests");
+}
