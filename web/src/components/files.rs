@@ -40,15 +40,13 @@ async fn read_file(file: web_sys::File) -> Result<LoadedFile, String> {
     decode_text(&name, &bytes)
 }
 
-async fn read_list(list: web_sys::FileList) -> (Vec<LoadedFile>, Vec<String>) {
+async fn read_all(files: Vec<web_sys::File>) -> (Vec<LoadedFile>, Vec<String>) {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
-    for i in 0..list.length() {
-        if let Some(f) = list.item(i) {
-            match read_file(f).await {
-                Ok(x) => ok.push(x),
-                Err(e) => bad.push(e),
-            }
+    for f in files {
+        match read_file(f).await {
+            Ok(x) => ok.push(x),
+            Err(e) => bad.push(e),
         }
     }
     (ok, bad)
@@ -76,8 +74,10 @@ pub fn FileDrop(
     let failed = RwSignal::new(Vec::<String>::new());
     let take = move |list: Option<web_sys::FileList>| {
         let Some(list) = list else { return };
+        // A FileList is live: take the files out before the input is reset.
+        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.item(i)).collect();
         leptos::task::spawn_local(async move {
-            let (ok, bad) = read_list(list).await;
+            let (ok, bad) = read_all(files).await;
             failed.set(bad);
             if !ok.is_empty() {
                 on_files.run(ok);

@@ -1,0 +1,109 @@
+// Building a pool from the example candidates against the mock Semantic
+// Scholar: the right reasons, a reload mid-run that loses nothing, and a
+// burst of 429s that slows the run but drops no candidate.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { start } from "../server.mjs";
+import { launch, withPage, screenshot, DIST } from "../browser.mjs";
+import { makeApi, fixture } from "../mock/router.mjs";
+
+let burst = 0;
+let server, browser;
+before(async () => {
+  const tooMany = (req, url) => {
+    if (burst > 0 && url.pathname === "/api/s2/paper/search") {
+      burst -= 1;
+      return { status: 429, headers: { "retry-after": "1" }, body: fixture("semanticscholar/error_429_too_many_requests.json") };
+    }
+    return null;
+  };
+  server = await start({ dist: DIST, api: makeApi({ before: [tooMany] }) });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const url = (interval) => `${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=${interval}#/pool`;
+const rowsOf = (page) =>
+  page.$$eval("#rows tbody tr", (rs) => rs.map((r) => [r.querySelector(".cand-title").textContent, r.querySelector(".decision").textContent]));
+
+const EXPECTED = [
+  ["Attention Is All You Need", "accepted"],
+  ["Linformer: Self-Attention with Linear Complexity", "accepted"],
+  ["Reformer: The Efficient Transformer", "accepted"],
+  ["Longformer: The Long-Document Transformer", "accepted"],
+  ["Big Bird: Transformers for Longer Sequences", "accepted"],
+  ["Rethinking Attention with Performers", "accepted"],
+  ["FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness", "accepted"],
+  ["Transformers are RNNs: Fast Autoregressive Transformers with Linear Attention", "accepted"],
+  ["Mamba: Linear-Time Sequence Modeling with Selective State Spaces", "after_cutoff"],
+  ["Sparse Sinkhorn Attention", "no_abstract"],
+  ["Generating Long Sequences with Sparse Transformers", "low_score"],
+  ["Quantum Gradient Routing for Provably Sparse Transformers", "no_hit"],
+];
+
+test("the example candidates give 8 accepted and 4 rejected with their reasons", async () => {
+  const errors = await withPage(browser, "pool", async (page) => {
+    await page.goto(url(0));
+    await page.click("#load-example");
+    await page.waitForFunction(() => document.querySelector("#dedup-summary")?.textContent.includes("13 candidates, 12 after pre-dedup"));
+    await page.click("#verify");
+    await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 60000 });
+    assert.deepEqual(await rowsOf(page), EXPECTED);
+    assert.match(await page.textContent("#stats"), /12 \/ 12 checked · 8 accepted · 4 rejected · 0 unverified/);
+    assert.match(await page.textContent('#rows tr[data-index="10"]'), /found “Sparse Transformers for Protein Folding at Scale”/);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-pool")]);
+    const pool = JSON.parse(Buffer.concat(await (await download.createReadStream()).toArray()).toString());
+    assert.equal(pool.papers.length, 8);
+    assert.equal(pool.cutoff_date, "2023-01-01");
+    assert.ok(pool.papers.every((p) => p.bibtex_key));
+    await screenshot(page, "page-pool");
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("a reload in the middle of verification resumes without losing rows", async () => {
+  await withPage(browser, "pool-reload", async (page) => {
+    await page.goto(url(700));
+    await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
+    await page.goto(url(700));
+    await page.reload();
+    await page.click("#load-example");
+    await page.click("#verify");
+    await page.waitForFunction(() => document.querySelectorAll("#rows tbody tr").length >= 3, null, { timeout: 60000 });
+    const beforeReload = await rowsOf(page);
+    await page.reload();
+    await page.waitForFunction((n) => document.querySelectorAll("#rows tbody tr").length >= n, beforeReload.length, { timeout: 20000 });
+    const restored = await rowsOf(page);
+    assert.deepEqual(restored.slice(0, beforeReload.length), beforeReload);
+    assert.equal(await page.textContent("#verify"), "Resume");
+    await page.click("#verify");
+    await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 60000 });
+    assert.deepEqual(await rowsOf(page), EXPECTED);
+  });
+});
+
+test("a burst of 429s slows the run but loses no candidate", async () => {
+  await withPage(browser, "pool-429", async (page) => {
+    await page.goto(url(0));
+    await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
+    await page.reload();
+    const sentBefore = server.requests.length;
+    burst = 3;
+    await page.click("#load-example");
+    await page.click("#verify");
+    // The client retries a 429 after its retry-after; when the burst outlasts
+    // its tries the candidate stays unverified (never rejected) and Resume asks again.
+    await page.waitForFunction(() => !document.querySelector("#verify")?.disabled, null, { timeout: 90000 });
+    assert.equal(burst, 0);
+    assert.match(await page.textContent("#stats"), /11 \/ 12 checked · 7 accepted · 4 rejected · 1 unverified/);
+    assert.match(await page.textContent('#rows tr[data-index="0"]'), /unverified: semantic_scholar answered 429/);
+    await page.click("#verify");
+    await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 90000 });
+    assert.deepEqual(await rowsOf(page), EXPECTED);
+    const searches = server.requests.slice(sentBefore).filter((r) => r.path.startsWith("/api/s2/paper/search") && r.method === "GET");
+    assert.equal(searches.length, 12 + 3, "three 429s, then one answer per candidate; nothing decided is asked again");
+  });
+});
