@@ -20,7 +20,9 @@ fn query_param(name: &str) -> Option<String> {
         if k != name {
             return None;
         }
-        js_sys::decode_uri_component(v).ok().and_then(|v| v.as_string())
+        js_sys::decode_uri_component(v)
+            .ok()
+            .and_then(|v| v.as_string())
     })
 }
 
@@ -61,7 +63,8 @@ pub fn App() -> impl IntoView {
 
     // The browser services (storage, throttle, cache) open asynchronously;
     // pages are shown once they are ready, or without them if storage fails.
-    let ready: RwSignal<Option<Option<Services>>> = RwSignal::new(use_context::<Services>().map(Some));
+    let ready: RwSignal<Option<Option<Services>>> =
+        RwSignal::new(use_context::<Services>().map(Some));
     let storage_error = RwSignal::new(String::new());
     if ready.get_untracked().is_none() {
         leptos::task::spawn_local(async move {

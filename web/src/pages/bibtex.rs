@@ -27,7 +27,10 @@ pub fn lookup_request(lookup: &Lookup, ep: &Endpoints) -> Request {
         // Lookup paths name the Graph API's root; the base already ends there.
         _ => (
             ep.s2_base.as_str(),
-            lookup.path.strip_prefix("/graph/v1").unwrap_or(&lookup.path),
+            lookup
+                .path
+                .strip_prefix("/graph/v1")
+                .unwrap_or(&lookup.path),
         ),
     };
     let mut query: Vec<(String, String)> = lookup.query.clone();
@@ -101,13 +104,20 @@ fn current_year() -> i32 {
 fn layer1(bib: &Bibliography, tex_files: &[LoadedFile]) -> Vec<Finding> {
     let mut out = format::check_entries(bib, current_year());
     if !tex_files.is_empty() {
-        let map: BTreeMap<String, String> = tex_files.iter().map(|f| (f.name.clone(), f.text.clone())).collect();
+        let map: BTreeMap<String, String> = tex_files
+            .iter()
+            .map(|f| (f.name.clone(), f.text.clone()))
+            .collect();
         let roots: Vec<String> = tex_files.iter().map(|f| f.name.clone()).collect();
         let project = tex::scan_project(&roots, &map);
         let cite_all = project.files.iter().any(|f| !f.scan.nocite_all.is_empty());
         let cites: Vec<CiteUse> = project
             .cites()
-            .map(|(file, c)| CiteUse { key: c.key.clone(), file: file.to_string(), line: c.line })
+            .map(|(file, c)| CiteUse {
+                key: c.key.clone(),
+                file: file.to_string(),
+                line: c.line,
+            })
             .collect();
         out.extend(format::check_cites(bib, &cites, cite_all));
     }
@@ -145,13 +155,20 @@ pub fn BibtexPage() -> impl IntoView {
     let run_id = StoredValue::new(0u64);
 
     let bib = Memo::new(move |_| bib_file.get().map(|f| parse::parse(&f.text)));
-    let findings = Memo::new(move |_| bib.get().map(|b| layer1(&b, &tex_files.get())).unwrap_or_default());
+    let findings = Memo::new(move |_| {
+        bib.get()
+            .map(|b| layer1(&b, &tex_files.get()))
+            .unwrap_or_default()
+    });
 
     let load_example = move |_| {
         run_id.update_value(|r| *r += 1);
         rows.set(Vec::new());
         tex_files.set(Vec::new());
-        bib_file.set(Some(LoadedFile { name: "refs.bib".into(), text: EXAMPLE_BIB.into() }));
+        bib_file.set(Some(LoadedFile {
+            name: "refs.bib".into(),
+            text: EXAMPLE_BIB.into(),
+        }));
     };
     let set_bib = move |files: Vec<LoadedFile>| {
         run_id.update_value(|r| *r += 1);
@@ -179,7 +196,13 @@ pub fn BibtexPage() -> impl IntoView {
                 if run_id.get_value() != my_run {
                     return;
                 }
-                rows.update(|r| r.push(Row { line: entry.line, lookup, verdict }));
+                rows.update(|r| {
+                    r.push(Row {
+                        line: entry.line,
+                        lookup,
+                        verdict,
+                    })
+                });
                 progress.set((i + 1, b.entries.len()));
                 yield_now().await;
             }

@@ -27,7 +27,9 @@ struct Outcome {
 }
 
 /// The pool side: entries to count, the papers without a key, and the key map for sync.
-fn read_pool_file(f: &LoadedFile) -> Result<(Vec<PoolEntry>, Vec<Unkeyed>, BTreeMap<String, String>), String> {
+type PoolSide = (Vec<PoolEntry>, Vec<Unkeyed>, BTreeMap<String, String>);
+
+fn read_pool_file(f: &LoadedFile) -> Result<PoolSide, String> {
     if f.name.to_ascii_lowercase().ends_with(".bib") {
         let bib = bibtex::parse::parse(&f.text);
         let entries: Vec<PoolEntry> = bib
@@ -56,7 +58,11 @@ fn read_pool_file(f: &LoadedFile) -> Result<(Vec<PoolEntry>, Vec<Unkeyed>, BTree
     Ok((keyed, unkeyed, tex::pool_key_map(&p.papers)))
 }
 
-fn run(tex_files: &[LoadedFile], pool_file: &LoadedFile, threshold: &str) -> Result<Outcome, String> {
+fn run(
+    tex_files: &[LoadedFile],
+    pool_file: &LoadedFile,
+    threshold: &str,
+) -> Result<Outcome, String> {
     let threshold = Threshold::parse(threshold).map_err(|e| format!("threshold: {e}"))?;
     let (entries, unkeyed, key_map) = read_pool_file(pool_file)?;
     let map: BTreeMap<String, String> = tex_files
@@ -102,10 +108,19 @@ pub fn CoveragePage() -> impl IntoView {
     let set_pool = move |files: Vec<LoadedFile>| pool_file.set(files.into_iter().next());
     let load_example = move |_| {
         tex_files.set(vec![
-            LoadedFile { name: "main.tex".into(), text: EXAMPLE_MAIN.into() },
-            LoadedFile { name: "related.tex".into(), text: EXAMPLE_RELATED.into() },
+            LoadedFile {
+                name: "main.tex".into(),
+                text: EXAMPLE_MAIN.into(),
+            },
+            LoadedFile {
+                name: "related.tex".into(),
+                text: EXAMPLE_RELATED.into(),
+            },
         ]);
-        pool_file.set(Some(LoadedFile { name: "citation_pool.json".into(), text: EXAMPLE_POOL.into() }));
+        pool_file.set(Some(LoadedFile {
+            name: "citation_pool.json".into(),
+            text: EXAMPLE_POOL.into(),
+        }));
         threshold.set(coverage::DEFAULT_THRESHOLD.to_string());
     };
     let clear = move |_| {
@@ -126,14 +141,21 @@ pub fn CoveragePage() -> impl IntoView {
         Some(Err(e)) => e,
         _ => String::new(),
     });
-    let reprompt = Signal::derive(move || ok().map(|o| coverage::reprompt(&o.coverage)).unwrap_or_default());
+    let reprompt = Signal::derive(move || {
+        ok().map(|o| coverage::reprompt(&o.coverage))
+            .unwrap_or_default()
+    });
     let foreign_rows = Signal::derive(move || {
         ok().map(|o| {
             o.coverage
                 .foreign
                 .iter()
                 .map(|f| {
-                    let places: Vec<String> = f.places.iter().map(|p| format!("{}:{}", p.file, p.line)).collect();
+                    let places: Vec<String> = f
+                        .places
+                        .iter()
+                        .map(|p| format!("{}:{}", p.file, p.line))
+                        .collect();
                     vec![f.key.clone(), places.join(", ")]
                 })
                 .collect()

@@ -8,7 +8,9 @@
 //! the same reason. Decisions (pre-dedup, accept/reject, dedup, keys, the
 //! prompt) are the core's.
 
-use crate::components::{yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile};
+use crate::components::{
+    yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+};
 use crate::services::run::{self, RunState, VerifyItem};
 use crate::services::store::keys;
 use crate::services::Services;
@@ -70,19 +72,41 @@ fn reason_of(item: &VerifyItem) -> (String, String) {
             ),
         ),
         VerifyItem::Rejected { rejection } => {
-            let reason = rejection.get("reason").and_then(|r| r.as_str()).unwrap_or("rejected").to_string();
-            let found = rejection.get("found_title").and_then(|r| r.as_str()).unwrap_or("");
+            let reason = rejection
+                .get("reason")
+                .and_then(|r| r.as_str())
+                .unwrap_or("rejected")
+                .to_string();
+            let found = rejection
+                .get("found_title")
+                .and_then(|r| r.as_str())
+                .unwrap_or("");
             let figures = match reason.as_str() {
                 "low_score" => format!(
                     "score {} ≤ {} · found “{found}”",
-                    rejection.get("score").map(|v| v.to_string()).unwrap_or_default(),
-                    rejection.get("threshold").map(|v| v.to_string()).unwrap_or_default()
+                    rejection
+                        .get("score")
+                        .map(|v| v.to_string())
+                        .unwrap_or_default(),
+                    rejection
+                        .get("threshold")
+                        .map(|v| v.to_string())
+                        .unwrap_or_default()
                 ),
                 "after_cutoff" => format!(
                     "{} ({}) is not before {} · “{found}”",
-                    rejection.get("paper_date").and_then(|v| v.as_str()).unwrap_or(""),
-                    rejection.get("date_source").and_then(|v| v.as_str()).unwrap_or(""),
-                    rejection.get("cutoff").and_then(|v| v.as_str()).unwrap_or("")
+                    rejection
+                        .get("paper_date")
+                        .and_then(|v| v.as_str())
+                        .unwrap_or(""),
+                    rejection
+                        .get("date_source")
+                        .and_then(|v| v.as_str())
+                        .unwrap_or(""),
+                    rejection
+                        .get("cutoff")
+                        .and_then(|v| v.as_str())
+                        .unwrap_or("")
                 ),
                 "no_hit" => "no paper found".into(),
                 _ => format!("“{found}”"),
@@ -112,7 +136,7 @@ pub fn PoolPage() -> impl IntoView {
         }
         Some(
             candidates::parse_candidates(&s.text)
-                .map(|c| candidates::pre_dedup(c))
+                .map(candidates::pre_dedup)
                 .map_err(|e| format!("{}: {e}", s.name)),
         )
     });
@@ -156,7 +180,9 @@ pub fn PoolPage() -> impl IntoView {
                 phase.set(Phase::Done);
             } else if decided > 0 {
                 phase.set(Phase::Paused);
-                message.set(format!("{decided} of {n} candidates were verified before; press Resume to go on"));
+                message.set(format!(
+                    "{decided} of {n} candidates were verified before; press Resume to go on"
+                ));
             }
         });
     };
@@ -188,7 +214,13 @@ pub fn PoolPage() -> impl IntoView {
         persist();
         restore_rows();
     };
-    let load_example = move |_| set_input("raw_candidates.json".into(), EXAMPLE_CANDIDATES.into(), Some(EXAMPLE_CUTOFF.into()));
+    let load_example = move |_| {
+        set_input(
+            "raw_candidates.json".into(),
+            EXAMPLE_CANDIDATES.into(),
+            Some(EXAMPLE_CUTOFF.into()),
+        )
+    };
     let on_file = move |files: Vec<LoadedFile>| {
         if let Some(f) = files.into_iter().next() {
             set_input(f.name, f.text, None);
@@ -198,7 +230,10 @@ pub fn PoolPage() -> impl IntoView {
     let verify = move |_| {
         let Some(s) = services else { return };
         let Some(cut) = cutoff.get_untracked() else {
-            message.set("set the research cutoff first (a date: papers must be dated strictly before it)".into());
+            message.set(
+                "set the research cutoff first (a date: papers must be dated strictly before it)"
+                    .into(),
+            );
             return;
         };
         let list: Vec<Candidate> = kept();
@@ -211,7 +246,12 @@ pub fn PoolPage() -> impl IntoView {
         phase.set(Phase::Running);
         message.set(String::new());
         started_at.set_value(js_sys::Date::now());
-        done_at_start.set_value(rows.get_untracked().values().filter(|x| x.decided()).count());
+        done_at_start.set_value(
+            rows.get_untracked()
+                .values()
+                .filter(|x| x.decided())
+                .count(),
+        );
         leptos::task::spawn_local(async move {
             let client = s.run_client();
             let ep = s.endpoints();
@@ -226,14 +266,15 @@ pub fn PoolPage() -> impl IntoView {
                 }
                 let base = chunk * CHUNK;
                 let id = run_id(&v.text, &v.cutoff, chunk);
-                let result = run::verify_run(&client, &s.workspace(), &ep, &id, part, &opts, |i, item| {
-                    if generation.get_value() == gen {
-                        rows.update(|r| {
-                            r.insert(base + i, item.clone());
-                        });
-                    }
-                })
-                .await;
+                let result =
+                    run::verify_run(&client, &s.workspace(), &ep, &id, part, &opts, |i, item| {
+                        if generation.get_value() == gen {
+                            rows.update(|r| {
+                                r.insert(base + i, item.clone());
+                            });
+                        }
+                    })
+                    .await;
                 match result {
                     Ok(state) => {
                         if generation.get_value() == gen {
@@ -277,9 +318,18 @@ pub fn PoolPage() -> impl IntoView {
 
     let counts = move || {
         let r = rows.get();
-        let acc = r.values().filter(|x| matches!(x, VerifyItem::Accepted { .. })).count();
-        let rej = r.values().filter(|x| matches!(x, VerifyItem::Rejected { .. })).count();
-        let unv = r.values().filter(|x| matches!(x, VerifyItem::Unverified { .. })).count();
+        let acc = r
+            .values()
+            .filter(|x| matches!(x, VerifyItem::Accepted { .. }))
+            .count();
+        let rej = r
+            .values()
+            .filter(|x| matches!(x, VerifyItem::Rejected { .. }))
+            .count();
+        let unv = r
+            .values()
+            .filter(|x| matches!(x, VerifyItem::Unverified { .. }))
+            .count();
         (acc, rej, unv)
     };
     let eta = move || {
@@ -290,7 +340,10 @@ pub fn PoolPage() -> impl IntoView {
         }
         let elapsed = (js_sys::Date::now() - started_at.get_value()) / 1000.0;
         let rate = elapsed / (done - done_at_start.get_value()) as f64;
-        format!(" · about {:.0} s left", rate * total.saturating_sub(done) as f64)
+        format!(
+            " · about {:.0} s left",
+            rate * total.saturating_sub(done) as f64
+        )
     };
 
     // The pool: accepted papers in candidate order, deduplicated, keyed.
@@ -309,8 +362,18 @@ pub fn PoolPage() -> impl IntoView {
         let cut = cutoff.get()?;
         let mut d = pool::dedupe(papers, Some(cut.to_string()));
         let bib = write::write_bib(&mut d.pool);
-        let prompt_text = prompt::fill(prompt::DEFAULT_TEMPLATE, &prompt::PromptValues::from_pool(&d.pool, cut)).unwrap_or_default();
-        Some((pool::to_json(&d.pool), bib.text, prompt_text, d.pool.papers.len(), d.collisions.len()))
+        let prompt_text = prompt::fill(
+            prompt::DEFAULT_TEMPLATE,
+            &prompt::PromptValues::from_pool(&d.pool, cut),
+        )
+        .unwrap_or_default();
+        Some((
+            pool::to_json(&d.pool),
+            bib.text,
+            prompt_text,
+            d.pool.papers.len(),
+            d.collisions.len(),
+        ))
     });
 
     view! {
