@@ -45,8 +45,8 @@ pub mod coverage;
 pub mod crossindex;
 pub mod cutoff;
 pub mod error;
-pub mod inert;
 pub mod fetch;
+pub mod inert;
 #[cfg(feature = "js")]
 pub mod js;
 pub mod latex;
