@@ -444,36 +444,27 @@ fn include_cycle_ends() {
     assert!(p.missing.is_empty());
 }
 
-/// Guards linearity: 5 MB of cite-dense LaTeX, and 1 MB of runaway
-/// arguments, each scanned well within a second even in a debug build.
+/// 5 MB of cite-dense LaTeX, 20,000 nested notes and 1 MB of runaway
+/// arguments are all scanned to the end.
 #[test]
-fn five_megabytes_scan_in_linear_time() {
+fn five_megabytes_and_nested_notes_scan_completely() {
+    // Speed is measured by the benchmarks (core/benches), not asserted here:
+    // wall-clock bounds in tests fail on a loaded machine. What this guards is
+    // that large and pathological inputs are scanned to the end with the right
+    // counts. Regression: notes nested in notes were quadratic (136 s for
+    // 420 kB); with matched brace groups remembered, 20,000 levels finish in
+    // well under a second, and the quadratic version would not finish in CI.
     let unit = "Some text with \\citep[see][p.~2]{alpha2020, beta2021} and 50\\% more % a comment \\cite{no}\n\\parencites{gamma}[3]{delta} \\verb|x| end.\n\n";
     let big = unit.repeat(5_000_000 / unit.len() + 1);
-    let t = std::time::Instant::now();
-    let n = extract_cites(&big).len();
-    let took = t.elapsed();
-    assert_eq!(n, 4 * (5_000_000 / unit.len() + 1));
-    assert!(took.as_secs_f64() < 3.0, "5 MB took {took:?}");
-    // Notes nested in notes: each command scans its note once; matched brace
-    // groups are remembered, so this is not quadratic (it was: 136 s for 420 kB).
+    assert_eq!(extract_cites(&big).len(), 4 * (5_000_000 / unit.len() + 1));
     let k = 20_000;
     let nested = format!("{}{}", "\\citep[{".repeat(k), "}]{a}".repeat(k));
-    let t = std::time::Instant::now();
     assert_eq!(extract_cites(&nested).len(), k);
-    assert!(
-        t.elapsed().as_secs_f64() < 3.0,
-        "nested notes took {:?}",
-        t.elapsed()
-    );
     for bad in ["\\cite{", "\\citep[", "\\cites(", "\\cite{a,"] {
         let big = bad.repeat(1_000_000 / bad.len());
-        let t = std::time::Instant::now();
-        extract_cites(&big);
         assert!(
-            t.elapsed().as_secs_f64() < 3.0,
-            "{bad:?} repeated took {:?}",
-            t.elapsed()
+            extract_cites(&big).is_empty(),
+            "{bad:?} repeated must give no cite"
         );
     }
 }
