@@ -5,4 +5,5 @@ pub mod coverage;
 pub mod library;
 pub mod not_yet;
 pub mod pool;
+pub mod settings;
 pub mod title_match;

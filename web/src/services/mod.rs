@@ -147,6 +147,12 @@ impl Services {
         )
     }
 
+    /// The keys in use (for the Settings page to keep a key whose field is
+    /// left empty); never shown or stored by the caller.
+    pub fn current_secrets(&self) -> Secrets {
+        self.inner().secrets.borrow().clone()
+    }
+
     /// Replaces the keys; they go to `localStorage` only when `remember` is set.
     pub fn set_secrets(&self, secrets: Secrets) {
         secrets.persist();

@@ -1,0 +1,237 @@
+//! "Settings": keys, contact address, base URLs, the Semantic Scholar
+//! interval, the response cache, and what each backend needs.
+//!
+//! Keys are write-only on this page. The inputs are password fields that
+//! start empty; saving with an empty field keeps the key already set, and a
+//! separate button forgets both. After saving, the page only says whether a
+//! key is set — it never puts a key back into the document, so a remembered
+//! key cannot be read off the screen or out of a screenshot. Everything else
+//! is [`Settings`], saved to the workspace through the services.
+
+use crate::components::{Banner, BannerKind, TextTable};
+use crate::services::cache::CacheStats;
+use crate::services::settings::{Secrets, Settings};
+use crate::services::Services;
+use leptos::prelude::*;
+
+/// One row of the backend table: name, what it needs, its state here.
+fn backend_rows(s: &Settings, s2_key: bool, oa_key: bool) -> Vec<Vec<String>> {
+    let mail = !s.mailto.trim().is_empty();
+    vec![
+        vec![
+            "Semantic Scholar".into(),
+            "works without a key, but rate-limited (shared pool); a key gives a steady rate".into(),
+            if s2_key {
+                format!("key set · one request every {} ms", s.s2_interval_ms)
+            } else {
+                format!("no key · one request every {} ms", s.s2_interval_ms)
+            },
+        ],
+        vec![
+            "OpenAlex".into(),
+            "wants a free API key for more than a trickle of requests; mailto is sent when set"
+                .into(),
+            if oa_key {
+                "key set".into()
+            } else {
+                "no key: low daily allowance".into()
+            },
+        ],
+        vec![
+            "Crossref".into(),
+            "no key; a contact email (mailto) puts requests in the polite pool".into(),
+            if mail {
+                "polite pool (mailto set)".into()
+            } else {
+                "public pool (no mailto)".into()
+            },
+        ],
+        vec![
+            "ASTA".into(),
+            "needs an API key and a relay (it does not answer browsers directly)".into(),
+            "not available in the browser app".into(),
+        ],
+    ]
+}
+
+/// The settings and status page.
+#[component]
+pub fn SettingsPage() -> impl IntoView {
+    let Some(services) = use_context::<Services>() else {
+        return view! {
+            <section>
+                <h1>"Settings"</h1>
+                <p class="banner error">"browser storage is unavailable; settings cannot be kept"</p>
+            </section>
+        }
+        .into_any();
+    };
+    let current = services.settings.get_untracked();
+    let s2_base = RwSignal::new(current.s2_base.clone());
+    let oa_base = RwSignal::new(current.openalex_base.clone());
+    let cr_base = RwSignal::new(current.crossref_base.clone());
+    let mailto = RwSignal::new(current.mailto.clone());
+    let interval = RwSignal::new(current.s2_interval_ms.to_string());
+    let s2_key = RwSignal::new(String::new());
+    let oa_key = RwSignal::new(String::new());
+    let (has_s2, has_oa, remembered) = services.secrets_state();
+    let key_state = RwSignal::new((has_s2, has_oa));
+    let remember = RwSignal::new(remembered);
+    let message = RwSignal::new(String::new());
+    let kind = RwSignal::new(BannerKind::Info);
+    let stats = RwSignal::new(None::<CacheStats>);
+
+    let refresh_stats = move || {
+        leptos::task::spawn_local(async move {
+            stats.set(Some(services.cache().stats().await));
+        });
+    };
+    refresh_stats();
+
+    let save = move || {
+        let Ok(ms) = interval.get_untracked().trim().parse::<u64>() else {
+            kind.set(BannerKind::Error);
+            message
+                .set("the Semantic Scholar interval must be a whole number of milliseconds".into());
+            return;
+        };
+        services.settings.update(|s| {
+            s.s2_base = s2_base.get_untracked().trim().to_string();
+            s.openalex_base = oa_base.get_untracked().trim().to_string();
+            s.crossref_base = cr_base.get_untracked().trim().to_string();
+            s.mailto = mailto.get_untracked().trim().to_string();
+            s.s2_interval_ms = ms;
+        });
+        // An empty key field keeps the key already set.
+        let kept = services.current_secrets();
+        let typed = |field: RwSignal<String>, old: Option<String>| {
+            let t = field.get_untracked().trim().to_string();
+            if t.is_empty() {
+                old
+            } else {
+                Some(t)
+            }
+        };
+        let secrets = Secrets {
+            s2_api_key: typed(s2_key, kept.s2_api_key),
+            openalex_api_key: typed(oa_key, kept.openalex_api_key),
+            remember: remember.get_untracked(),
+        };
+        key_state.set((
+            secrets.s2_api_key.is_some(),
+            secrets.openalex_api_key.is_some(),
+        ));
+        services.set_secrets(secrets);
+        s2_key.set(String::new());
+        oa_key.set(String::new());
+        leptos::task::spawn_local(async move {
+            match services.save_settings().await {
+                Ok(()) => {
+                    kind.set(BannerKind::Ok);
+                    message.set("settings saved".into());
+                }
+                Err(e) => {
+                    kind.set(BannerKind::Error);
+                    message.set(format!("settings could not be saved ({e})"));
+                }
+            }
+        });
+    };
+    let forget = move || {
+        services.set_secrets(Secrets::default());
+        key_state.set((false, false));
+        remember.set(false);
+        kind.set(BannerKind::Ok);
+        message.set("keys forgotten".into());
+    };
+    let clear_cache = move || {
+        leptos::task::spawn_local(async move {
+            match services.cache().clear().await {
+                Ok(()) => {
+                    kind.set(BannerKind::Ok);
+                    message.set("cache cleared".into());
+                }
+                Err(e) => {
+                    kind.set(BannerKind::Error);
+                    message.set(format!("the cache could not be cleared ({e})"));
+                }
+            }
+            stats.set(Some(services.cache().stats().await));
+        });
+    };
+    let text_input = move |id: &'static str, label: &'static str, sig: RwSignal<String>| {
+        view! {
+            <label for=id>{label}</label>
+            <input id=id type="text" prop:value=move || sig.get() on:input=move |ev| sig.set(event_target_value(&ev))/>
+        }
+    };
+    let key_input = move |id: &'static str,
+                          label: &'static str,
+                          sig: RwSignal<String>,
+                          set: Signal<bool>| {
+        view! {
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="password"
+                autocomplete="off"
+                placeholder=move || if set.get() { "set (hidden) — type to replace" } else { "not set" }
+                prop:value=move || sig.get()
+                on:input=move |ev| sig.set(event_target_value(&ev))
+            />
+        }
+    };
+
+    view! {
+        <section>
+            <h1>"Settings"</h1>
+            <form class="form-grid" id="settings-form" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); save(); }>
+                {key_input("s2-key", "Semantic Scholar API key", s2_key, Signal::derive(move || key_state.get().0))}
+                {key_input("openalex-key", "OpenAlex API key", oa_key, Signal::derive(move || key_state.get().1))}
+                <label for="remember">"Remember keys on this device"</label>
+                <input id="remember" type="checkbox" prop:checked=move || remember.get() on:change=move |ev| remember.set(event_target_checked(&ev))/>
+                {text_input("mailto", "Contact email (mailto)", mailto)}
+                {text_input("s2-base", "Semantic Scholar base URL", s2_base)}
+                {text_input("openalex-base", "OpenAlex base URL", oa_base)}
+                {text_input("crossref-base", "Crossref base URL", cr_base)}
+                {text_input("s2-interval", "Semantic Scholar interval (ms)", interval)}
+                <button type="submit" id="save-settings">"Save"</button>
+                <button type="button" class="secondary" id="forget-keys" on:click=move |_| forget()>"Forget keys"</button>
+            </form>
+            <p id="key-state" class="muted">
+                {move || {
+                    let (s2, oa) = key_state.get();
+                    let said = |b: bool| if b { "set" } else { "not set" };
+                    format!(
+                        "Semantic Scholar key: {} · OpenAlex key: {} · {}",
+                        said(s2),
+                        said(oa),
+                        if remember.get() { "remembered on this device" } else { "kept for this tab only" },
+                    )
+                }}
+            </p>
+            <Banner id="settings-status" kind=kind text=message/>
+            <h2>"Backends"</h2>
+            <TextTable
+                id="backends"
+                headers=vec!["backend", "needs", "here"]
+                rows=Signal::derive(move || {
+                    let (s2, oa) = key_state.get();
+                    backend_rows(&services.settings.get(), s2, oa)
+                })
+            />
+            <h2>"Cache"</h2>
+            <p id="cache-stats">
+                {move || match stats.get() {
+                    Some(s) => format!("{} entries · {} hits · {} misses this session", s.entries, s.hits, s.misses),
+                    None => "reading…".into(),
+                }}
+            </p>
+            <div class="toolbar">
+                <button type="button" class="secondary" id="refresh-cache" on:click=move |_| refresh_stats()>"Refresh"</button>
+                <button type="button" class="secondary" id="clear-cache" on:click=move |_| clear_cache()>"Clear cache"</button>
+            </div>
+        </section>
+    }
+    .into_any()
+}
