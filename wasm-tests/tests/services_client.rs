@@ -163,7 +163,8 @@ async fn s2_sends_are_at_least_one_second_apart_over_five_requests() {
     let gaps: Vec<f64> = at.windows(2).map(|w| w[1] - w[0]).collect();
     web_sys::console::log_1(&format!("s2 gaps (ms): {gaps:?}").into());
     assert!(gaps.iter().all(|g| *g >= 1000.0), "{gaps:?}");
-    assert!(gaps.iter().all(|g| *g < 1500.0), "too slow: {gaps:?}");
+    // Under 1.9 s: a throttle that waited twice (2 s) would fail; timer jitter on a loaded machine does not.
+    assert!(gaps.iter().all(|g| *g < 1900.0), "too slow: {gaps:?}");
 }
 
 #[wasm_bindgen_test]
