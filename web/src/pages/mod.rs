@@ -5,5 +5,6 @@ pub mod coverage;
 pub mod library;
 pub mod not_yet;
 pub mod pool;
+pub mod search;
 pub mod settings;
 pub mod title_match;

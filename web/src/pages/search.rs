@@ -1,0 +1,271 @@
+//! "Search": one query over Semantic Scholar, OpenAlex and Crossref at once.
+//!
+//! The page is an executor for the core's plans. [`search::plan`] says which
+//! ticked backends can run (ASTA needs a key and a relay, so in the browser
+//! it is always skipped, with the reason shown); [`request::search`] builds
+//! each request; the services' client sends them through the shared
+//! throttle and cache; [`search::respond`] fuses the lists and decides the
+//! status. An empty result is not taken at its word: the core's
+//! [`ProbeMachine`] names the relaxed queries to try and the delay before
+//! each, the page sends them, and the response carries its explanation. A
+//! failed backend is a failure to state, never an empty list.
+
+use crate::api::ClientError;
+use crate::components::{Banner, BannerKind};
+use crate::services::clock::sleep_ms;
+use crate::services::store::keys;
+use crate::services::Services;
+use citegate_core::library::{self, Library};
+use citegate_core::search::{
+    self, BackendRun, Credentials, Fused, Outcome, ProbeConfig, ProbeMachine, ProbeOutcome,
+    Selection, Status,
+};
+use citegate_core::works::request::{self, YearRange};
+use citegate_core::works::{ApiError, Service};
+use leptos::prelude::*;
+
+const BACKENDS: [(Service, &str); 4] = [
+    (Service::SemanticScholar, "Semantic Scholar"),
+    (Service::OpenAlex, "OpenAlex"),
+    (Service::Crossref, "Crossref"),
+    (Service::Asta, "ASTA"),
+];
+
+fn api_error(e: ClientError) -> ApiError {
+    match e {
+        ClientError::Api { error, .. } => error,
+        other => ApiError::new(other.service(), 0, other.to_string()),
+    }
+}
+
+/// The search page.
+#[component]
+pub fn SearchPage() -> impl IntoView {
+    let services = use_context::<Services>();
+    let query = RwSignal::new(String::new());
+    let limit = RwSignal::new("20".to_string());
+    let years = RwSignal::new(String::new());
+    let ticked: Vec<RwSignal<bool>> = BACKENDS
+        .iter()
+        .map(|(s, _)| RwSignal::new(*s != Service::Asta))
+        .collect();
+    let busy = RwSignal::new(false);
+    let banner = RwSignal::new(String::new());
+    let kind = RwSignal::new(BannerKind::Info);
+    let notes = RwSignal::new(Vec::<String>::new());
+    let probe_text = RwSignal::new(String::new());
+    let results = RwSignal::new(Vec::<Fused>::new());
+    let added = RwSignal::new(String::new());
+
+    let ticked_run = ticked.clone();
+    let run = move || {
+        let Some(s) = services else {
+            kind.set(BannerKind::Error);
+            banner.set("browser storage is unavailable; searches cannot run".into());
+            return;
+        };
+        let q = query.get_untracked();
+        let lim = limit
+            .get_untracked()
+            .trim()
+            .parse::<usize>()
+            .unwrap_or(20)
+            .max(1);
+        let yr = years.get_untracked();
+        let range = if yr.trim().is_empty() {
+            None
+        } else {
+            match YearRange::parse(&yr) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    kind.set(BannerKind::Error);
+                    banner.set(format!("year range: {e}"));
+                    return;
+                }
+            }
+        };
+        let mut plan_run = Vec::new();
+        let mut skipped = Vec::new();
+        for ((service, _), on) in BACKENDS.iter().zip(&ticked_run) {
+            if on.get_untracked() {
+                let p = search::plan(Selection::One(*service), &Credentials::default());
+                plan_run.extend(p.run);
+                skipped.extend(p.skipped);
+            }
+        }
+        busy.set(true);
+        results.set(Vec::new());
+        notes.set(Vec::new());
+        probe_text.set(String::new());
+        added.set(String::new());
+        leptos::task::spawn_local(async move {
+            let ep = s.endpoints();
+            let client = s.run_client();
+            let mut runs: Vec<BackendRun> = Vec::new();
+            if search::preflight(&q).is_ok() {
+                for service in plan_run {
+                    let outcome = match request::search(service, &ep, &q, lim, range) {
+                        Err(e) => Outcome::Skipped(e.message),
+                        Ok(req) => match client.page(&req).await {
+                            Ok(page) => Outcome::Results(page.works),
+                            Err(e) => Outcome::Failed(api_error(e)),
+                        },
+                    };
+                    runs.push(BackendRun {
+                        backend: service,
+                        outcome,
+                    });
+                }
+            }
+            for (service, why) in skipped {
+                runs.push(BackendRun {
+                    backend: service,
+                    outcome: Outcome::Skipped(why),
+                });
+            }
+            // The zero-result probe: the core names each request and its delay.
+            let mut machine = ProbeMachine::new(
+                &q,
+                search::total_hits(&runs),
+                &search::answered(&runs),
+                ProbeConfig::default(),
+            );
+            while let Some(pr) = machine.next_request() {
+                if pr.delay_ms > 0 {
+                    sleep_ms(pr.delay_ms as f64).await;
+                }
+                let outcome = match request::search(pr.backend, &ep, &pr.query, 1, range) {
+                    Ok(req) => match client.page(&req).await {
+                        Ok(page) => {
+                            ProbeOutcome::Hits(page.total.unwrap_or(page.works.len() as u64))
+                        }
+                        Err(_) => ProbeOutcome::Failed,
+                    },
+                    Err(_) => ProbeOutcome::Failed,
+                };
+                machine.consume(outcome);
+            }
+            let Some(probe) = machine.result().cloned() else {
+                busy.set(false);
+                return;
+            };
+            let lib_text: String = s
+                .workspace()
+                .get(keys::LIBRARY)
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            let in_lib = Library::parse(&lib_text).0.doi_keys();
+            let resp = search::respond(&q, &runs, probe, &in_lib, Some(lim));
+            kind.set(match resp.status {
+                Status::Ok => BannerKind::Ok,
+                Status::Partial => BannerKind::Partial,
+                Status::Error => BannerKind::Error,
+            });
+            banner.set(resp.summary.clone());
+            notes.set(
+                resp.notes
+                    .iter()
+                    .map(|n| format!("{}: {}", n.backend, n.note))
+                    .collect(),
+            );
+            probe_text.set(match (&resp.error, resp.results.as_ref().map(Vec::len)) {
+                (Some(e), _) => e.message.clone(),
+                (None, Some(0)) => format!(
+                    "probe: {:?} ({} content terms, {} drops tried)",
+                    resp.probe.state, resp.probe.content_terms, resp.probe.drops_tried
+                )
+                .to_lowercase(),
+                _ => String::new(),
+            });
+            results.set(resp.results.unwrap_or_default());
+            busy.set(false);
+        });
+    };
+    let add_one = move |f: Fused| {
+        let Some(s) = services else { return };
+        leptos::task::spawn_local(async move {
+            let ws = s.workspace();
+            let text: String = ws
+                .get(keys::LIBRARY)
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            let (mut lib, _) = Library::parse(&text);
+            match lib.add(library::record_from_work(&f.work)) {
+                Ok(id) => {
+                    let _ = ws.put(keys::LIBRARY, &lib.to_jsonl()).await;
+                    added.set(format!("added `{id}` to the library"));
+                    results.update(|rs| {
+                        for r in rs.iter_mut() {
+                            if r.work.title == f.work.title && r.work.doi == f.work.doi {
+                                r.in_library = true;
+                            }
+                        }
+                    });
+                }
+                Err(e) => added.set(format!("duplicate: {}", e.message)),
+            }
+        });
+    };
+
+    view! {
+        <section>
+            <h1>"Search"</h1>
+            <form class="form-grid" id="search-form" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); run(); }>
+                <label for="query">"Query"</label>
+                <input id="query" type="text" placeholder="linear attention transformers" prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
+                <label>"Backends"</label>
+                <span id="backends">
+                    {BACKENDS.iter().zip(ticked.clone()).map(|((service, label), on)| {
+                        let id = format!("backend-{}", search::backend_name(*service));
+                        view! {
+                            <label class="check">
+                                <input type="checkbox" id=id prop:checked=move || on.get() on:change=move |ev| on.set(event_target_checked(&ev))/>
+                                {*label}
+                            </label>
+                        }
+                    }).collect_view()}
+                </span>
+                <label for="limit">"Limit"</label>
+                <input id="limit" type="number" min="1" max="100" prop:value=move || limit.get() on:input=move |ev| limit.set(event_target_value(&ev))/>
+                <label for="years">"Years (e.g. 2019-2023)"</label>
+                <input id="years" type="text" prop:value=move || years.get() on:input=move |ev| years.set(event_target_value(&ev))/>
+                <button type="submit" id="run-search" disabled=move || busy.get()>{move || if busy.get() { "searching…" } else { "Search" }}</button>
+            </form>
+            <Banner id="search-status" kind=kind text=banner/>
+            <ul id="search-notes">{move || notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+            <p id="probe" class="muted">{move || probe_text.get()}</p>
+            <p id="added" class="muted">{move || added.get()}</p>
+            <div class="table-wrap">
+                <table id="results">
+                    <thead><tr><th>"#"</th><th>"title"</th><th>"year"</th><th>"sources"</th><th>"found by"</th><th>"library"</th></tr></thead>
+                    <tbody>
+                        {move || results.get().into_iter().enumerate().map(|(i, f)| {
+                            let in_lib = f.in_library;
+                            let f2 = f.clone();
+                            view! {
+                                <tr class="result-row">
+                                    <td>{i + 1}</td>
+                                    <td class="title">{f.work.title.clone()}</td>
+                                    <td>{f.work.year().map(|y| y.to_string()).unwrap_or_default()}</td>
+                                    <td class="sources">{f.sources.iter().map(|s| view! { <span class="badge">{s.clone()}</span> " " }).collect_view()}</td>
+                                    <td class="found-by">{f.found_by}</td>
+                                    <td class="in-library">
+                                        {if in_lib {
+                                            view! { <span class="badge pass">"in library"</span> }.into_any()
+                                        } else {
+                                            view! { <button type="button" class="secondary add" on:click=move |_| add_one(f2.clone())>"add to library"</button> }.into_any()
+                                        }}
+                                    </td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
