@@ -1,6 +1,7 @@
 //! Every recorded API body under `tests/fixtures/api` parses: success bodies
 //! into works, error bodies into typed errors. The status and service come
-//! from each body's `.request.json` sidecar, not from the file name.
+//! from each body's `.request.json` sidecar, not from the file name; no
+//! directory is skipped.
 
 use citegate_core::works::{parse_response, ApiErrorKind, Service};
 use std::path::Path;
@@ -10,6 +11,7 @@ fn service_of(dir: &str) -> Option<Service> {
         "semanticscholar" => Some(Service::SemanticScholar),
         "crossref" => Some(Service::Crossref),
         "openalex" => Some(Service::OpenAlex),
+        "arxiv" => Some(Service::Arxiv),
         _ => None,
     }
 }
@@ -24,10 +26,7 @@ fn every_fixture_parses() {
             continue;
         }
         let name = dir.file_name().unwrap().to_str().unwrap().to_string();
-        let Some(service) = service_of(&name) else {
-            // arxiv: Atom XML, not read (browsers cannot call arXiv).
-            continue;
-        };
+        let service = service_of(&name).unwrap_or_else(|| panic!("unknown fixture dir {name}"));
         for f in std::fs::read_dir(&dir).unwrap() {
             let f = f.unwrap().path();
             let fname = f.file_name().unwrap().to_str().unwrap().to_string();
@@ -145,4 +144,92 @@ fn crossref_plain_text_404_is_not_found() {
     .unwrap_err();
     assert_eq!(e.kind, ApiErrorKind::NotFound);
     assert_eq!(e.message, "Resource not found.");
+}
+
+/// One arXiv fixture against values read by hand from the file: total hits,
+/// number of works, and the first work's id, title, first author, date, DOI
+/// and start of its venue (`arxiv:journal_ref`).
+#[allow(clippy::too_many_arguments)]
+fn check_arxiv(
+    file: &str,
+    total: Option<u64>,
+    works: usize,
+    id: &str,
+    title: &str,
+    first_author: &str,
+    published: (i32, u8, u8),
+    doi: Option<&str>,
+    venue_start: Option<&str>,
+) {
+    let p = parse_response(Service::Arxiv, 200, &read(file)).unwrap();
+    assert_eq!(p.total, total, "{file}");
+    assert_eq!(p.works.len(), works, "{file}");
+    let w = &p.works[0];
+    assert_eq!(w.id.as_deref(), Some(id), "{file}");
+    assert_eq!(w.arxiv_id.as_deref(), Some(id), "{file}");
+    assert_eq!(w.title, title, "{file}");
+    assert_eq!(w.authors[0].name, first_author, "{file}");
+    let d = w.published.unwrap();
+    assert_eq!(
+        (d.year, d.month, d.day),
+        (published.0, Some(published.1), Some(published.2))
+    );
+    assert_eq!(w.doi.as_deref(), doi, "{file}");
+    match venue_start {
+        Some(v) => assert!(w.venue.as_deref().unwrap().starts_with(v), "{file}"),
+        None => assert_eq!(w.venue, None, "{file}"),
+    }
+    assert!(w
+        .abstract_text
+        .as_deref()
+        .is_some_and(|a| !a.contains('\n')));
+}
+
+#[test]
+fn arxiv_feeds() {
+    check_arxiv(
+        "arxiv/id_list_two_ids_one_found.xml",
+        Some(1),
+        1,
+        "1707.08567",
+        "Proceedings of Workshop AEW10: Concepts in Information Theory and Communications",
+        "Kees A. Schouhamer Immink",
+        (2017, 7, 27),
+        None,
+        None,
+    );
+    check_arxiv(
+        "arxiv/search_query_testing_max10.xml",
+        Some(214881),
+        10,
+        "2202.12139",
+        "Testing Deep Learning Models: A First Comparative Study of Multiple Testing Techniques",
+        "Mohit Kumar Ahuja",
+        (2022, 2, 24),
+        Some("10.1109/ICSTW55395.2022.00035"),
+        Some("Artificial Intelligence in Software Testing @ 2022 IEEE"),
+    );
+}
+
+#[test]
+fn arxiv_empty_feed_is_empty_page() {
+    let p = parse_response(
+        Service::Arxiv,
+        200,
+        &read("arxiv/id_list_not_found_empty_feed.xml"),
+    )
+    .unwrap();
+    assert_eq!((p.works.len(), p.total), (0, Some(0)));
+}
+
+#[test]
+fn arxiv_error_entry_is_bad_request() {
+    let e = parse_response(
+        Service::Arxiv,
+        400,
+        &read("arxiv/error_400_bad_id_format.xml"),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ApiErrorKind::BadRequest);
+    assert_eq!(e.message, "incorrect id format for abc");
 }

@@ -11,6 +11,7 @@
 //! citation count); anything else stays in the raw body, which the caller
 //! still holds.
 
+pub mod arxiv;
 pub mod error;
 pub mod parse;
 pub mod request;

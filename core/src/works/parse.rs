@@ -26,8 +26,12 @@ pub struct Page {
 /// Reads a response of `service` with HTTP `status` and `body`.
 ///
 /// A non-2xx status is read with [`parse_error`]; a 2xx body must have one
-/// of the service's known envelopes.
+/// of the service's known envelopes. arXiv Atom feeds (success and error
+/// alike) are read by [`super::arxiv::parse_feed`].
 pub fn parse_response(service: Service, status: u16, body: &str) -> Result<Page, ApiError> {
+    if service == Service::Arxiv {
+        return super::arxiv::parse_feed(status, body);
+    }
     if !(200..300).contains(&status) {
         return Err(parse_error(service, status, body));
     }
@@ -37,11 +41,7 @@ pub fn parse_response(service: Service, status: u16, body: &str) -> Result<Page,
         Service::SemanticScholar | Service::Asta => s2_page(&value, service, status),
         Service::Crossref => crossref_page(&value, status),
         Service::OpenAlex => openalex_page(&value, status),
-        Service::Arxiv => Err(ApiError::malformed(
-            service,
-            status,
-            "arxiv atom feeds are not read (browsers cannot call arxiv)",
-        )),
+        Service::Arxiv => super::arxiv::parse_feed(status, body),
     }
 }
 
