@@ -118,9 +118,9 @@ pub fn App() -> impl IntoView {
                     Page::Bibtex => pages::bibtex::BibtexPage().into_any(),
                     Page::Pool => pages::pool::PoolPage().into_any(),
                     Page::Library => pages::library::LibraryPage().into_any(),
+                    Page::CrossCheck => pages::crosscheck::CrossCheckPage().into_any(),
                     Page::Search => pages::search::SearchPage().into_any(),
                     Page::Settings => pages::settings::SettingsPage().into_any(),
-                    other => pages::not_yet::NotYet(pages::not_yet::NotYetProps { page: other }).into_any(),
                     }
                 }}
             </main>

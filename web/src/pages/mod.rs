@@ -2,6 +2,7 @@
 
 pub mod bibtex;
 pub mod coverage;
+pub mod crosscheck;
 pub mod library;
 pub mod not_yet;
 pub mod pool;

@@ -1,0 +1,308 @@
+//! "Cross-check": the pool against Crossref and OpenAlex, in tiers.
+//!
+//! The services' [`run::cross_check_run`] fetches and checkpoints one answer
+//! per paper and index, so a reload resumes; the tiers come from the core's
+//! [`crossindex::verify`] over those stored answers, which the page calls
+//! again to get each paper's verdict for the table and the annotated pool.
+//! An index that could not be reached is listed as unavailable in the
+//! report and on the page — its silence is never read as "not found".
+
+use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile};
+use crate::services::run;
+use crate::services::store::keys;
+use crate::services::Services;
+use citegate_core::crossindex::{self, Confidence, IndexAnswer, Verdict};
+use citegate_core::pool::{self, Pool};
+use citegate_core::works::Service;
+use leptos::prelude::*;
+
+const EXAMPLE_POOL: &str = include_str!("../../examples/citation_pool.json");
+
+/// FNV-1a, to name the run after its pool.
+fn fnv(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+fn tier_name(c: Confidence) -> &'static str {
+    match c {
+        Confidence::High => "high",
+        Confidence::Medium => "medium",
+        Confidence::Low => "low",
+        Confidence::Conflict => "conflict",
+    }
+}
+
+fn tier_class(c: Confidence) -> &'static str {
+    match c {
+        Confidence::High => "badge pass",
+        Confidence::Medium => "badge warn",
+        Confidence::Low | Confidence::Conflict => "badge fail",
+    }
+}
+
+/// One index's evidence in a line: "crossref: title 100 · 2017".
+fn evidence(verdict: &Verdict) -> String {
+    verdict
+        .per_index
+        .iter()
+        .map(|(name, v)| {
+            if v.get("available").and_then(|a| a.as_bool()) != Some(true) {
+                return format!("{name}: unavailable");
+            }
+            if v.get("found").and_then(|a| a.as_bool()) != Some(true) {
+                return format!("{name}: not found");
+            }
+            let via = v.get("via").and_then(|a| a.as_str()).unwrap_or("");
+            let ratio = v
+                .get("title_ratio")
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            let year = v
+                .get("matched_year")
+                .map(|a| format!(" · {a}"))
+                .unwrap_or_default();
+            format!("{name}: {via} {ratio}{year}")
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[derive(Clone)]
+struct Row {
+    key: String,
+    title: String,
+    verdict: Verdict,
+}
+
+/// The cross-check page.
+#[component]
+pub fn CrossCheckPage() -> impl IntoView {
+    let services = use_context::<Services>();
+    let pool_text = RwSignal::new(String::new());
+    let source = RwSignal::new(String::new());
+    let use_crossref = RwSignal::new(true);
+    let use_openalex = RwSignal::new(true);
+    let busy = RwSignal::new(false);
+    let banner = RwSignal::new(String::new());
+    let kind = RwSignal::new(BannerKind::Info);
+    let rows = RwSignal::new(Vec::<Row>::new());
+    let filter = RwSignal::new("all".to_string());
+    let report_json = RwSignal::new(String::new());
+    let annotated = RwSignal::new(String::new());
+    let unavailable = RwSignal::new(String::new());
+
+    // The pool kept in the workspace, if any.
+    if let Some(s) = services {
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(p)) = s.workspace().get::<Pool>(keys::POOL).await {
+                if pool_text.get_untracked().is_empty() {
+                    pool_text.set(pool::to_json(&p));
+                    source.set("the pool in this workspace".into());
+                }
+            }
+        });
+    }
+    let take = move |name: String, text: String| {
+        match pool::parse_pool(&text) {
+            Ok(p) => {
+                kind.set(BannerKind::Info);
+                banner.set(format!("{name}: {} papers", p.papers.len()));
+                pool_text.set(text);
+                source.set(name);
+            }
+            Err(e) => {
+                kind.set(BannerKind::Error);
+                banner.set(format!("{name}: {e}"));
+            }
+        }
+        rows.set(Vec::new());
+        report_json.set(String::new());
+        annotated.set(String::new());
+        unavailable.set(String::new());
+    };
+    let on_files = move |files: Vec<LoadedFile>| {
+        if let Some(f) = files.into_iter().next() {
+            take(f.name, f.text);
+        }
+    };
+    let run_check = move || {
+        let Some(s) = services else {
+            kind.set(BannerKind::Error);
+            banner.set("browser storage is unavailable; the cross-check cannot run".into());
+            return;
+        };
+        let text = pool_text.get_untracked();
+        let mut pool = match pool::parse_pool(&text) {
+            Ok(p) => p,
+            Err(e) => {
+                kind.set(BannerKind::Error);
+                banner.set(format!("no pool to check: {e}"));
+                return;
+            }
+        };
+        let mut wanted = Vec::new();
+        if use_crossref.get_untracked() {
+            wanted.push(Service::Crossref);
+        }
+        if use_openalex.get_untracked() {
+            wanted.push(Service::OpenAlex);
+        }
+        if wanted.is_empty() {
+            kind.set(BannerKind::Error);
+            banner.set("tick at least one index".into());
+            return;
+        }
+        busy.set(true);
+        kind.set(BannerKind::Info);
+        banner.set(format!("checking {} papers…", pool.papers.len()));
+        leptos::task::spawn_local(async move {
+            let names: Vec<&str> = wanted.iter().map(|s| s.name()).collect();
+            let id = format!("crosscheck-{:016x}-{}", fnv(&text), names.join("+"));
+            let cfg = crossindex::Config::default();
+            let client = s.run_client();
+            let result = run::cross_check_run(
+                &client,
+                &s.workspace(),
+                &s.endpoints(),
+                &id,
+                &pool.papers,
+                &wanted,
+                &cfg,
+            )
+            .await;
+            busy.set(false);
+            let (state, report) = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    kind.set(BannerKind::Error);
+                    banner.set(format!("the cross-check stopped: {e}"));
+                    return;
+                }
+            };
+            let answers: Vec<Vec<(Service, IndexAnswer)>> = (0..pool.papers.len())
+                .map(|i| {
+                    state
+                        .items
+                        .get(&i)
+                        .map(|m| m.iter().map(|(s, a)| (*s, a.to_core())).collect())
+                        .unwrap_or_default()
+                })
+                .collect();
+            let (_, verdicts) = crossindex::verify(&pool.papers, &wanted, &answers, &cfg);
+            let mut table = Vec::new();
+            for (paper, verdict) in pool.papers.iter_mut().zip(verdicts) {
+                paper.cross_verification = serde_json::to_value(&verdict).ok();
+                table.push(Row {
+                    key: paper
+                        .bibtex_key
+                        .clone()
+                        .or_else(|| {
+                            paper
+                                .extra
+                                .get("key")
+                                .and_then(|k| k.as_str())
+                                .map(String::from)
+                        })
+                        .unwrap_or_default(),
+                    title: paper.title.clone().unwrap_or_default(),
+                    verdict,
+                });
+            }
+            let sm = &report.summary;
+            let counts = format!(
+                "{} papers: {} high · {} medium · {} low · {} conflict",
+                report.total_papers, sm.high, sm.medium, sm.low, sm.conflict
+            );
+            if report.indices_unavailable.is_empty() {
+                unavailable.set(String::new());
+                kind.set(if report.flagged.is_empty() {
+                    BannerKind::Ok
+                } else {
+                    BannerKind::Partial
+                });
+                banner.set(counts);
+            } else {
+                unavailable.set(format!(
+                    "unavailable: {} — its silence is not counted against any paper",
+                    report.indices_unavailable.join(", ")
+                ));
+                kind.set(BannerKind::Partial);
+                banner.set(format!(
+                    "{counts} (checked: {}; unavailable: {})",
+                    report.indices_checked.join(", "),
+                    report.indices_unavailable.join(", ")
+                ));
+            }
+            report_json.set(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n");
+            annotated.set(pool::to_json(&pool));
+            rows.set(table);
+        });
+    };
+
+    view! {
+        <section>
+            <h1>"Cross-check"</h1>
+            <p class="muted">
+                "Each pool paper is looked up in Crossref and OpenAlex (by DOI, else by title) and put in a tier: high, medium, low or conflict."
+            </p>
+            <div class="toolbar">
+                <FileDrop id="pool-input" label="Drop citation_pool.json here" accept=".json" on_files=on_files/>
+                <button type="button" class="secondary" id="load-example" on:click=move |_| take("citation_pool.json (example)".into(), EXAMPLE_POOL.to_string())>
+                    "Load example"
+                </button>
+            </div>
+            <p id="pool-source" class="muted">{move || source.with(|s| if s.is_empty() { "no pool loaded".to_string() } else { format!("pool: {s}") })}</p>
+            <div class="toolbar">
+                <label class="check"><input type="checkbox" id="use-crossref" prop:checked=move || use_crossref.get() on:change=move |ev| use_crossref.set(event_target_checked(&ev))/>"Crossref"</label>
+                <label class="check"><input type="checkbox" id="use-openalex" prop:checked=move || use_openalex.get() on:change=move |ev| use_openalex.set(event_target_checked(&ev))/>"OpenAlex"</label>
+                <button type="button" id="run-crosscheck" on:click=move |_| run_check() disabled=move || busy.get() || pool_text.with(|t| t.is_empty())>
+                    {move || if busy.get() { "checking…" } else { "Cross-check" }}
+                </button>
+                <DownloadButton id="download-report" label="Download report" filename=Signal::derive(|| "cross_verification_report.json".to_string()) mime="application/json" content=Signal::derive(move || report_json.get())/>
+                <DownloadButton id="download-annotated" label="Download annotated pool" filename=Signal::derive(|| "citation_pool.json".to_string()) mime="application/json" content=Signal::derive(move || annotated.get())/>
+            </div>
+            <Banner id="crosscheck-status" kind=kind text=banner/>
+            <p id="unavailable" class="warn-text">{move || unavailable.get()}</p>
+            <label for="tier-filter">"Show "</label>
+            <select id="tier-filter" on:change=move |ev| filter.set(event_target_value(&ev))>
+                <option value="all">"all tiers"</option>
+                <option value="high">"high"</option>
+                <option value="medium">"medium"</option>
+                <option value="low">"low"</option>
+                <option value="conflict">"conflict"</option>
+            </select>
+            <div class="table-wrap">
+                <table id="tiers">
+                    <thead><tr><th>"key"</th><th>"title"</th><th>"tier"</th><th>"found in"</th><th>"evidence"</th><th>"notes"</th></tr></thead>
+                    <tbody>
+                        {move || {
+                            let f = filter.get();
+                            rows.get()
+                                .into_iter()
+                                .filter(|r| f == "all" || tier_name(r.verdict.confidence) == f)
+                                .map(|r| {
+                                    let tier = r.verdict.confidence;
+                                    view! {
+                                        <tr data-key=r.key.clone() data-tier=tier_name(tier)>
+                                            <td>{r.key.clone()}</td>
+                                            <td>{r.title.clone()}</td>
+                                            <td><span class=tier_class(tier)>{tier_name(tier)}</span></td>
+                                            <td>{r.verdict.indices_found.join(", ")}</td>
+                                            <td class="evidence">{evidence(&r.verdict)}</td>
+                                            <td>{r.verdict.notes.join(" ")}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
