@@ -45,8 +45,10 @@ fn tier_class(c: Confidence) -> &'static str {
     }
 }
 
-/// One index's evidence in a line: "crossref: title 100 · 2017".
-fn evidence(verdict: &Verdict) -> String {
+/// The indices' evidence in a line: "crossref: title 100 · 2017; openalex:
+/// unavailable". Unavailable indices are not in the verdict (the core leaves
+/// them out), so they are named from the report.
+fn evidence(verdict: &Verdict, unavailable: &[String]) -> String {
     verdict
         .per_index
         .iter()
@@ -68,6 +70,7 @@ fn evidence(verdict: &Verdict) -> String {
                 .unwrap_or_default();
             format!("{name}: {via} {ratio}{year}")
         })
+        .chain(unavailable.iter().map(|n| format!("{n}: unavailable")))
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -75,6 +78,7 @@ fn evidence(verdict: &Verdict) -> String {
 #[derive(Clone)]
 struct Row {
     key: String,
+    evidence: String,
     title: String,
     verdict: Verdict,
 }
@@ -198,16 +202,11 @@ pub fn CrossCheckPage() -> impl IntoView {
             for (paper, verdict) in pool.papers.iter_mut().zip(verdicts) {
                 paper.cross_verification = serde_json::to_value(&verdict).ok();
                 table.push(Row {
+                    evidence: evidence(&verdict, &report.indices_unavailable),
                     key: paper
                         .bibtex_key
                         .clone()
-                        .or_else(|| {
-                            paper
-                                .extra
-                                .get("key")
-                                .and_then(|k| k.as_str())
-                                .map(String::from)
-                        })
+                        .or_else(|| paper.key.clone())
                         .unwrap_or_default(),
                     title: paper.title.clone().unwrap_or_default(),
                     verdict,
@@ -293,7 +292,7 @@ pub fn CrossCheckPage() -> impl IntoView {
                                             <td>{r.title.clone()}</td>
                                             <td><span class=tier_class(tier)>{tier_name(tier)}</span></td>
                                             <td>{r.verdict.indices_found.join(", ")}</td>
-                                            <td class="evidence">{evidence(&r.verdict)}</td>
+                                            <td class="evidence">{r.evidence.clone()}</td>
                                             <td>{r.verdict.notes.join(" ")}</td>
                                         </tr>
                                     }
