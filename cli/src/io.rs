@@ -1,6 +1,7 @@
 //! Reading inputs and printing results, shared by every subcommand.
 
 use citegate_core::Error;
+use serde_json::Value;
 use std::path::Path;
 
 /// Exit code: the check passed.
@@ -71,5 +72,73 @@ pub fn print_json<T: serde::Serialize>(value: &T) {
     match serde_json::to_string_pretty(value) {
         Ok(s) => println!("{s}"),
         Err(e) => eprintln!("error: cannot serialize output: {e}"),
+    }
+}
+
+/// The key recorded responses are filed under: lowercase letters and digits only.
+pub fn response_key(title: &str) -> String {
+    title
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        .collect()
+}
+
+/// Splits a recorded value into (status, body text).
+pub fn recorded(value: &Value) -> (Option<u16>, String) {
+    if let Value::Object(m) = value {
+        if let (Some(status), Some(body)) = (m.get("status"), m.get("body")) {
+            let status = status.as_u64().and_then(|s| u16::try_from(s).ok());
+            let body = match body {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            return (status, body);
+        }
+    }
+    (None, value.to_string())
+}
+
+/// Reads recorded responses: a JSON object keyed by title, or a directory of
+/// `<key>.json` files (the key is the file stem).
+pub fn load_responses(path: &Path) -> Result<Vec<(String, Value)>, u8> {
+    if path.is_dir() {
+        let entries = std::fs::read_dir(path).map_err(|e| {
+            eprintln!(
+                "error: cannot read {}: {}",
+                path.display(),
+                e.to_string().to_lowercase()
+            );
+            BAD_INPUT
+        })?;
+        let mut out = Vec::new();
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let Some(stem) = p.file_stem().and_then(|s| s.to_str()).map(str::to_string) else {
+                continue;
+            };
+            let text = read_text(&p)?;
+            let value: Value = serde_json::from_str(&text)
+                .map_err(|e| report(&p, citegate_core::Error::json(&e)))?;
+            out.push((stem, value));
+        }
+        Ok(out)
+    } else {
+        let text = read_text(path)?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| report(path, citegate_core::Error::json(&e)))?;
+        match value {
+            Value::Object(m) => Ok(m.into_iter().collect()),
+            _ => {
+                eprintln!(
+                    "error: {}: expected a JSON object mapping titles to responses",
+                    path.display()
+                );
+                Err(BAD_INPUT)
+            }
+        }
     }
 }

@@ -5,7 +5,9 @@
 //! valid, 1 the check ran and failed (no papers, errors left in the pool,
 //! candidates that could not be decided), 2 bad input.
 
-use crate::io::{print_json, read_text, report, BAD_INPUT, FAIL, PASS};
+use crate::io::{
+    load_responses, print_json, read_text, recorded, report, response_key, BAD_INPUT, FAIL, PASS,
+};
 use citegate_core::bibtex::write::write_bib;
 use citegate_core::candidates::{self, PRE_DEDUP_THRESHOLD};
 use citegate_core::cutoff::Date;
@@ -226,72 +228,6 @@ fn run_outline(a: OutlineArgs) -> Result<u8, u8> {
         }
     }
     Ok(PASS)
-}
-
-/// The key recorded responses are filed under: lowercase letters and digits only.
-fn response_key(title: &str) -> String {
-    title
-        .chars()
-        .flat_map(char::to_lowercase)
-        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        .collect()
-}
-
-/// Splits a recorded value into (status, body text).
-fn recorded(value: &Value) -> (Option<u16>, String) {
-    if let Value::Object(m) = value {
-        if let (Some(status), Some(body)) = (m.get("status"), m.get("body")) {
-            let status = status.as_u64().and_then(|s| u16::try_from(s).ok());
-            let body = match body {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            return (status, body);
-        }
-    }
-    (None, value.to_string())
-}
-
-fn load_responses(path: &Path) -> Result<Vec<(String, Value)>, u8> {
-    if path.is_dir() {
-        let entries = std::fs::read_dir(path).map_err(|e| {
-            eprintln!(
-                "error: cannot read {}: {}",
-                path.display(),
-                e.to_string().to_lowercase()
-            );
-            BAD_INPUT
-        })?;
-        let mut out = Vec::new();
-        for entry in entries.flatten() {
-            let p = entry.path();
-            if p.extension().and_then(|e| e.to_str()) != Some("json") {
-                continue;
-            }
-            let Some(stem) = p.file_stem().and_then(|s| s.to_str()).map(str::to_string) else {
-                continue;
-            };
-            let text = read_text(&p)?;
-            let value: Value = serde_json::from_str(&text)
-                .map_err(|e| report(&p, citegate_core::Error::json(&e)))?;
-            out.push((stem, value));
-        }
-        Ok(out)
-    } else {
-        let text = read_text(path)?;
-        let value: Value = serde_json::from_str(&text)
-            .map_err(|e| report(path, citegate_core::Error::json(&e)))?;
-        match value {
-            Value::Object(m) => Ok(m.into_iter().collect()),
-            _ => {
-                eprintln!(
-                    "error: {}: expected a JSON object mapping candidate titles to responses",
-                    path.display()
-                );
-                Err(BAD_INPUT)
-            }
-        }
-    }
 }
 
 fn run_verify(a: VerifyArgs) -> Result<u8, u8> {

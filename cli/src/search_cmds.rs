@@ -1,15 +1,20 @@
-//! `citegate fuse` and `citegate library`: search fusion and the reference
-//! library, offline, on recorded API responses.
+//! `citegate fuse`, `citegate library` and `citegate crosscheck`: search
+//! fusion, the reference library and the cross-index check of a pool,
+//! offline, on recorded API responses.
 
+use crate::io::{load_responses, recorded, response_key};
 use crate::io::{print_json, read_text, report, BAD_INPUT, PASS};
+use citegate_core::crossindex::{self, IndexAnswer};
 use citegate_core::library::{record_from_work, Library};
+use citegate_core::pool::{self, PoolPaper};
 use citegate_core::search::probe::{Probe, ProbeReason, ProbeState};
 use citegate_core::search::{
     self, respond, BackendRun, Outcome, ProbeConfig, SearchResponse, Status,
 };
-use citegate_core::works::{parse_response, Service};
+use citegate_core::works::{parse_response, ApiError, ApiErrorKind, Service, Work};
 use clap::{Args, Subcommand};
-use std::collections::HashSet;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
@@ -19,6 +24,42 @@ pub enum SearchCommand {
     /// Work with a refs.jsonl reference library
     #[command(subcommand)]
     Library(LibraryCommand),
+    /// Cross-check a pool against recorded Crossref and OpenAlex responses (exit 1 if a paper is flagged low/conflict or an index was unavailable, 2 bad input)
+    Crosscheck(CrosscheckArgs),
+}
+
+#[derive(Args)]
+pub struct CrosscheckArgs {
+    /// The citation pool (citation_pool.json)
+    #[arg(long)]
+    pool: PathBuf,
+    /// Recorded Crossref responses: a JSON object keyed by paper title (or
+    /// bibtex_key), or a directory of `<key>.json` files, the key being the
+    /// title lowercased with only letters and digits kept. A value is
+    /// {"by_doi": R, "search": R} or a single R, which is the DOI lookup when
+    /// the paper has a DOI and the title search otherwise; R is a response
+    /// body or {"status": N, "body": …}. A 404 DOI lookup is "no hit"; any
+    /// other error makes the index unavailable for the rest of the run.
+    #[arg(long)]
+    crossref: Option<PathBuf>,
+    /// Recorded OpenAlex responses, in the same form as --crossref
+    #[arg(long)]
+    openalex: Option<PathBuf>,
+    /// Allowed year difference before a strong match downgrades to medium
+    #[arg(long, default_value_t = 1)]
+    year_tolerance: i64,
+    /// Title ratio strictly above this corroborates
+    #[arg(long, default_value_t = 70)]
+    threshold: i64,
+    /// Title ratio at or above this is trusted for DOI/year conflicts
+    #[arg(long, default_value_t = 90)]
+    strong_threshold: i64,
+    /// Write the pool, each paper annotated with `cross_verification`, here
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -92,6 +133,7 @@ impl SearchCommand {
             SearchCommand::Fuse(a) => run_fuse(a),
             SearchCommand::Library(LibraryCommand::Add(a)) => run_add(a),
             SearchCommand::Library(LibraryCommand::List(a)) => run_list(a),
+            SearchCommand::Crosscheck(a) => run_crosscheck(a).unwrap_or_else(|code| code),
         }
     }
 }
@@ -319,4 +361,181 @@ fn run_list(a: ListArgs) -> u8 {
         }
     }
     PASS
+}
+
+/// One index's recorded responses, looked up by title or key.
+struct Recorded {
+    service: Service,
+    by_key: HashMap<String, Value>,
+}
+
+impl Recorded {
+    fn load(service: Service, path: &Path) -> Result<Recorded, u8> {
+        let mut by_key = HashMap::new();
+        for (k, v) in load_responses(path)? {
+            by_key.entry(response_key(&k)).or_insert_with(|| v.clone());
+            by_key.insert(k, v);
+        }
+        Ok(Recorded { service, by_key })
+    }
+
+    fn find(&self, paper: &PoolPaper) -> Option<&Value> {
+        let title = paper.title.as_deref().unwrap_or("");
+        let keys = [paper.bibtex_key.as_deref(), paper.key.as_deref()];
+        std::iter::once(title)
+            .chain(keys.into_iter().flatten())
+            .filter(|k| !k.is_empty())
+            .find_map(|k| {
+                self.by_key
+                    .get(k)
+                    .or_else(|| self.by_key.get(&response_key(k)))
+            })
+    }
+
+    /// The works of one recorded response; `Ok(vec![])` for a 404, `Err` for
+    /// any other error (the index counts as unavailable, as in the reference).
+    fn works(&self, value: &Value) -> Result<Vec<Work>, ApiError> {
+        let (status, body) = recorded(value);
+        match parse_response(self.service, status.unwrap_or(200), &body) {
+            Ok(page) => Ok(page.works),
+            Err(e) if e.kind == ApiErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn answer(&self, paper: &PoolPaper, value: &Value) -> Result<IndexAnswer, ApiError> {
+        let wrapped = value
+            .as_object()
+            .filter(|m| m.contains_key("by_doi") || m.contains_key("search"));
+        let (doi, search) = match wrapped {
+            Some(m) => (m.get("by_doi"), m.get("search")),
+            None if crossindex::pool_doi(paper).is_some() => (Some(value), None),
+            None => (None, Some(value)),
+        };
+        let by_doi = match doi {
+            Some(v) => self.works(v)?.into_iter().next().map(Box::new),
+            None => None,
+        };
+        let search = match (&by_doi, search) {
+            (None, Some(v)) => self.works(v)?,
+            _ => Vec::new(),
+        };
+        Ok(IndexAnswer::Answered { by_doi, search })
+    }
+}
+
+fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
+    let text = read_text(&a.pool)?;
+    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    if pool.papers.is_empty() {
+        eprintln!("error: {}: `papers` is empty or missing", a.pool.display());
+        return Err(BAD_INPUT);
+    }
+    let mut indices = Vec::new();
+    for (service, path) in [
+        (Service::Crossref, &a.crossref),
+        (Service::OpenAlex, &a.openalex),
+    ] {
+        if let Some(p) = path {
+            indices.push(Recorded::load(service, p)?);
+        }
+    }
+    if indices.is_empty() {
+        eprintln!("error: give recorded responses with --crossref and/or --openalex");
+        return Err(BAD_INPUT);
+    }
+    let requested: Vec<Service> = indices.iter().map(|r| r.service).collect();
+    let mut answers = Vec::with_capacity(pool.papers.len());
+    // An index that failed once is not asked again, as in the reference.
+    let mut down: HashSet<Service> = HashSet::new();
+    for (i, paper) in pool.papers.iter().enumerate() {
+        let mut row = Vec::new();
+        for idx in &indices {
+            if down.contains(&idx.service) {
+                continue;
+            }
+            let Some(value) = idx.find(paper) else {
+                eprintln!(
+                    "warning: no recorded {} response for paper {i} ({}); index not checked",
+                    idx.service.name(),
+                    paper.title.as_deref().unwrap_or("untitled")
+                );
+                continue;
+            };
+            let answer = idx.answer(paper, value).unwrap_or_else(|e| {
+                eprintln!("warning: paper {i}: {e}");
+                down.insert(idx.service);
+                IndexAnswer::Unavailable
+            });
+            row.push((idx.service, answer));
+        }
+        answers.push(row);
+    }
+    let cfg = crossindex::Config {
+        threshold: a.threshold,
+        strong_threshold: a.strong_threshold,
+        year_tolerance: a.year_tolerance,
+    };
+    let (rep, verdicts) = crossindex::verify(&pool.papers, &requested, &answers, &cfg);
+    for name in &rep.indices_unavailable {
+        eprintln!("warning: index '{name}' unreachable; disabled for the rest of this run");
+    }
+    if let Some(out) = &a.out {
+        for (paper, v) in pool.papers.iter_mut().zip(&verdicts) {
+            paper.cross_verification = serde_json::to_value(v).ok();
+        }
+        std::fs::write(out, pool::to_json(&pool)).map_err(|e| {
+            eprintln!(
+                "error: cannot write {}: {}",
+                out.display(),
+                e.to_string().to_lowercase()
+            );
+            BAD_INPUT
+        })?;
+    }
+    if a.json {
+        print_json(&rep);
+    } else {
+        print_crosscheck(&rep, a.out.as_deref());
+    }
+    Ok(rep.exit_code())
+}
+
+fn print_crosscheck(rep: &crossindex::Report, out: Option<&Path>) {
+    let checked = if rep.indices_checked.is_empty() {
+        "none".to_string()
+    } else {
+        rep.indices_checked.join(", ")
+    };
+    let s = &rep.summary;
+    println!("Cross-index verification ({checked}):");
+    println!(
+        "  {} papers  |  high={} medium={} low={} conflict={}",
+        rep.total_papers, s.high, s.medium, s.low, s.conflict
+    );
+    if !rep.indices_unavailable.is_empty() {
+        println!("  unavailable: {}", rep.indices_unavailable.join(", "));
+    }
+    if let Some(p) = out {
+        println!("  annotated pool → {}", p.display());
+    }
+    if rep.flagged.is_empty() {
+        return;
+    }
+    println!("\nWARN: {} citation(s) need review:", rep.flagged.len());
+    for f in &rep.flagged {
+        let tier = serde_json::to_value(f.confidence)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_uppercase))
+            .unwrap_or_default();
+        println!(
+            "  [{tier}] {}: {}",
+            f.bibtex_key.as_deref().unwrap_or("?"),
+            f.title.as_deref().unwrap_or("")
+        );
+        for note in &f.notes {
+            println!("      → {note}");
+        }
+    }
+    println!("\nReview these before building refs.bib. Drop any you cannot corroborate.");
 }
