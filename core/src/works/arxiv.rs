@@ -236,6 +236,18 @@ mod tests {
             &format!("{HEAD}<entry><title>x</title>"),
             Err((Malformed, "xml")),
         );
+        // regression: mismatched and stray tags are errors, never a panic or a partial page
+        check(
+            200,
+            &format!("{HEAD}<entry></feed>"),
+            Err((Malformed, "xml")),
+        );
+        check(200, "<feed></feed></feed>", Err((Malformed, "")));
+        check(
+            200,
+            "<feed><entry><title>&bogus;</title></entry></feed>",
+            Err((Malformed, "xml")),
+        );
         // a non-feed error body still has the status's kind
         check(
             503,
