@@ -18,7 +18,13 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test -p citegate-wasm-tests --target wasm32-unknown-unknown
 
+echo "== JavaScript API (js/pkg-node, js/pkg-web) under node --test"
+js/build.sh
+node --test js/test/
+
 echo "== 3/3 end-to-end tests of the built app in headless Chromium"
 trunk build --release --dist target/e2e-dist --public-url /
-(cd e2e && CITEGATE_DIST=../target/e2e-dist node --test --test-concurrency=1 tests/)
+# The same app for a static host's sub-path (e2e/tests/hosting.test.mjs).
+trunk build --release --dist target/e2e-dist-sub --public-url /some/sub/path/
+(cd e2e && CITEGATE_DIST=../target/e2e-dist CITEGATE_DIST_SUB=../target/e2e-dist-sub node --test --test-concurrency=1 tests/)
 echo "== all tests passed"

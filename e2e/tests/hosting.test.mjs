@@ -1,0 +1,101 @@
+// Static hosting: the release build, made with `--public-url /some/sub/path/`
+// (scripts/test.sh builds it into target/e2e-dist-sub), served under that
+// sub-path by a plain static server, loads every page in headless Chromium
+// with its Content-Security-Policy in force, no failed request, no request
+// to another host, and no CSP violation.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { start } from "../server.mjs";
+import { launch, withPage } from "../browser.mjs";
+
+const BASE = "/some/sub/path/";
+const DIST_SUB = path.resolve(process.env.CITEGATE_DIST_SUB || "../target/e2e-dist-sub");
+
+let server, browser;
+before(async () => {
+  server = await start({ dist: DIST_SUB, base: BASE });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens `page` recording every request, failure, bad status and CSP violation. */
+function watch(page) {
+  const seen = { requests: [], failed: [], bad: [], csp: [] };
+  page.on("request", (r) => seen.requests.push(r.url()));
+  page.on("requestfailed", (r) => seen.failed.push(`${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => r.status() >= 400 && seen.bad.push(`${r.status()} ${r.url()}`));
+  page.on("console", (m) => /Content.Security.Policy/i.test(m.text()) && seen.csp.push(m.text()));
+  return seen;
+}
+
+test("index.html carries a CSP with the loader's hash and only the allowed origins", () => {
+  const html = fs.readFileSync(path.join(DIST_SUB, "index.html"), "utf8");
+  const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
+  assert.ok(csp, "no CSP meta tag");
+  assert.ok(!csp.includes("inline-script-hashes"), "the post_build hook did not run");
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]{43}='/);
+  assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'|\s\*[\s;]|https?:\/\/\*/);
+  const origins = csp.match(/https?:\/\/[^\s;]+/g);
+  assert.deepEqual(origins.sort(), [
+    "http://127.0.0.1:*",
+    "https://api.crossref.org",
+    "https://api.openalex.org",
+    "https://api.semanticscholar.org",
+  ]);
+  // Every asset URL in the page is under the sub-path.
+  for (const [, url] of html.matchAll(/(?:href|src|from|module_or_path:)\s*=?\s*['"]([^'"]+\.(?:js|wasm|css))['"]/g)) {
+    assert.ok(url.startsWith(BASE), `${url} is not under ${BASE}`);
+  }
+});
+
+test("every page loads under /some/sub/path/ with no failed or foreign request", async () => {
+  const origin = new URL(server.url).origin;
+  const errors = await withPage(browser, "hosting-sub-path", async (page) => {
+    const seen = watch(page);
+    await page.goto(server.url);
+    await page.waitForSelector("nav a");
+    const links = await page.$$eval("nav a", (as) => as.map((a) => [a.getAttribute("href"), a.textContent]));
+    assert.ok(links.length >= 8, `only ${links.length} links`);
+    for (const [href, label] of links) {
+      // A fresh load of each page's URL, as a bookmark or a shared link would do.
+      await page.goto(new URL(href, server.url).href);
+      await page.waitForFunction((l) => document.querySelector("main h1")?.textContent === l, label);
+    }
+    assert.deepEqual(seen.failed, []);
+    assert.deepEqual(seen.bad, []);
+    assert.deepEqual(seen.csp, []);
+    const foreign = seen.requests.filter((u) => !u.startsWith(origin + "/") && !u.startsWith("data:"));
+    assert.deepEqual(foreign, []);
+    const outside = seen.requests.filter((u) => u.startsWith(origin) && !new URL(u).pathname.startsWith(BASE));
+    assert.deepEqual(outside, [], "requests outside the sub-path");
+    assert.ok(seen.requests.some((u) => u.endsWith(".wasm")), "the wasm was loaded");
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("the CSP is enforced: a script from another origin is refused", async () => {
+  await withPage(browser, "hosting-csp", async (page) => {
+    const seen = watch(page);
+    await page.goto(server.url);
+    await page.waitForSelector("nav a");
+    const blocked = await page.evaluate(
+      () =>
+        new Promise((ok) => {
+          document.addEventListener("securitypolicyviolation", (e) => ok(e.violatedDirective), { once: true });
+          const s = document.createElement("script");
+          s.src = "https://example.invalid/x.js";
+          document.head.append(s);
+          setTimeout(() => ok(null), 3000);
+        }),
+    );
+    assert.match(blocked ?? "", /^script-src/);
+    // Chromium reports the attempt as a request that failed, blocked by the CSP.
+    const tried = seen.failed.filter((f) => f.includes("example.invalid"));
+    assert.ok(tried.every((f) => /\bcsp\b|ERR_BLOCKED_BY_CSP/i.test(f)), tried.join("; "));
+  });
+});
