@@ -173,3 +173,20 @@ test("cross-check: tiers of the example pool with OpenAlex unavailable; filter, 
   });
   assert.deepEqual(errors, []);
 });
+
+test("search: an empty result runs the over-constraint probe and says what it tried", async () => {
+  const errors = await withPage(browser, "search-probe", async (page) => {
+    await open(page, "#/search");
+    await page.fill("#query", "quantum gradient routing for provably sparse transformers in protein folding");
+    await page.uncheck("#backend-openalex");
+    await page.uncheck("#backend-crossref");
+    await page.click("#run-search");
+    await page.waitForSelector("#search-status", { timeout: 60000 });
+    const status = await page.textContent("#search-status");
+    assert.match(status, /^no papers matched the query as asked in s2; this is an observation, not a verified absence; no single-term drop among the 6 tried of 8 content terms found papers$/);
+    assert.equal(await page.getAttribute("#search-status", "class"), "banner ok");
+    assert.match(await page.textContent("#probe"), /probe: empty \(8 content terms, 6 drops tried\)/);
+    assert.equal(await page.$$eval("#results tbody tr", (rs) => rs.length), 0);
+  });
+  assert.deepEqual(errors, []);
+});
