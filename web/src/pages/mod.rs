@@ -4,7 +4,6 @@ pub mod bibtex;
 pub mod coverage;
 pub mod crosscheck;
 pub mod library;
-pub mod not_yet;
 pub mod pool;
 pub mod search;
 pub mod settings;
