@@ -1,15 +1,17 @@
 //! `citegate match` and `citegate cutoff`: the title-match and cutoff rules.
 
-use crate::io::{print_json, BAD_INPUT, FAIL, PASS};
+use crate::io::{print_json, read_text, BAD_INPUT, FAIL, PASS};
 use citegate_core::cutoff::{self, Date, PaperDate};
 use citegate_core::title;
 use clap::{ArgGroup, Args, Subcommand};
+use std::path::PathBuf;
 
 #[derive(Subcommand)]
 pub enum MatchCommand {
     /// Score a candidate title against a found title (python-Levenshtein ratio); always exits 0
     Match(MatchArgs),
-    /// Check that a paper date is strictly before the research cutoff (exit 0 pass, 1 fail, 2 bad date)
+    /// Check that a paper date is strictly before the research cutoff (exit 0 pass, 1 fail, 2 bad date),
+    /// or with --detect list deadline dates in conference guidelines (exit 0 suggested, 1 none, 2 unreadable)
     Cutoff(CutoffArgs),
 }
 
@@ -33,7 +35,7 @@ pub struct MatchArgs {
 }
 
 #[derive(Args)]
-#[command(group(ArgGroup::new("paper").required(true).args(["paper_year", "paper_date"])))]
+#[command(group(ArgGroup::new("paper").required(true).args(["paper_year", "paper_date", "detect"])))]
 pub struct CutoffArgs {
     /// The paper's year
     #[arg(long)]
@@ -45,8 +47,11 @@ pub struct CutoffArgs {
     #[arg(long, conflicts_with = "paper_year")]
     paper_date: Option<String>,
     /// The research cutoff, YYYY-MM-DD
-    #[arg(long)]
-    cutoff: String,
+    #[arg(long, required_unless_present = "detect", conflicts_with = "detect")]
+    cutoff: Option<String>,
+    /// Conference guidelines (text or Markdown): list the deadline dates and suggest the cutoff
+    #[arg(long, value_name = "FILE")]
+    detect: Option<PathBuf>,
     /// Machine-readable output
     #[arg(long)]
     json: bool,
@@ -71,8 +76,52 @@ fn run_match(a: MatchArgs) -> u8 {
     PASS
 }
 
+fn run_detect(path: &std::path::Path, json: bool) -> u8 {
+    let text = match read_text(path) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let found = cutoff::detect(&text);
+    let suggested = found.iter().find(|c| c.suggested);
+    if json {
+        print_json(&serde_json::json!({
+            "candidates": found,
+            "suggested": suggested.map(|c| c.date),
+        }));
+    } else {
+        for c in &found {
+            let kind = serde_json::to_value(c.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            let mark = if c.suggested { "*" } else { " " };
+            println!(
+                "{mark} line {:>4}  {}  {kind:<12}  {}",
+                c.line, c.date, c.text
+            );
+        }
+        match suggested {
+            Some(c) => println!("suggested cutoff: {} (line {})", c.date, c.line),
+            None if found.is_empty() => println!("no deadline found"),
+            None => println!("no cutoff suggested (only camera-ready or notification dates)"),
+        }
+    }
+    if suggested.is_some() {
+        PASS
+    } else {
+        FAIL
+    }
+}
+
 fn run_cutoff(a: CutoffArgs) -> u8 {
-    let cutoff = match Date::parse_iso(&a.cutoff) {
+    if let Some(path) = &a.detect {
+        return run_detect(path, a.json);
+    }
+    let Some(cutoff_text) = a.cutoff.as_deref() else {
+        eprintln!("error: give --cutoff or --detect");
+        return BAD_INPUT;
+    };
+    let cutoff = match Date::parse_iso(cutoff_text) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("error: --cutoff: {e}");

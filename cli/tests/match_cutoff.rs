@@ -146,3 +146,82 @@ fn json_output_is_machine_readable() {
     assert_eq!(v["paper"], "2024-09-15");
     assert_eq!(v["pass"], true);
 }
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/fixtures/cutoff");
+
+/// `cutoff --detect` on a guidelines file: exit code, and the line holding
+/// the suggested cutoff (or the first line of output).
+fn check_detect(file: &str, extra: &[&str], code: i32, expected_line: &str) {
+    let path = if file.starts_with('/') {
+        file.to_string()
+    } else {
+        format!("{FIXTURES}/{file}")
+    };
+    let mut args = vec!["cutoff", "--detect", path.as_str()];
+    args.extend_from_slice(extra);
+    let (got, out, err) = citegate(&args);
+    assert_eq!(got, code, "{file} {extra:?}: stdout {out:?} stderr {err:?}");
+    assert!(
+        out.lines()
+            .chain(err.lines())
+            .any(|l| l.starts_with(expected_line)),
+        "{file} {extra:?}: {out:?} {err:?}"
+    );
+}
+
+#[test]
+fn cutoff_detect_suggests_the_paper_deadline() {
+    check_detect(
+        "iclr_like.md",
+        &[],
+        0,
+        "suggested cutoff: 2024-10-01 (line 10)",
+    );
+    check_detect(
+        "iclr_like.md",
+        &[],
+        0,
+        "* line   10  2024-10-01  full_paper",
+    );
+    check_detect(
+        "iclr_like.md",
+        &[],
+        0,
+        "  line   13  2025-02-28  camera_ready",
+    );
+    check_detect(
+        "cvpr_like.md",
+        &[],
+        0,
+        "suggested cutoff: 2024-11-14 (line 9)",
+    );
+    let none = std::env::temp_dir().join(format!("citegate-detect-{}.md", std::process::id()));
+    std::fs::write(
+        &none,
+        "Camera-ready due: 2025-03-01\nVenue opens 2025-06-11\n",
+    )
+    .unwrap();
+    check_detect(none.to_str().unwrap(), &[], 1, "no cutoff suggested");
+    std::fs::write(&none, "Ten pages, double blind.\n").unwrap();
+    check_detect(none.to_str().unwrap(), &[], 1, "no deadline found");
+    std::fs::remove_file(&none).unwrap();
+    check_detect("missing.md", &[], 2, "error: cannot read");
+    check_detect("iclr_like.md", &["--cutoff", "2024-10-01"], 2, "error:");
+    check_detect("iclr_like.md", &["--paper-year", "2024"], 2, "error:");
+}
+
+#[test]
+fn cutoff_detect_json() {
+    let path = format!("{FIXTURES}/cvpr_like.md");
+    let (code, out, _) = citegate(&["cutoff", "--detect", &path, "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["suggested"], "2024-11-14");
+    let c = v["candidates"].as_array().unwrap();
+    assert_eq!(c.len(), 9);
+    assert_eq!(c[1]["kind"], "full_paper");
+    assert_eq!(c[1]["line"], 9);
+    assert_eq!(c[1]["text"], "14 Nov 2024");
+    assert_eq!(c[1]["suggested"], true);
+    assert_eq!(c[5]["kind"], "notification");
+}
