@@ -289,21 +289,7 @@ pub fn to_json(pool: &Pool) -> String {
 /// assert_eq!(normalize_doi("DOI:10.1000/abc"), "10.1000/abc");
 /// ```
 pub fn normalize_doi(doi: &str) -> String {
-    let mut d = doi.trim().to_lowercase();
-    for prefix in [
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi.org/",
-        "doi:",
-    ] {
-        if let Some(rest) = d.strip_prefix(prefix) {
-            d = rest.trim().to_string();
-            break;
-        }
-    }
-    d
+    crate::works::strip_doi_prefix(doi).0.to_lowercase()
 }
 
 /// An arXiv id with its version suffix (`v2`) removed and lowercased.
@@ -315,18 +301,8 @@ pub fn normalize_doi(doi: &str) -> String {
 /// ```
 pub fn strip_arxiv_version(id: &str) -> String {
     let id = id.trim().to_lowercase();
-    let id = id.strip_prefix("arxiv:").unwrap_or(&id).to_string();
-    if let Some(pos) = id.rfind('v') {
-        let (head, tail) = id.split_at(pos);
-        let digits = tail.get(1..).unwrap_or("");
-        if !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
-            && head.bytes().last().is_some_and(|b| b.is_ascii_digit())
-        {
-            return head.to_string();
-        }
-    }
-    id
+    let id = id.strip_prefix("arxiv:").unwrap_or(&id);
+    crate::works::strip_arxiv_version(id)
 }
 
 /// The dedup key of a paper: `s2:<paperId>`, else `doi:<doi>`, else

@@ -138,21 +138,8 @@ pub fn required_fields(kind: &str) -> Option<&'static [&'static [&'static str]]>
 /// The DOI of a value written bare, as a URL or with a `doi:` prefix,
 /// trimmed, and whether a prefix was removed.
 pub fn bare_doi(value: &str) -> (String, bool) {
-    let v = value.trim();
-    let lower = v.to_ascii_lowercase();
-    for prefix in [
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi.org/",
-        "doi:",
-    ] {
-        if lower.starts_with(prefix) {
-            return (v.get(prefix.len()..).unwrap_or("").trim().to_string(), true);
-        }
-    }
-    (v.to_string(), false)
+    let (rest, had_prefix) = crate::works::strip_doi_prefix(value);
+    (rest.to_string(), had_prefix)
 }
 
 /// Whether a bare DOI looks like `10.<registrant>/<suffix>`: the registrant

@@ -146,10 +146,13 @@ impl Work {
     }
 }
 
-/// Strips `https://doi.org/`, `http://dx.doi.org/`, `doi:` and whitespace
-/// from a DOI, keeping its case. `None` when nothing DOI-like remains.
-pub fn bare_doi(doi: &str) -> Option<String> {
-    let mut d = doi.trim();
+/// Strips a resolver or scheme prefix (`https://doi.org/`, `http://dx.doi.org/`,
+/// `doi.org/`, `doi:`, any case) and surrounding whitespace from a DOI. Returns
+/// the rest, case kept, and whether a prefix was there. The one place that
+/// knows these prefixes: the pool's dedup key, the `.bib` checks and the
+/// response parsers all call it.
+pub fn strip_doi_prefix(doi: &str) -> (&str, bool) {
+    let d = doi.trim();
     for prefix in [
         "https://doi.org/",
         "http://doi.org/",
@@ -158,14 +161,19 @@ pub fn bare_doi(doi: &str) -> Option<String> {
         "doi.org/",
         "doi:",
     ] {
-        if d.len() >= prefix.len()
-            && d.get(..prefix.len())
-                .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        if d.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
         {
-            d = d.get(prefix.len()..).unwrap_or("").trim();
-            break;
+            return (d.get(prefix.len()..).unwrap_or("").trim(), true);
         }
     }
+    (d, false)
+}
+
+/// Strips `https://doi.org/`, `http://dx.doi.org/`, `doi:` and whitespace
+/// from a DOI, keeping its case. `None` when nothing DOI-like remains.
+pub fn bare_doi(doi: &str) -> Option<String> {
+    let (d, _) = strip_doi_prefix(doi);
     (d.starts_with("10.") && d.contains('/')).then(|| d.to_string())
 }
 
@@ -175,13 +183,18 @@ pub fn doi_key(doi: &str) -> Option<String> {
     bare_doi(doi).map(|d| d.to_lowercase())
 }
 
-/// An arXiv id without its version suffix (`1706.03762v5` → `1706.03762`).
+/// An arXiv id without its version suffix (`1706.03762v5` → `1706.03762`,
+/// `solv-int/9901001v1` → `solv-int/9901001`). Only a `v<digits>` that
+/// follows a digit is a version, so `solv-int` stays whole.
 pub fn strip_arxiv_version(id: &str) -> String {
     let id = id.trim();
     if let Some(pos) = id.rfind('v') {
         let (head, tail) = id.split_at(pos);
         let digits = tail.get(1..).unwrap_or("");
-        if !head.is_empty() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        if !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && head.bytes().last().is_some_and(|b| b.is_ascii_digit())
+        {
             return head.to_string();
         }
     }
