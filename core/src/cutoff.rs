@@ -334,6 +334,20 @@ pub enum DeadlineKind {
     Other,
 }
 
+impl DeadlineKind {
+    /// A short lowercase label for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            DeadlineKind::FullPaper => "full-paper submission",
+            DeadlineKind::Abstract => "abstract registration",
+            DeadlineKind::CameraReady => "camera-ready",
+            DeadlineKind::Notification => "notification",
+            DeadlineKind::Conference => "conference",
+            DeadlineKind::Other => "other",
+        }
+    }
+}
+
 /// One date found near a deadline word in pasted guidelines.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DeadlineCandidate {

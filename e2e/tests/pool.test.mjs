@@ -107,3 +107,27 @@ test("a burst of 429s slows the run but loses no candidate", async () => {
     assert.equal(searches.length, 12 + 3, "three 429s, then one answer per candidate; nothing decided is asked again");
   });
 });
+
+test("pasted guidelines suggest the full-paper deadline; the cutoff is set only when chosen", async () => {
+  await withPage(browser, "pool-detect-cutoff", async (page) => {
+    await page.goto(url(50));
+    await page.click("details.detect summary");
+    await page.fill(
+      "#guidelines",
+      [
+        "Key dates",
+        "- Abstract registration: September 27, 2024",
+        "- Full paper submission deadline: October 1, 2024, 23:59 AoE",
+        "- Author notification: January 22, 2025",
+        "- Camera-ready version due: Feb 28, 2025",
+      ].join("\n"),
+    );
+    await page.waitForSelector("#deadlines li.suggested");
+    const suggested = await page.textContent("#deadlines li.suggested span");
+    assert.match(suggested, /line 3: 2024-10-01 \(full-paper submission\)/);
+    const items = await page.$$eval("#deadlines li", (lis) => lis.length);
+    assert.equal(items, 4);
+    await page.click("#deadlines li.suggested button");
+    await page.waitForFunction(() => document.querySelector("#cutoff")?.value === "2024-10-01");
+  });
+});

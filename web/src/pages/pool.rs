@@ -16,7 +16,7 @@ use crate::services::store::keys;
 use crate::services::Services;
 use citegate_core::bibtex::write;
 use citegate_core::candidates::{self, Candidate};
-use citegate_core::cutoff::Date;
+use citegate_core::cutoff::{self, Date};
 use citegate_core::pool::{self, PoolPaper};
 use citegate_core::prompt;
 use citegate_core::verify::VerifyOptions;
@@ -141,6 +141,7 @@ pub fn PoolPage() -> impl IntoView {
         )
     });
     let cutoff = Memo::new(move |_| Date::parse_iso(saved.get().cutoff.trim()).ok());
+    let (guidelines, set_guidelines) = signal(String::new());
     let kept = move || match parsed.get() {
         Some(Ok(p)) => p.candidates,
         _ => Vec::new(),
@@ -393,6 +394,27 @@ pub fn PoolPage() -> impl IntoView {
                 <input id="cutoff" type="date" prop:value=move || saved.get().cutoff
                     on:change=move |ev| { let v = event_target_value(&ev); saved.update(|s| s.cutoff = v); persist(); restore_rows(); } />
             </div>
+            <details class="detect">
+                <summary>"Detect the cutoff from the conference guidelines"</summary>
+                <p class="muted">"Paste the call for papers: dates next to deadline words are listed, and the full-paper submission deadline is suggested. Nothing is set until you choose a date."</p>
+                <textarea id="guidelines" placeholder="paste the guidelines here"
+                    on:input=move |ev| set_guidelines.set(event_target_value(&ev))></textarea>
+                <ul id="deadlines">
+                    {move || cutoff::detect(&guidelines.get()).into_iter().map(|c| {
+                        let date = c.date.to_string();
+                        let chosen = date.clone();
+                        let text = format!("line {}: {} ({}), “{}”", c.line, date, c.kind.label(), c.text);
+                        view! { <li class:suggested=c.suggested>
+                            <span>{text}</span>" "
+                            <button type="button" class="secondary use-date" on:click=move |_| {
+                                saved.update(|s| s.cutoff = chosen.clone());
+                                persist();
+                                restore_rows();
+                            }>{if c.suggested { "Use this date (suggested)" } else { "Use this date" }}</button>
+                        </li> }
+                    }).collect_view()}
+                </ul>
+            </details>
             <p class="muted" id="dedup-summary">{move || match parsed.get() {
                 Some(Ok(p)) => format!("{}: {} candidates, {} after pre-dedup ({} merged)", saved.get().name, p.n_before_dedup, p.n_after_dedup, p.n_removed),
                 _ => String::new(),
