@@ -19,15 +19,6 @@ use leptos::prelude::*;
 const EXAMPLE_POOL: &str = include_str!("../../examples/citation_pool.json");
 
 /// FNV-1a, to name the run after its pool.
-fn fnv(text: &str) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
-
 fn tier_name(c: Confidence) -> &'static str {
     match c {
         Confidence::High => "high",
@@ -166,7 +157,11 @@ pub fn CrossCheckPage() -> impl IntoView {
         banner.set(format!("checking {} papers…", pool.papers.len()));
         leptos::task::spawn_local(async move {
             let names: Vec<&str> = wanted.iter().map(|s| s.name()).collect();
-            let id = format!("crosscheck-{:016x}-{}", fnv(&text), names.join("+"));
+            let id = format!(
+                "crosscheck-{:016x}-{}",
+                crate::services::run::content_hash(&text),
+                names.join("+")
+            );
             let cfg = crossindex::Config::default();
             let client = s.run_client();
             let result = run::cross_check_run(

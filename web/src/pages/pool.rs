@@ -39,17 +39,11 @@ struct Saved {
 }
 
 /// FNV-1a, to name runs after their inputs.
-fn fnv(text: &str) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
-
 fn run_id(text: &str, cutoff: &str, chunk: usize) -> String {
-    format!("pool-{:016x}-{chunk}", fnv(&format!("{cutoff}\n{text}")))
+    format!(
+        "pool-{:016x}-{chunk}",
+        crate::services::run::content_hash(&format!("{cutoff}\n{text}"))
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

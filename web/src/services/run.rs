@@ -396,3 +396,14 @@ pub async fn cross_check_run(
     ws.put(&run_key(&state.id), &state).await?;
     Ok((state, report))
 }
+
+/// A stable 64-bit FNV-1a hash of a run's inputs, so the same inputs resume
+/// the same run after a reload (the pages build their run ids from it).
+pub fn content_hash(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
