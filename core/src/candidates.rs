@@ -14,8 +14,16 @@
 //! pairs left are scored by `rapidfuzz`'s bit-parallel Levenshtein with `k`
 //! as its cutoff, which stops as soon as the distance exceeds it. A test
 //! compares this with the naive loop on random inputs.
+//!
+//! Candidates can also be discovered here from an outline's queries: the
+//! caller runs each query on a search backend and [`from_works`] turns the
+//! answers into candidates. It merges only what is certainly the same paper
+//! (a shared DOI, arXiv id, index id or normalized title), so one paper found
+//! by several queries arrives as one candidate with every query's tag;
+//! near-identical titles are left to pre-dedup, which owns the fuzzy rule.
 
 use crate::error::{Error, ErrorKind, Location, Result};
+use crate::works::Work;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -639,6 +647,167 @@ pub fn pre_dedup_with(candidates: Vec<Candidate>, threshold: f64) -> PreDedup {
     }
 }
 
+/// Characters of an abstract kept in a discovered candidate's snippet.
+pub const SNIPPET_CHARS: usize = 240;
+
+/// The snippet of a search result: the start of its abstract (cut at a word
+/// boundary within [`SNIPPET_CHARS`], with `…` when cut), else `venue, year`
+/// (or whichever of the two is known), else nothing.
+pub fn work_snippet(work: &Work) -> Option<String> {
+    if let Some(text) = work.abstract_text.as_deref() {
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !flat.is_empty() {
+            if flat.chars().count() <= SNIPPET_CHARS {
+                return Some(flat);
+            }
+            let head: String = flat.chars().take(SNIPPET_CHARS).collect();
+            let cut = match head.rfind(' ') {
+                Some(at) if at > 0 => head.get(..at).unwrap_or(&head),
+                _ => head.as_str(),
+            };
+            return Some(format!("{}…", cut.trim_end_matches([',', ';', ':', ' '])));
+        }
+    }
+    let venue = work
+        .venue
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty());
+    match (venue, work.year()) {
+        (Some(v), Some(y)) => Some(format!("{v}, {y}")),
+        (Some(v), None) => Some(v.to_string()),
+        (None, Some(y)) => Some(y.to_string()),
+        (None, None) => None,
+    }
+}
+
+/// The page a search result points to, most stable first: its DOI
+/// (`https://doi.org/…`), its arXiv abstract page, its Semantic Scholar page,
+/// its OpenAlex page. The arXiv page comes before the index pages because
+/// pre-dedup and the verifier's batch lookup read the arXiv id from this URL.
+pub fn work_url(work: &Work) -> Option<String> {
+    if let Some(doi) = work.doi.as_deref().and_then(crate::works::bare_doi) {
+        return Some(format!("https://doi.org/{doi}"));
+    }
+    if let Some(id) = work.arxiv_id.as_deref().filter(|s| !s.trim().is_empty()) {
+        return Some(format!("https://arxiv.org/abs/{}", id.trim()));
+    }
+    if let Some(id) = work.s2_id.as_deref().filter(|s| !s.trim().is_empty()) {
+        return Some(format!(
+            "https://www.semanticscholar.org/paper/{}",
+            id.trim()
+        ));
+    }
+    let oa = work
+        .openalex_id
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())?;
+    let oa = oa.trim();
+    Some(if oa.starts_with("http") {
+        oa.to_string()
+    } else {
+        format!("https://openalex.org/{oa}")
+    })
+}
+
+/// A candidate for one search result found by a query tagged `tag`. The
+/// DOI, when known, is kept as an extra `doi` field so verification can look
+/// the paper up by it instead of searching its title.
+pub fn candidate_from_work(work: &Work, tag: &str) -> Candidate {
+    let mut c = Candidate::titled(work.title.trim());
+    c.snippet = work_snippet(work);
+    c.source_url = work_url(work);
+    c.discovered_for = Some(vec![tag.to_string()]);
+    if let Some(doi) = work.doi.as_deref().and_then(crate::works::bare_doi) {
+        c.extra.insert("doi".into(), Value::String(doi));
+    }
+    c
+}
+
+/// The keys under which two results are the same paper: the DOI (case
+/// folded), the arXiv id, the Semantic Scholar id, the OpenAlex id and the
+/// normalized title. Sharing any one is enough.
+fn work_keys(work: &Work) -> Vec<String> {
+    let mut keys = Vec::new();
+    if let Some(d) = work.doi_key() {
+        keys.push(format!("doi:{d}"));
+    }
+    if let Some(a) = work.arxiv_id.as_deref().filter(|s| !s.trim().is_empty()) {
+        keys.push(format!(
+            "arxiv:{}",
+            crate::works::strip_arxiv_version(a).to_lowercase()
+        ));
+    }
+    if let Some(s) = work.s2_id.as_deref().filter(|s| !s.trim().is_empty()) {
+        keys.push(format!("s2:{}", s.trim()));
+    }
+    if let Some(o) = work.openalex_id.as_deref().filter(|s| !s.trim().is_empty()) {
+        let o = o.trim();
+        keys.push(format!("openalex:{}", o.rsplit('/').next().unwrap_or(o)));
+    }
+    let t = crate::title::normalize(&work.title);
+    if !t.is_empty() {
+        keys.push(format!("title:{t}"));
+    }
+    keys
+}
+
+/// Turns search results into candidates, in the order they were found.
+///
+/// `found` lists, query by query, the query's tag and the works it returned
+/// (one backend's list, or the fused list of several). Each titled work
+/// becomes a candidate ([`candidate_from_work`]); a paper found again —
+/// same DOI, arXiv id, index id or normalized title as an earlier result —
+/// keeps its first candidate, gains the new tag after the earlier ones (no
+/// repeats), and fills a missing snippet, URL or DOI from the new record.
+/// Works without a title are skipped: a candidate is identified by it.
+pub fn from_works<'a, I>(found: I) -> Vec<Candidate>
+where
+    I: IntoIterator<Item = (&'a str, &'a [Work])>,
+{
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (tag, works) in found {
+        for work in works {
+            if work.title.trim().is_empty() {
+                continue;
+            }
+            let keys = work_keys(work);
+            let new = candidate_from_work(work, tag);
+            let at = keys.iter().find_map(|k| seen.get(k).copied());
+            let index = match at.and_then(|i| out.get_mut(i).map(|c| (i, c))) {
+                Some((i, c)) => {
+                    merge_into(c, &new);
+                    if c.snippet.is_none() {
+                        c.snippet = new.snippet;
+                    }
+                    if c.source_url.is_none() {
+                        c.source_url = new.source_url;
+                    }
+                    if let (false, Some(d)) = (c.extra.contains_key("doi"), new.extra.get("doi")) {
+                        c.extra.insert("doi".into(), d.clone());
+                    }
+                    i
+                }
+                None => {
+                    out.push(new);
+                    out.len() - 1
+                }
+            };
+            for k in keys {
+                seen.entry(k).or_insert(index);
+            }
+        }
+    }
+    out
+}
+
+/// Writes candidates as a `raw_candidates.json` list (pretty printed, fields
+/// in the order of [`Candidate`]), readable again by [`parse_candidates`].
+pub fn to_json(candidates: &[Candidate]) -> String {
+    serde_json::to_string_pretty(candidates).unwrap_or_else(|_| "[]".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -740,6 +909,180 @@ mod tests {
         check_outline_err(
             r#"{"related_work_strategy": {"subsections": [{"limitation_search_queries": {}}]}}"#,
             "related_work_strategy.subsections[0].limitation_search_queries",
+        );
+    }
+
+    fn work(title: &str, f: impl FnOnce(&mut Work)) -> Work {
+        let mut w = Work::empty(crate::works::Service::SemanticScholar);
+        w.title = title.into();
+        f(&mut w);
+        w
+    }
+
+    fn check_snippet(w: Work, expected: Option<&str>) {
+        assert_eq!(work_snippet(&w).as_deref(), expected, "{w:?}");
+    }
+
+    #[test]
+    fn snippets_from_abstract_or_venue_and_year() {
+        use crate::works::PubDate;
+        let year = |y| {
+            Some(PubDate {
+                year: y,
+                month: None,
+                day: None,
+            })
+        };
+        check_snippet(
+            work("t", |w| {
+                w.abstract_text = Some("  We  show\nthat x. ".into())
+            }),
+            Some("We show that x."),
+        );
+        let long = "word ".repeat(100);
+        let got = work_snippet(&work("t", |w| w.abstract_text = Some(long.clone()))).unwrap();
+        assert!(got.ends_with("word…"), "{got}");
+        assert!(got.chars().count() <= SNIPPET_CHARS + 1, "{got}");
+        let unbroken = "x".repeat(SNIPPET_CHARS + 5);
+        check_snippet(
+            work("t", |w| w.abstract_text = Some(unbroken.clone())),
+            Some(&format!("{}…", "x".repeat(SNIPPET_CHARS))),
+        );
+        check_snippet(
+            work("t", |w| {
+                w.abstract_text = Some(" ".into());
+                w.venue = Some("NeurIPS".into());
+                w.published = year(2017);
+            }),
+            Some("NeurIPS, 2017"),
+        );
+        check_snippet(work("t", |w| w.venue = Some("ICLR".into())), Some("ICLR"));
+        check_snippet(work("t", |w| w.published = year(2020)), Some("2020"));
+        check_snippet(work("t", |w| w.venue = Some("  ".into())), None);
+        check_snippet(work("t", |_| {}), None);
+    }
+
+    fn check_url(w: Work, expected: Option<&str>) {
+        assert_eq!(work_url(&w).as_deref(), expected, "{w:?}");
+    }
+
+    #[test]
+    fn urls_prefer_doi_then_arxiv_then_index_pages() {
+        let all = |w: &mut Work| {
+            w.doi = Some("10.1/AB".into());
+            w.arxiv_id = Some("1706.03762".into());
+            w.s2_id = Some("abc".into());
+            w.openalex_id = Some("W1".into());
+        };
+        check_url(work("t", all), Some("https://doi.org/10.1/AB"));
+        check_url(
+            work("t", |w| {
+                all(w);
+                w.doi = Some("not a doi".into());
+            }),
+            Some("https://arxiv.org/abs/1706.03762"),
+        );
+        check_url(
+            work("t", |w| w.s2_id = Some("abc".into())),
+            Some("https://www.semanticscholar.org/paper/abc"),
+        );
+        check_url(
+            work("t", |w| w.openalex_id = Some("W1".into())),
+            Some("https://openalex.org/W1"),
+        );
+        check_url(
+            work("t", |w| {
+                w.openalex_id = Some("https://openalex.org/W2".into())
+            }),
+            Some("https://openalex.org/W2"),
+        );
+        check_url(work("t", |w| w.s2_id = Some(" ".into())), None);
+    }
+
+    /// `(tag, works)` per query → `(title, tags, source_url)` per candidate.
+    fn check_found(found: &[(&str, Vec<Work>)], expected: &[(&str, &[&str], Option<&str>)]) {
+        let got = from_works(found.iter().map(|(t, w)| (*t, w.as_slice())));
+        let got: Vec<(String, Vec<String>, Option<String>)> = got
+            .into_iter()
+            .map(|c| (c.title, c.discovered_for.unwrap_or_default(), c.source_url))
+            .collect();
+        let want: Vec<(String, Vec<String>, Option<String>)> = expected
+            .iter()
+            .map(|(t, tags, u)| {
+                (
+                    t.to_string(),
+                    tags.iter().map(|s| s.to_string()).collect(),
+                    u.map(str::to_string),
+                )
+            })
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn works_become_candidates_merged_across_queries() {
+        let doi = |d: &str| {
+            let d = d.to_string();
+            move |w: &mut Work| w.doi = Some(d)
+        };
+        let a = work("A", doi("10.1/a"));
+        let a_upper = work("A (journal version)", doi("10.1/A"));
+        let b = work("B", |w| w.arxiv_id = Some("2001.00001v2".into()));
+        let b_again = work("B, the preprint", |w| {
+            w.arxiv_id = Some("2001.00001".into())
+        });
+        let c = work("The C Paper", |_| {});
+        let c_title = work("the c paper.", |w| w.s2_id = Some("s2c".into()));
+        let untitled = work("  ", doi("10.1/z"));
+        let rw1 = "related_work[2.1]";
+        check_found(&[], &[]);
+        check_found(
+            &[
+                ("intro", vec![a.clone(), b.clone()]),
+                (rw1, vec![b_again, a_upper, c.clone()]),
+                ("intro", vec![c_title.clone(), untitled]),
+            ],
+            &[
+                ("A", &["intro", rw1], Some("https://doi.org/10.1/a")),
+                (
+                    "B",
+                    &["intro", rw1],
+                    Some("https://arxiv.org/abs/2001.00001v2"),
+                ),
+                (
+                    "The C Paper",
+                    &[rw1, "intro"],
+                    Some("https://www.semanticscholar.org/paper/s2c"),
+                ),
+            ],
+        );
+        // Regression: the same query listing a paper twice adds its tag once.
+        check_found(
+            &[("intro", vec![a.clone(), a.clone()])],
+            &[("A", &["intro"], Some("https://doi.org/10.1/a"))],
+        );
+        // Different papers with different titles stay apart.
+        check_found(
+            &[("intro", vec![a, c])],
+            &[
+                ("A", &["intro"], Some("https://doi.org/10.1/a")),
+                ("The C Paper", &["intro"], None),
+            ],
+        );
+    }
+
+    #[test]
+    fn discovered_candidates_round_trip_through_raw_candidates_json() {
+        let w = work("Attention", |w| {
+            w.doi = Some("https://doi.org/10.5/X".into());
+            w.abstract_text = Some("We propose.".into());
+        });
+        let found = from_works([("intro", std::slice::from_ref(&w))]);
+        let text = to_json(&found);
+        assert_eq!(parse_candidates(&text).unwrap(), found);
+        assert_eq!(
+            found.first().and_then(|c| c.extra.get("doi")),
+            Some(&Value::String("10.5/X".into()))
         );
     }
 }
