@@ -155,3 +155,33 @@ fn corpus_counts_match_the_reference_or_are_explained() {
         unexplained.join("\n")
     );
 }
+
+/// Guards the browser's sliced reading of a large `.bib`: reading every
+/// corpus file a few bytes or a few entries at a time gives exactly the
+/// one-shot result, layer 1 included.
+#[test]
+fn stepped_parse_and_layer1_equal_the_one_shot_run_on_every_corpus_file() {
+    use citegate_core::bibtex::format::{self, Layer1};
+    for (file, _) in reference_counts() {
+        let bytes = std::fs::read(corpus().join(&file)).expect("corpus file");
+        let text = String::from_utf8_lossy(&bytes);
+        let whole = parse::parse(&text);
+        let findings = format::check_entries(&whole, 2026);
+        for budget in [1, 7, 4096] {
+            let mut p = parse::Incremental::new(&text);
+            let mut last = 0;
+            while !p.step(budget) {
+                let (done, total) = p.progress();
+                assert!(
+                    done > last && done < total,
+                    "{file}: progress {done}/{total}"
+                );
+                last = done;
+            }
+            assert_eq!(p.finish(), whole, "{file}: stepped by {budget} bytes");
+            let mut l = Layer1::new(&whole, 2026);
+            while !l.step(budget) {}
+            assert_eq!(l.finish(), findings, "{file}: layer 1 stepped by {budget}");
+        }
+    }
+}

@@ -205,30 +205,74 @@ fn parse_year(text: &str, is_date: bool) -> Option<i32> {
 /// Checks every entry on its own and the entries against each other.
 /// `now_year` is the current year; a year up to `now_year + 1` is accepted.
 pub fn check_entries(bib: &Bibliography, now_year: i32) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for p in &bib.problems {
-        out.push(Finding {
-            severity: if p.kind.is_error() {
-                Severity::Error
-            } else {
-                Severity::Warning
-            },
-            code: Code::Parse,
-            key: None,
-            file: None,
-            line: p.error.location.line,
-            field: p.error.location.field.clone(),
-            message: p.error.message.clone(),
-            suggestion: None,
-        });
+    Layer1::new(bib, now_year).finish()
+}
+
+/// Layer 1 run a few entries at a time (see [`super::parse::Incremental`]);
+/// any sequence of [`Layer1::step`] calls then [`Layer1::finish`] gives
+/// exactly what [`check_entries`] gives.
+pub struct Layer1<'b> {
+    bib: &'b Bibliography,
+    now_year: i32,
+    next: usize,
+    out: Vec<Finding>,
+}
+
+impl<'b> Layer1<'b> {
+    /// Starts the checks; the reader's problems are the first findings.
+    pub fn new(bib: &'b Bibliography, now_year: i32) -> Self {
+        let out = bib
+            .problems
+            .iter()
+            .map(|p| Finding {
+                severity: if p.kind.is_error() {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                code: Code::Parse,
+                key: None,
+                file: None,
+                line: p.error.location.line,
+                field: p.error.location.field.clone(),
+                message: p.error.message.clone(),
+                suggestion: None,
+            })
+            .collect();
+        Layer1 {
+            bib,
+            now_year,
+            next: 0,
+            out,
+        }
     }
-    for e in &bib.entries {
-        check_required(e, &mut out);
-        check_year(e, now_year, &mut out);
-        check_doi(e, &mut out);
+
+    /// Checks up to `n` more entries (at least one); `true` once all are.
+    pub fn step(&mut self, n: usize) -> bool {
+        let end = self
+            .next
+            .saturating_add(n.max(1))
+            .min(self.bib.entries.len());
+        for e in self.bib.entries.get(self.next..end).unwrap_or_default() {
+            check_required(e, &mut self.out);
+            check_year(e, self.now_year, &mut self.out);
+            check_doi(e, &mut self.out);
+        }
+        self.next = end;
+        self.next >= self.bib.entries.len()
     }
-    check_duplicates(bib, &mut out);
-    out
+
+    /// Entries checked so far and their number.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.bib.entries.len())
+    }
+
+    /// Checks the rest, then the duplicates across the whole file.
+    pub fn finish(mut self) -> Vec<Finding> {
+        while !self.step(usize::MAX) {}
+        check_duplicates(self.bib, &mut self.out);
+        self.out
+    }
 }
 
 fn check_required(e: &Entry, out: &mut Vec<Finding>) {

@@ -214,17 +214,70 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Bibliography> {
 /// assert_eq!(bib.entries[0].decoded("title").as_deref(), Some("The TeXbook"));
 /// ```
 pub fn parse(text: &str) -> Bibliography {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut p = Parser {
-        src: text.as_bytes(),
-        text,
-        pos: 0,
-        line_starts: line_starts(text),
-        bib: Bibliography::default(),
-        macros: Vec::new(),
-    };
-    p.run();
-    p.bib
+    Incremental::new(text).finish()
+}
+
+/// A parse run a slice at a time, for callers that must not block for the
+/// whole file (the browser page yields to the event loop between slices).
+/// Any sequence of [`Incremental::step`] calls followed by
+/// [`Incremental::finish`] gives exactly what [`parse`] gives.
+///
+/// ```
+/// use citegate_core::bibtex::parse::{parse, Incremental};
+/// let text = "@misc{a, title={A}}\n@misc{b, title={B}}\n";
+/// let mut p = Incremental::new(text);
+/// while !p.step(1) {}
+/// assert_eq!(p.finish(), parse(text));
+/// ```
+pub struct Incremental<'a> {
+    parser: Parser<'a>,
+}
+
+impl<'a> Incremental<'a> {
+    /// Prepares to read `text` (a leading byte-order mark is skipped).
+    pub fn new(text: &'a str) -> Self {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Incremental {
+            parser: Parser {
+                src: text.as_bytes(),
+                text,
+                pos: 0,
+                line_starts: line_starts(text),
+                bib: Bibliography::default(),
+                macros: Vec::new(),
+            },
+        }
+    }
+
+    /// Reads whole items until at least `budget` more bytes are behind
+    /// (one item at least, however large); `true` once the text is done.
+    pub fn step(&mut self, budget: usize) -> bool {
+        let p = &mut self.parser;
+        let stop = p.pos.saturating_add(budget.max(1));
+        while p.pos < p.src.len() && p.pos < stop {
+            p.item();
+        }
+        p.pos >= p.src.len()
+    }
+
+    /// Bytes read so far and the text's length in bytes.
+    pub fn progress(&self) -> (usize, usize) {
+        (
+            self.parser.pos.min(self.parser.src.len()),
+            self.parser.src.len(),
+        )
+    }
+
+    /// Entries read so far.
+    pub fn entries_so_far(&self) -> usize {
+        self.parser.bib.entries.len()
+    }
+
+    /// Reads the rest and returns the bibliography.
+    pub fn finish(mut self) -> Bibliography {
+        self.parser.run();
+        self.parser.bib
+    }
 }
 
 fn line_starts(text: &str) -> Vec<usize> {
@@ -388,60 +441,67 @@ impl<'a> Parser<'a> {
 
     fn run(&mut self) {
         while self.pos < self.src.len() {
-            // Text outside entries is ignored up to the next `@`.
-            match self
-                .src
-                .get(self.pos..)
-                .and_then(|rest| rest.iter().position(|&b| b == b'@'))
-            {
-                Some(off) => self.pos += off,
-                None => {
-                    self.pos = self.src.len();
-                    break;
+            self.item();
+        }
+    }
+
+    /// Reads what starts at the next `@`: one entry, macro, preamble or
+    /// comment (or a reported problem), moving `pos` past it. Always
+    /// makes progress.
+    fn item(&mut self) {
+        // Text outside entries is ignored up to the next `@`.
+        match self
+            .src
+            .get(self.pos..)
+            .and_then(|rest| rest.iter().position(|&b| b == b'@'))
+        {
+            Some(off) => self.pos += off,
+            None => {
+                self.pos = self.src.len();
+                return;
+            }
+        }
+        let at = self.pos;
+        self.pos += 1;
+        self.skip_ws();
+        let kind = self.read_name().to_ascii_lowercase();
+        self.skip_ws();
+        let close = match self.peek() {
+            Some(b'{') => b'}',
+            Some(b'(') => b')',
+            _ => {
+                // An `@` in free text (an e-mail address) is not an entry;
+                // a line-start `@type` without a body is reported.
+                if !kind.is_empty() && self.at_line_start(at) {
+                    self.problem(
+                        ProblemKind::Syntax,
+                        at,
+                        format!("`@{kind}` is not followed by `{{` or `(`; skipped"),
+                    );
                 }
+                return;
             }
-            let at = self.pos;
-            self.pos += 1;
-            self.skip_ws();
-            let kind = self.read_name().to_ascii_lowercase();
-            self.skip_ws();
-            let close = match self.peek() {
-                Some(b'{') => b'}',
-                Some(b'(') => b')',
-                _ => {
-                    // An `@` in free text (an e-mail address) is not an entry;
-                    // a line-start `@type` without a body is reported.
-                    if !kind.is_empty() && self.at_line_start(at) {
-                        self.problem(
-                            ProblemKind::Syntax,
-                            at,
-                            format!("`@{kind}` is not followed by `{{` or `(`; skipped"),
-                        );
-                    }
-                    continue;
-                }
-            };
-            if kind.is_empty() {
-                self.problem(
-                    ProblemKind::Syntax,
-                    at,
-                    "`@` without an entry type; skipped".to_string(),
-                );
-                continue;
-            }
-            self.pos += 1;
-            let result = match kind.as_str() {
-                "comment" => self.comment_body(close),
-                "preamble" => self.preamble_body(close),
-                "string" => self.string_body(close),
-                _ => self.entry_body(at, kind, close),
-            };
-            if let Err(b) = result {
-                self.problem(ProblemKind::Syntax, b.pos, b.message);
-                let resume = self.next_block_start(at + 1);
-                // Never move backwards: progress is guaranteed.
-                self.pos = resume.max(at + 1);
-            }
+        };
+        if kind.is_empty() {
+            self.problem(
+                ProblemKind::Syntax,
+                at,
+                "`@` without an entry type; skipped".to_string(),
+            );
+            return;
+        }
+        self.pos += 1;
+        let result = match kind.as_str() {
+            "comment" => self.comment_body(close),
+            "preamble" => self.preamble_body(close),
+            "string" => self.string_body(close),
+            _ => self.entry_body(at, kind, close),
+        };
+        if let Err(b) = result {
+            self.problem(ProblemKind::Syntax, b.pos, b.message);
+            let resume = self.next_block_start(at + 1);
+            // Never move backwards: progress is guaranteed.
+            self.pos = resume.max(at + 1);
         }
     }
 
