@@ -3,6 +3,7 @@
 pub mod bibtex;
 pub mod coverage;
 pub mod crosscheck;
+pub mod discover;
 pub mod library;
 pub mod pool;
 pub mod search;

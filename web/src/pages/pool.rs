@@ -8,6 +8,7 @@
 //! the same reason. Decisions (pre-dedup, accept/reject, dedup, keys, the
 //! prompt) are the core's.
 
+use super::discover::Discover;
 use crate::components::{
     yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
@@ -383,6 +384,7 @@ pub fn PoolPage() -> impl IntoView {
             </div>
             <FileDrop id="candidates-input" label="Drop raw_candidates.json" accept=".json" on_files=on_file />
             <Banner id="input-error" kind=BannerKind::Error text=input_error />
+            <Discover on_found=move |(name, text): (String, String)| set_input(name, text, None) />
             <div class="form-grid">
                 <label for="cutoff">"Research cutoff"</label>
                 <input id="cutoff" type="date" prop:value=move || saved.get().cutoff
