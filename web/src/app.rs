@@ -29,8 +29,14 @@ fn query_param(name: &str) -> Option<String> {
 /// Applies `?api=BASE` (every service under one base: `BASE/s2`,
 /// `BASE/openalex`, `BASE/crossref`, as a relay or a test server serves
 /// them) and `?s2_interval=MS` to the saved settings. The Settings page
-/// shows and edits the same values.
+/// shows and edits the same values. `?timeout_ms=MS` sets how long a request
+/// may hang before it counts as a network failure (30 s by default); it
+/// lasts for the page's life only and is not saved, since only tests that
+/// simulate a stalled service have reason to shorten it.
 async fn apply_url_overrides(services: Services) {
+    if let Some(ms) = query_param("timeout_ms").and_then(|t| t.trim().parse::<u32>().ok()) {
+        crate::api::transport::set_timeout_ms(ms);
+    }
     let api = query_param("api").filter(|a| !a.trim().is_empty());
     let interval = query_param("s2_interval").and_then(|i| i.trim().parse::<u64>().ok());
     if api.is_none() && interval.is_none() {

@@ -9,12 +9,33 @@
 //! would have made (and when) without a network. A browser reports an
 //! offline host, a DNS failure and a response blocked for lack of CORS
 //! headers as the same opaque `TypeError`; [`TransportError::Network`] keeps
-//! that honesty instead of guessing which one it was.
+//! that honesty instead of guessing which one it was. A request that hangs
+//! is cut off after [`timeout_ms`] (30 s unless the page URL says
+//! `?timeout_ms=MS`, which the end-to-end tests use) and reported the same
+//! way, so a stalled socket is retried and then marks the service
+//! unavailable instead of stopping a run for ever.
 
 use async_trait::async_trait;
 use citegate_core::works::request::{Method, Request};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
+
+/// How long [`FetchTransport`] waits for a whole answer (headers and body).
+pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
+
+thread_local! {
+    static TIMEOUT_MS: Cell<u32> = const { Cell::new(DEFAULT_TIMEOUT_MS) };
+}
+
+/// The current request timeout in milliseconds.
+pub fn timeout_ms() -> u32 {
+    TIMEOUT_MS.with(Cell::get)
+}
+
+/// Sets the request timeout (at least 1 ms) for every later request.
+pub fn set_timeout_ms(ms: u32) {
+    TIMEOUT_MS.with(|t| t.set(ms.max(1)));
+}
 
 /// What a service answered, unread.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +103,19 @@ impl Transport for FetchTransport {
             Method::Get => M::GET,
             Method::Post => M::POST,
         };
-        let mut builder = RequestBuilder::new(&req.url).method(method);
+        let limit = timeout_ms();
+        // Aborts the fetch and the body read alike once the time is up.
+        let signal = web_sys::AbortSignal::timeout_with_u32(limit);
+        let network = |e: gloo_net::Error| TransportError::Network {
+            message: if signal.aborted() {
+                format!("no answer within {limit} ms")
+            } else {
+                e.to_string().to_lowercase()
+            },
+        };
+        let mut builder = RequestBuilder::new(&req.url)
+            .method(method)
+            .abort_signal(Some(&signal));
         for (k, v) in &req.headers {
             builder = builder.header(k, v);
         }
@@ -93,14 +126,10 @@ impl Transport for FetchTransport {
         .map_err(|e| TransportError::Invalid {
             message: e.to_string().to_lowercase(),
         })?;
-        let resp = built.send().await.map_err(|e| TransportError::Network {
-            message: e.to_string().to_lowercase(),
-        })?;
+        let resp = built.send().await.map_err(network)?;
         let status = resp.status();
         let retry_after = resp.headers().get("retry-after");
-        let body = resp.text().await.map_err(|e| TransportError::Network {
-            message: e.to_string().to_lowercase(),
-        })?;
+        let body = resp.text().await.map_err(network)?;
         Ok(RawResponse {
             status,
             retry_after,
