@@ -300,12 +300,14 @@ async fn unavailable_items_are_recorded_as_unverified_not_not_found() {
         .unwrap();
     assert!(!state.finished);
     for item in state.items.values() {
-        assert_eq!(
-            item,
-            &VerifyItem::Unverified {
-                reason: run::UNAVAILABLE.into()
-            }
-        );
+        // The reason names the unavailability and carries the service's error.
+        match item {
+            VerifyItem::Unverified { reason } => assert!(
+                reason.starts_with(run::UNAVAILABLE) && reason.contains("semantic_scholar"),
+                "{reason}"
+            ),
+            other => panic!("{other:?}"),
+        }
     }
     assert_eq!(t.count(), 2, "one back-off, then no more requests");
 }

@@ -5,8 +5,8 @@
 //! re-run of a verification after a reload costs no request for anything
 //! already answered, and a key change does not throw answers away. Only
 //! answers that say something about the literature are kept — 2xx and 404 —
-//! never a rate limit or a server error, which would otherwise be replayed
-//! as if they were the service's verdict. The export file has two parts:
+//! never a rate limit, a server error or a success body that is not JSON,
+//! which would otherwise be replayed as if they were the service's verdict. The export file has two parts:
 //! `entries` (every other request, by key) and `s2_cache`, Semantic Scholar
 //! title searches in the layout of the reference scripts' `s2_cache.json`
 //! (normalized title → response JSON), so a cache moves between citegate
@@ -62,6 +62,18 @@ pub fn cacheable(status: u16) -> bool {
     (200..300).contains(&status) || status == 404
 }
 
+/// Whether an answer may be stored: a [`cacheable`] status, and for a
+/// success from a JSON service (all but arXiv's Atom feed), a body that is
+/// JSON. A truncated or garbled success body says nothing about the
+/// literature; kept, it would be replayed on every resume and the item
+/// could never be checked again.
+pub fn storable(service: Service, status: u16, body: &str) -> bool {
+    cacheable(status)
+        && (service == Service::Arxiv
+            || !(200..300).contains(&status)
+            || serde_json::from_str::<serde::de::IgnoredAny>(body).is_ok())
+}
+
 impl ResponseCache {
     /// The cache in `db`.
     pub fn new(db: Rc<Db>) -> Self {
@@ -89,9 +101,9 @@ impl ResponseCache {
         found
     }
 
-    /// Stores the answer to `req` when its status is [`cacheable`].
+    /// Stores the answer to `req` when it is [`storable`].
     pub async fn put(&self, req: &Request, status: u16, body: &str) -> Result<(), StoreError> {
-        if !cacheable(status) {
+        if !storable(req.service, status, body) {
             return Ok(());
         }
         let entry = CachedResponse {

@@ -31,7 +31,8 @@ use std::fmt;
 /// Hits asked of a title search.
 pub const SEARCH_LIMIT: usize = 5;
 
-/// The reason recorded for items a service could not check.
+/// The start of the reason recorded for items a service could not check;
+/// the service's error follows in parentheses.
 pub const UNAVAILABLE: &str = "unverified: service unavailable";
 
 /// One candidate's verification result.
@@ -129,10 +130,24 @@ async fn load<T: for<'de> Deserialize<'de>>(
 fn unverified(e: &ClientError) -> VerifyItem {
     VerifyItem::Unverified {
         reason: if e.is_unavailable() {
-            UNAVAILABLE.to_string()
+            format!("{UNAVAILABLE} ({e})")
         } else {
             format!("unverified: {e}")
         },
+    }
+}
+
+/// The reason for a Semantic Scholar answer the core could not read. The
+/// service is named, as in every other unverified reason, so a row says
+/// who failed (an error answer already names it).
+fn unreadable(e: &citegate_core::Error) -> String {
+    if e.kind == citegate_core::error::ErrorKind::Api {
+        format!("unverified: {e}")
+    } else {
+        format!(
+            "unverified: {} sent an unreadable answer: {e}",
+            Service::SemanticScholar.name()
+        )
     }
 }
 
@@ -180,7 +195,7 @@ pub async fn verify_run(
                 Ok(S2Body::Batch(r)) => Ok(r),
                 Ok(S2Body::Error(e)) => Err(format!("unverified: {}", e.to_error())),
                 Ok(_) => Err("unverified: semantic_scholar batch answer is not a list".into()),
-                Err(e) => Err(format!("unverified: {e}")),
+                Err(e) => Err(unreadable(&e)),
             },
             Err(e @ ClientError::KeyPreflight { .. }) => {
                 return Err(RunError::KeyPreflight(e.clone()))
@@ -222,7 +237,7 @@ pub async fn verify_run(
             Ok(f) => match verify::decide_body(c, &f.body, Some(f.status), 0, opts) {
                 Ok(d) => from_decision(d),
                 Err(e) => VerifyItem::Unverified {
-                    reason: format!("unverified: {e}"),
+                    reason: unreadable(&e),
                 },
             },
             Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e)),
