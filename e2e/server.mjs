@@ -23,7 +23,12 @@ const TYPES = {
  * @param {string} opts.dist   folder of the built app
  * @param {string} [opts.base] sub-path the app is served under, e.g. "/lab/citegate/"
  * @param {(req: http.IncomingMessage, url: URL) => (null | {status:number, headers?:object, body:string|Buffer} | Promise<any>)} [opts.api]
- *        answers for paths under /api/; null means 404
+ *        answers for paths under /api/; null means 404. An answer may also say
+ *        `drop: true` (close the socket, no response), `noCors: true` (answer
+ *        without CORS headers: the page sees an opaque network failure),
+ *        `delayMs` (wait that long first; nothing is sent if the client has
+ *        gone by then) or `truncate: true` (send the headers with the full
+ *        content-length and half the body, then destroy the socket).
  * @returns {Promise<{url: string, base: string, close: () => Promise<void>, requests: Array<{method:string, path:string, headers:object}>}>}
  */
 export async function start({ dist, base = "/", api } = {}) {
@@ -44,12 +49,30 @@ export async function start({ dist, base = "/", api } = {}) {
       }
       let answer = api ? await api(req, url) : null;
       if (!answer) answer = { status: 404, body: JSON.stringify({ error: "no recorded response" }) };
+      if (answer.delayMs) {
+        // Held until the delay passes or the client gives up, whichever is first.
+        await new Promise((ok) => {
+          const timer = setTimeout(ok, answer.delayMs);
+          res.on("close", () => {
+            clearTimeout(timer);
+            ok();
+          });
+        });
+        if (req.socket.destroyed || res.writableEnded || res.destroyed) return;
+      }
       if (answer.drop) {
         req.socket.destroy();
         return;
       }
       const headers = answer.noCors ? { ...(answer.headers || {}) } : { ...cors, ...(answer.headers || {}) };
       if (!headers["content-type"]) headers["content-type"] = "application/json";
+      if (answer.truncate) {
+        const body = Buffer.from(answer.body ?? "");
+        headers["content-length"] = String(body.length);
+        res.writeHead(answer.status, headers);
+        res.write(body.subarray(0, Math.floor(body.length / 2)), () => setTimeout(() => res.destroy(), 20));
+        return;
+      }
       res.writeHead(answer.status, headers);
       return res.end(answer.body);
     }
@@ -79,6 +102,11 @@ export async function start({ dist, base = "/", api } = {}) {
     url: `http://127.0.0.1:${port}${base}`,
     base,
     requests,
-    close: () => new Promise((ok) => server.close(() => ok())),
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        // Held-open (delayed) answers must not keep the server alive.
+        server.closeAllConnections?.();
+      }),
   };
 }
