@@ -216,6 +216,9 @@ pub struct Layer1<'b> {
     now_year: i32,
     next: usize,
     out: Vec<Finding>,
+    duplicates: Duplicates<'b>,
+    /// Duplicate findings, reported after all the per-entry ones.
+    repeated: Vec<Finding>,
 }
 
 impl<'b> Layer1<'b> {
@@ -244,6 +247,8 @@ impl<'b> Layer1<'b> {
             now_year,
             next: 0,
             out,
+            duplicates: Duplicates::default(),
+            repeated: Vec::new(),
         }
     }
 
@@ -257,6 +262,7 @@ impl<'b> Layer1<'b> {
             check_required(e, &mut self.out);
             check_year(e, self.now_year, &mut self.out);
             check_doi(e, &mut self.out);
+            self.duplicates.see(e, &mut self.repeated);
         }
         self.next = end;
         self.next >= self.bib.entries.len()
@@ -267,10 +273,10 @@ impl<'b> Layer1<'b> {
         (self.next, self.bib.entries.len())
     }
 
-    /// Checks the rest, then the duplicates across the whole file.
+    /// Checks the rest; the duplicates across the file come last.
     pub fn finish(mut self) -> Vec<Finding> {
         while !self.step(usize::MAX) {}
-        check_duplicates(self.bib, &mut self.out);
+        self.out.append(&mut self.repeated);
         self.out
     }
 }
@@ -363,27 +369,33 @@ fn check_doi(e: &Entry, out: &mut Vec<Finding>) {
     }
 }
 
-fn check_duplicates(bib: &Bibliography, out: &mut Vec<Finding>) {
-    let mut by_key: BTreeMap<&str, &Entry> = BTreeMap::new();
-    let mut by_folded_key: BTreeMap<String, &Entry> = BTreeMap::new();
-    let mut by_doi: BTreeMap<String, &Entry> = BTreeMap::new();
-    let mut by_title: BTreeMap<String, &Entry> = BTreeMap::new();
-    for e in &bib.entries {
+/// Repeated keys, DOIs and titles, seen one entry at a time in file order
+/// (the first of a repeated group is the one the others are compared to).
+#[derive(Default)]
+struct Duplicates<'b> {
+    by_key: BTreeMap<&'b str, &'b Entry>,
+    by_folded_key: BTreeMap<String, &'b Entry>,
+    by_doi: BTreeMap<String, &'b Entry>,
+    by_title: BTreeMap<String, &'b Entry>,
+}
+
+impl<'b> Duplicates<'b> {
+    fn see(&mut self, e: &'b Entry, out: &mut Vec<Finding>) {
         if e.key.is_empty() {
-            continue;
+            return;
         }
-        if let Some(first) = by_key.get(e.key.as_str()) {
+        if let Some(first) = self.by_key.get(e.key.as_str()) {
             out.push(Finding::entry(
                 Severity::Error,
                 Code::DuplicateKey,
                 e,
                 format!("key `{}` is already used at line {}", e.key, first.line),
             ));
-            continue;
+            return;
         }
-        by_key.insert(&e.key, e);
+        self.by_key.insert(&e.key, e);
         let folded = e.key.to_lowercase();
-        if let Some(first) = by_folded_key.get(&folded) {
+        if let Some(first) = self.by_folded_key.get(&folded) {
             out.push(Finding::entry(
                 Severity::Warning,
                 Code::DuplicateKey,
@@ -394,12 +406,12 @@ fn check_duplicates(bib: &Bibliography, out: &mut Vec<Finding>) {
                 ),
             ));
         } else {
-            by_folded_key.insert(folded, e);
+            self.by_folded_key.insert(folded, e);
         }
         let doi = e.decoded("doi").map(|d| bare_doi(&d).0.to_lowercase());
         let mut reported = false;
         if let Some(doi) = doi.filter(|d| is_valid_doi(d)) {
-            if let Some(first) = by_doi.get(&doi) {
+            if let Some(first) = self.by_doi.get(&doi) {
                 out.push(
                     Finding::entry(
                         Severity::Warning,
@@ -414,14 +426,14 @@ fn check_duplicates(bib: &Bibliography, out: &mut Vec<Finding>) {
                 );
                 reported = true;
             } else {
-                by_doi.insert(doi, e);
+                self.by_doi.insert(doi, e);
             }
         }
         if let Some(title) = e.get("title").map(crate::title::normalize) {
             if title.is_empty() {
-                continue;
+                return;
             }
-            match by_title.get(&title) {
+            match self.by_title.get(&title) {
                 Some(first) if !reported => out.push(
                     Finding::entry(
                         Severity::Warning,
@@ -436,7 +448,7 @@ fn check_duplicates(bib: &Bibliography, out: &mut Vec<Finding>) {
                 ),
                 Some(_) => {}
                 None => {
-                    by_title.insert(title, e);
+                    self.by_title.insert(title, e);
                 }
             }
         }
