@@ -40,6 +40,10 @@ pub fn DownloadButton(
     /// The content; the button is disabled while it is empty.
     #[prop(into)]
     content: Signal<String>,
+    /// When given, enables the button instead of a non-empty `content`, so
+    /// a large content is only built when the button is clicked.
+    #[prop(optional, into)]
+    enabled: Option<Signal<bool>>,
 ) -> impl IntoView {
     let error = RwSignal::new(String::new());
     view! {
@@ -47,7 +51,10 @@ pub fn DownloadButton(
             type="button"
             class="secondary"
             id=id
-            disabled=move || content.with(|c| c.is_empty())
+            disabled=move || match enabled {
+                Some(e) => !e.get(),
+                None => content.with(|c| c.is_empty()),
+            }
             on:click=move |_| {
                 error.set(download(&filename.get(), mime, &content.get()).err().unwrap_or_default())
             }

@@ -14,8 +14,21 @@ use citegate_core::bibtex::parse::{self, Bibliography};
 use citegate_core::tex;
 use citegate_core::works::request::{Endpoints, Method, Request};
 use citegate_core::works::Service;
+use crate::services::clock::perf_now;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// How long one slice of reading or checking may hold the page before it
+/// yields to the browser (ms): short enough that typing and clicks stay
+/// smooth, long enough that a 50 MB file is not slowed by the yields.
+const SLICE_MS: f64 = 30.0;
+/// Bytes read per parser step within a slice.
+const STEP_BYTES: usize = 32 * 1024;
+/// Entries checked per layer-1 step within a slice.
+const STEP_ENTRIES: usize = 200;
+/// Findings shown in the table; the exported report has all of them.
+const SHOWN_FINDINGS: usize = 200;
 
 const EXAMPLE_BIB: &str = include_str!("../../examples/refs.bib");
 
@@ -101,8 +114,9 @@ fn current_year() -> i32 {
     js_sys::Date::new_0().get_full_year() as i32
 }
 
-fn layer1(bib: &Bibliography, tex_files: &[LoadedFile]) -> Vec<Finding> {
-    let mut out = format::check_entries(bib, current_year());
+/// The checks of the `.bib` against the `.tex` cites (fast: one pass).
+fn cite_findings(bib: &Bibliography, tex_files: &[LoadedFile]) -> Vec<Finding> {
+    let mut out = Vec::new();
     if !tex_files.is_empty() {
         let map: BTreeMap<String, String> = tex_files
             .iter()
@@ -146,7 +160,14 @@ struct Row {
 #[component]
 pub fn BibtexPage() -> impl IntoView {
     let services = use_context::<Services>();
-    let bib_file = RwSignal::new(None::<LoadedFile>);
+    // The file's text lives only in the reading task; signals hold its name
+    // and the (shared, never cloned) results, so a 50 MB file is not copied
+    // on every render.
+    let bib_name = RwSignal::new(None::<String>);
+    let bib = RwSignal::new(None::<Arc<Bibliography>>);
+    let layer1 = RwSignal::new(Arc::new(Vec::<Finding>::new()));
+    let reading = RwSignal::new(String::new());
+    let read_id = StoredValue::new(0u64);
     let tex_files = RwSignal::new(Vec::<LoadedFile>::new());
     let mode = RwSignal::new(Mode::Default);
     let rows = RwSignal::new(Vec::<Row>::new());
@@ -154,35 +175,99 @@ pub fn BibtexPage() -> impl IntoView {
     let progress = RwSignal::new((0usize, 0usize));
     let run_id = StoredValue::new(0u64);
 
-    let bib = Memo::new(move |_| bib_file.get().map(|f| parse::parse(&f.text)));
-    let findings = Memo::new(move |_| {
-        bib.get()
-            .map(|b| layer1(&b, &tex_files.get()))
-            .unwrap_or_default()
+    let cites = Memo::new(move |_| {
+        bib.with(|b| {
+            b.as_ref()
+                .map(|b| tex_files.with(|t| cite_findings(b, t)))
+                .unwrap_or_default()
+        })
     });
 
-    let load_example = move |_| {
+    // Reads and checks a file a slice at a time (see SLICE_MS), showing
+    // progress; a newer file abandons an older reading.
+    let read = move |file: LoadedFile| {
+        read_id.update_value(|r| *r += 1);
+        let mine = read_id.get_value();
         run_id.update_value(|r| *r += 1);
         rows.set(Vec::new());
+        bib.set(None);
+        layer1.set(Arc::new(Vec::new()));
+        bib_name.set(Some(file.name.clone()));
+        leptos::task::spawn_local(async move {
+            let LoadedFile { name, text } = file;
+            let stale = move || read_id.get_value() != mine;
+            let mb = |b: usize| b as f64 / 1_048_576.0;
+            let mut p = parse::Incremental::new(&text);
+            loop {
+                let t0 = perf_now();
+                let mut done = false;
+                while !done && perf_now() - t0 < SLICE_MS {
+                    done = p.step(STEP_BYTES);
+                }
+                if done {
+                    break;
+                }
+                let (at, total) = p.progress();
+                reading.set(format!(
+                    "reading {name}: {:.1} / {:.1} MB · {} entries so far",
+                    mb(at),
+                    mb(total),
+                    p.entries_so_far()
+                ));
+                yield_now().await;
+                if stale() {
+                    return;
+                }
+            }
+            let parsed = Arc::new(p.finish());
+            drop(text);
+            let mut l1 = format::Layer1::new(&parsed, current_year());
+            loop {
+                let t0 = perf_now();
+                let mut done = false;
+                while !done && perf_now() - t0 < SLICE_MS {
+                    done = l1.step(STEP_ENTRIES);
+                }
+                if done {
+                    break;
+                }
+                let (at, total) = l1.progress();
+                reading.set(format!("checking {name}: {at} / {total} entries"));
+                yield_now().await;
+                if stale() {
+                    return;
+                }
+            }
+            let found = l1.finish();
+            if stale() {
+                return;
+            }
+            reading.set(String::new());
+            layer1.set(Arc::new(found));
+            bib.set(Some(parsed));
+        });
+    };
+
+    let load_example = move |_| {
         tex_files.set(Vec::new());
-        bib_file.set(Some(LoadedFile {
+        read(LoadedFile {
             name: "refs.bib".into(),
             text: EXAMPLE_BIB.into(),
-        }));
+        });
     };
     let set_bib = move |files: Vec<LoadedFile>| {
-        run_id.update_value(|r| *r += 1);
-        rows.set(Vec::new());
-        bib_file.set(files.into_iter().next());
+        if let Some(f) = files.into_iter().next() {
+            read(f);
+        }
     };
     let add_tex = move |files: Vec<LoadedFile>| tex_files.update(|t| t.extend(files));
 
     let start = move |_| {
         let Some(services) = services else { return };
         let Some(b) = bib.get_untracked() else { return };
+        let m = mode.get_untracked();
         run_id.update_value(|r| *r += 1);
         let my_run = run_id.get_value();
-        let m = mode.get_untracked();
         rows.set(Vec::new());
         running.set(true);
         progress.set((0, b.entries.len()));
@@ -226,25 +311,40 @@ pub fn BibtexPage() -> impl IntoView {
             n(Status::Unverified)
         )
     };
+    // Built only when the export button is clicked (the button is enabled
+    // by `has_bib`, not by this text).
     let report = Signal::derive(move || {
-        if bib.get().is_none() {
+        if bib.with(Option::is_none) {
             return String::new();
         }
+        let format: Vec<Finding> = layer1.with(|l| l.iter().cloned().collect());
         let value = serde_json::json!({
-            "file": bib_file.get().map(|f| f.name),
+            "file": bib_name.get(),
             "mode": mode.get(),
-            "format": findings.get(),
+            "format": cites.with(|c| format.into_iter().chain(c.iter().cloned()).collect::<Vec<_>>()),
             "entries": rows.get(),
         });
         serde_json::to_string_pretty(&value).unwrap_or_default()
     });
-    let bib_error = Signal::derive(move || match bib.get() {
-        Some(b) if b.entries.is_empty() => format!(
+    let has_bib = Signal::derive(move || bib.with(Option::is_some));
+    let bib_error = Signal::derive(move || match bib.with(|b| b.as_ref().map(|b| b.entries.is_empty())) {
+        Some(true) => format!(
             "{}: no BibTeX entries were found (is it a .bib file?)",
-            bib_file.get().map(|f| f.name).unwrap_or_default()
+            bib_name.get().unwrap_or_default()
         ),
         _ => String::new(),
     });
+    let n_findings = move || layer1.with(|l| l.len()) + cites.with(|c| c.len());
+    let shown_findings = move || {
+        let l = layer1.get();
+        cites.with(|c| {
+            l.iter()
+                .chain(c.iter())
+                .take(SHOWN_FINDINGS)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
 
     view! {
         <section class="bibtex">
@@ -261,26 +361,31 @@ pub fn BibtexPage() -> impl IntoView {
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it" accept=".tex" multiple=true on_files=add_tex />
             </div>
             <p class="muted" id="inputs">{move || {
-                let b = bib_file.get().map(|f| f.name).unwrap_or_else(|| "no .bib yet".into());
-                let t: Vec<String> = tex_files.get().iter().map(|f| f.name.clone()).collect();
-                match bib.get() {
-                    Some(x) => format!("{b}: {} entries{}", x.entries.len(), if t.is_empty() { String::new() } else { format!(" · {}", t.join(", ")) }),
+                let b = bib_name.get().unwrap_or_else(|| "no .bib yet".into());
+                let t: Vec<String> = tex_files.with(|t| t.iter().map(|f| f.name.clone()).collect());
+                match bib.with(|x| x.as_ref().map(|x| x.entries.len())) {
+                    Some(n) => format!("{b}: {n} entries{}", if t.is_empty() { String::new() } else { format!(" · {}", t.join(", ")) }),
                     None => b,
                 }
             }}</p>
+            <p class="muted" id="reading" aria-live="polite">{move || reading.get()}</p>
             <Banner id="bib-error" kind=BannerKind::Error text=bib_error />
             <h2>"Layer 1: format"</h2>
-            <Show when=move || bib.get().is_some() fallback=|| view! { <p class="muted">"drop a .bib or load the example"</p> }>
+            <Show when=move || has_bib.get() fallback=|| view! { <p class="muted">"drop a .bib or load the example"</p> }>
                 <p id="layer1-summary">{move || {
-                    let f = findings.get();
-                    let e = f.iter().filter(|x| x.severity == Severity::Error).count();
-                    format!("{} error(s), {} warning(s)", e, f.len() - e)
+                    let count = |f: &[Finding]| f.iter().filter(|x| x.severity == Severity::Error).count();
+                    let e = layer1.with(|l| count(l)) + cites.with(|c| count(c));
+                    format!("{} error(s), {} warning(s)", e, n_findings() - e)
+                }}</p>
+                <p class="muted" id="layer1-shown">{move || {
+                    let n = n_findings();
+                    (n > SHOWN_FINDINGS).then(|| format!("showing the first {SHOWN_FINDINGS} of {n} findings; the exported report has all of them"))
                 }}</p>
                 <div class="table-wrap">
                     <table id="layer1">
                         <thead><tr><th>"severity"</th><th>"where"</th><th>"key"</th><th>"field"</th><th>"problem"</th><th>"fix"</th></tr></thead>
                         <tbody>
-                            {move || findings.get().into_iter().map(|f| {
+                            {move || shown_findings().into_iter().map(|f| {
                                 let (sev, class) = match f.severity { Severity::Error => ("error", "badge fail"), Severity::Warning => ("warning", "badge warn") };
                                 let place = match (&f.file, f.line) {
                                     (Some(file), Some(l)) => format!("{file}:{l}"),
@@ -308,9 +413,9 @@ pub fn BibtexPage() -> impl IntoView {
                     <option value="strict">"strict (final submission)"</option>
                     <option value="loose">"loose (drafts)"</option>
                 </select>
-                <button type="button" id="check-entries" disabled=move || running.get() || bib.get().is_none() || services.is_none() on:click=start>"Check every entry"</button>
+                <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=start>"Check every entry"</button>
                 <button type="button" class="secondary" id="stop" disabled=move || !running.get() on:click=stop>"Stop"</button>
-                <DownloadButton id="export-report" label="Export report (JSON)" filename="bibtex_report.json".to_string() mime="application/json" content=report />
+                <DownloadButton id="export-report" label="Export report (JSON)" filename="bibtex_report.json".to_string() mime="application/json" content=report enabled=has_bib />
             </div>
             {services.is_none().then(|| view! { <div class="banner error">"The browser services did not start (storage unavailable?); only layer 1 can run."</div> })}
             <progress id="progress" max=move || progress.get().1.max(1).to_string() value=move || progress.get().0.to_string()></progress>
