@@ -4,9 +4,10 @@
 //! This module decides nothing. Each export reads its arguments, calls one
 //! or a few core functions, and hands back what they return; the logic a
 //! reader wants to check lives in the domain modules, where the native tests
-//! cover it. Results cross the boundary through `serde-wasm-bindgen` with its
-//! JSON-compatible serializer (arguments through JSON, see [`from_js`]), so
-//! a result has exactly the shape the CLI
+//! cover it. Values cross the boundary as JSON text (`JSON.stringify` /
+//! `serde_json` in, `serde_json` / `JSON.parse` out; see [`from_js`] and
+//! [`to_js`] for why not `serde-wasm-bindgen`), so a result has exactly the
+//! shape the CLI
 //! prints with `--json` (field names as in the files citegate reads and
 //! writes, maps as plain objects, absent values as `null`). Inputs that
 //! citegate usually reads from files (a pool, a candidate list, a `.bib`)
@@ -220,6 +221,10 @@ extern "C" {
     #[wasm_bindgen(method, setter = location)]
     fn set_location(this: &JsError, location: JsValue);
 
+    /// `JSON.parse` of text `serde_json` wrote.
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+
     /// `JSON.stringify`; throws on cycles and BigInts.
     #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
     fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
@@ -241,14 +246,23 @@ fn throw(e: Error) -> JsValue {
 type JsResult = Result<JsValue, JsValue>;
 
 /// A Rust value as a plain JS value (objects, arrays, numbers, `null`).
+///
+/// Written as JSON text by `serde_json` and read by the engine's
+/// `JSON.parse`, not built field by field with `serde_wasm_bindgen` (which
+/// this module used first): one boundary crossing per result instead of
+/// several per field. Measured with `js/bench/chromium.mjs`, the fusion of
+/// 3 × 100 works (276 results) went from 4.1 ms to 2.7 ms in Chromium, the
+/// other workloads unchanged. The values are the same: the crate's
+/// `json_compatible` serializer was chosen precisely to produce what JSON
+/// would.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult {
-    let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&ser).map_err(|e| {
+    let text = serde_json::to_string(value).map_err(|e| {
         throw(Error::new(
             ErrorKind::Shape,
             format!("result cannot be given to javascript: {e}"),
         ))
-    })
+    })?;
+    json_parse(&text)
 }
 
 /// A JS value read as `T`; a mismatch names the argument.
