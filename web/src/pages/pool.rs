@@ -293,7 +293,7 @@ pub fn PoolPage() -> impl IntoView {
                 let r = rows.get_untracked();
                 let open = r.values().filter(|x| !x.decided()).count();
                 if open > 0 {
-                    message.set(format!("{open} candidate(s) could not be checked (the service was unavailable); press Resume to try them again"));
+                    message.set(format!("{open} candidate(s) could not be checked (the service failed or was unreachable; each row gives its error); press Resume to try them again"));
                     phase.set(Phase::Paused);
                 } else {
                     phase.set(Phase::Done);
