@@ -521,90 +521,134 @@ fn histogram_bound(a: &[u32; BINS], b: &[u32; BINS]) -> u32 {
 /// Pass 2: for each surviving candidate in order, merge every later
 /// surviving one whose normalized title has `levenshtein_ratio ≥ threshold`
 /// with it. Returns the indices merged into each kept index.
-fn fuzzy_groups(titles: &[Vec<char>], threshold: f64) -> (Vec<bool>, Vec<Vec<usize>>) {
-    let n = titles.len();
-    let max_len = titles.iter().map(Vec::len).max().unwrap_or(0);
-    // k[m]: the largest distance that still passes at longer length m.
-    let k: Vec<Option<usize>> = (0..=max_len)
-        .map(|m| {
-            if m == 0 {
-                return if 100.0 >= threshold { Some(0) } else { None };
+/// The fuzzy pass, one candidate at a time: each still-kept title takes
+/// every later title within the distance the threshold allows. The state
+/// between steps is what the all-at-once loop kept in locals.
+struct Fuzzy {
+    titles: Vec<Vec<char>>,
+    /// k[m]: the largest distance that still passes at longer length m.
+    k: Vec<Option<usize>>,
+    /// Indices by title length, each in ascending index order.
+    buckets: Vec<Vec<usize>>,
+    /// The lengths whose bucket is not empty.
+    lengths: Vec<usize>,
+    hists: Vec<[u32; BINS]>,
+    dropped: Vec<bool>,
+    merged: Vec<Vec<usize>>,
+    matches: Vec<usize>,
+    next: usize,
+}
+
+impl Fuzzy {
+    fn new(titles: Vec<Vec<char>>, threshold: f64) -> Self {
+        let n = titles.len();
+        let max_len = titles.iter().map(Vec::len).max().unwrap_or(0);
+        let k: Vec<Option<usize>> = (0..=max_len)
+            .map(|m| {
+                if m == 0 {
+                    return if 100.0 >= threshold { Some(0) } else { None };
+                }
+                // The ratio falls as d grows; scan down from the loose bound.
+                (0..=m).rev().find(|&d| ratio_from(d, m) >= threshold)
+            })
+            .collect();
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); max_len + 1];
+        for (i, t) in titles.iter().enumerate() {
+            if let Some(b) = buckets.get_mut(t.len()) {
+                b.push(i);
             }
-            // The ratio falls as d grows; scan down from the loose bound.
-            (0..=m).rev().find(|&d| ratio_from(d, m) >= threshold)
-        })
-        .collect();
-    let k_at = |m: usize| k.get(m).copied().flatten();
-    // Buckets of indices by title length, each in ascending index order.
-    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); max_len + 1];
-    for (i, t) in titles.iter().enumerate() {
-        if let Some(b) = buckets.get_mut(t.len()) {
-            b.push(i);
+        }
+        let lengths: Vec<usize> = (0..=max_len)
+            .filter(|&l| buckets.get(l).is_some_and(|b| !b.is_empty()))
+            .collect();
+        let hists: Vec<[u32; BINS]> = titles.iter().map(|t| histogram(t)).collect();
+        Fuzzy {
+            titles,
+            k,
+            buckets,
+            lengths,
+            hists,
+            dropped: vec![false; n],
+            merged: vec![Vec::new(); n],
+            matches: Vec::new(),
+            next: 0,
         }
     }
-    let lengths: Vec<usize> = (0..=max_len)
-        .filter(|&l| buckets.get(l).is_some_and(|b| !b.is_empty()))
-        .collect();
-    let hists: Vec<[u32; BINS]> = titles.iter().map(|t| histogram(t)).collect();
-    let mut dropped = vec![false; n];
-    let mut merged: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut matches: Vec<usize> = Vec::new();
-    for i in 0..n {
-        if dropped.get(i).copied().unwrap_or(true) {
-            continue;
-        }
-        let (Some(a), Some(ha)) = (titles.get(i), hists.get(i)) else {
-            continue;
-        };
-        let la = a.len();
-        let scorer = rapidfuzz::distance::levenshtein::BatchComparator::new(a.iter().copied());
-        matches.clear();
-        for &lb in &lengths {
-            let m = la.max(lb);
-            let Some(kmax) = k_at(m) else { continue };
-            if la.abs_diff(lb) > kmax {
+
+    /// Visits up to `count` more candidates; `true` once all are visited.
+    fn step(&mut self, count: usize) -> bool {
+        let Fuzzy {
+            titles,
+            k,
+            buckets,
+            lengths,
+            hists,
+            dropped,
+            merged,
+            matches,
+            next,
+        } = self;
+        let k_at = |m: usize| k.get(m).copied().flatten();
+        let end = next.saturating_add(count.max(1)).min(titles.len());
+        for i in *next..end {
+            if dropped.get(i).copied().unwrap_or(true) {
                 continue;
             }
-            let Some(bucket) = buckets.get(lb) else {
+            let (Some(a), Some(ha)) = (titles.get(i), hists.get(i)) else {
                 continue;
             };
-            let start = bucket.partition_point(|&j| j <= i);
-            for &j in bucket.get(start..).unwrap_or(&[]) {
-                if dropped.get(j).copied().unwrap_or(true) {
+            let la = a.len();
+            let scorer = rapidfuzz::distance::levenshtein::BatchComparator::new(a.iter().copied());
+            matches.clear();
+            for &lb in lengths.iter() {
+                let m = la.max(lb);
+                let Some(kmax) = k_at(m) else { continue };
+                if la.abs_diff(lb) > kmax {
                     continue;
                 }
-                let (Some(b), Some(hb)) = (titles.get(j), hists.get(j)) else {
+                let Some(bucket) = buckets.get(lb) else {
                     continue;
                 };
-                let hit = if m == 0 {
-                    true
-                } else if la == 0 || lb == 0 {
-                    // One empty title: distance m, ratio 0.
-                    kmax >= m
-                } else if histogram_bound(ha, hb) as usize > kmax {
-                    false
-                } else {
-                    let args = rapidfuzz::distance::levenshtein::Args::default().score_cutoff(kmax);
-                    scorer
-                        .distance_with_args(b.iter().copied(), &args)
-                        .is_some()
-                };
-                if hit {
-                    matches.push(j);
+                let start = bucket.partition_point(|&j| j <= i);
+                for &j in bucket.get(start..).unwrap_or(&[]) {
+                    if dropped.get(j).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let (Some(b), Some(hb)) = (titles.get(j), hists.get(j)) else {
+                        continue;
+                    };
+                    let hit = if m == 0 {
+                        true
+                    } else if la == 0 || lb == 0 {
+                        // One empty title: distance m, ratio 0.
+                        kmax >= m
+                    } else if histogram_bound(ha, hb) as usize > kmax {
+                        false
+                    } else {
+                        let args =
+                            rapidfuzz::distance::levenshtein::Args::default().score_cutoff(kmax);
+                        scorer
+                            .distance_with_args(b.iter().copied(), &args)
+                            .is_some()
+                    };
+                    if hit {
+                        matches.push(j);
+                    }
                 }
             }
-        }
-        matches.sort_unstable();
-        for &j in &matches {
-            if let Some(d) = dropped.get_mut(j) {
-                *d = true;
+            matches.sort_unstable();
+            for &j in matches.iter() {
+                if let Some(d) = dropped.get_mut(j) {
+                    *d = true;
+                }
+            }
+            if let Some(list) = merged.get_mut(i) {
+                list.extend_from_slice(&matches);
             }
         }
-        if let Some(list) = merged.get_mut(i) {
-            list.extend_from_slice(&matches);
-        }
+        *next = end;
+        *next >= titles.len()
     }
-    (dropped, merged)
 }
 
 /// Pre-dedup with the default threshold of 92.
@@ -615,35 +659,76 @@ pub fn pre_dedup(candidates: Vec<Candidate>) -> PreDedup {
 /// Pre-dedup: the exact pass, then the fuzzy pass at `threshold`, with the
 /// reference's result (earliest kept, `discovered_for` merged in order).
 pub fn pre_dedup_with(candidates: Vec<Candidate>, threshold: f64) -> PreDedup {
-    let before = candidates.len();
-    let mut kept = exact_pass(candidates);
-    let titles: Vec<Vec<char>> = kept
-        .iter()
-        .map(|c| crate::title::normalize(&c.title).chars().collect())
-        .collect();
-    let (dropped, merged) = fuzzy_groups(&titles, threshold);
-    for (i, group) in merged.iter().enumerate() {
-        for &j in group {
-            let Some(other) = kept.get(j).cloned() else {
-                continue;
-            };
-            if let Some(target) = kept.get_mut(i) {
-                merge_into(target, &other);
-            }
+    PreDedupRun::new(candidates, threshold).finish()
+}
+
+/// Pre-dedup run a few candidates at a time, for callers that must not
+/// block (the browser page yields between steps). Any sequence of
+/// [`PreDedupRun::step`] calls then [`PreDedupRun::finish`] gives exactly
+/// what [`pre_dedup_with`] gives.
+pub struct PreDedupRun {
+    before: usize,
+    kept: Vec<Candidate>,
+    fuzzy: Fuzzy,
+}
+
+impl PreDedupRun {
+    /// Runs the exact pass and prepares the fuzzy one.
+    pub fn new(candidates: Vec<Candidate>, threshold: f64) -> Self {
+        let before = candidates.len();
+        let kept = exact_pass(candidates);
+        let titles: Vec<Vec<char>> = kept
+            .iter()
+            .map(|c| crate::title::normalize(&c.title).chars().collect())
+            .collect();
+        PreDedupRun {
+            before,
+            kept,
+            fuzzy: Fuzzy::new(titles, threshold),
         }
     }
-    let mut idx = 0;
-    kept.retain(|_| {
-        let keep = !dropped.get(idx).copied().unwrap_or(false);
-        idx += 1;
-        keep
-    });
-    let after = kept.len();
-    PreDedup {
-        candidates: kept,
-        n_before_dedup: before,
-        n_after_dedup: after,
-        n_removed: before - after,
+
+    /// Compares up to `count` more candidates with the rest; `true` once
+    /// all are compared.
+    pub fn step(&mut self, count: usize) -> bool {
+        self.fuzzy.step(count)
+    }
+
+    /// Candidates compared so far and the number left after the exact pass.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.fuzzy.next, self.kept.len())
+    }
+
+    /// Compares the rest and merges each group into its earliest member.
+    pub fn finish(mut self) -> PreDedup {
+        while !self.fuzzy.step(usize::MAX) {}
+        let Fuzzy {
+            dropped, merged, ..
+        } = self.fuzzy;
+        let mut kept = self.kept;
+        for (i, group) in merged.iter().enumerate() {
+            for &j in group {
+                let Some(other) = kept.get(j).cloned() else {
+                    continue;
+                };
+                if let Some(target) = kept.get_mut(i) {
+                    merge_into(target, &other);
+                }
+            }
+        }
+        let mut idx = 0;
+        kept.retain(|_| {
+            let keep = !dropped.get(idx).copied().unwrap_or(false);
+            idx += 1;
+            keep
+        });
+        let after = kept.len();
+        PreDedup {
+            candidates: kept,
+            n_before_dedup: self.before,
+            n_after_dedup: after,
+            n_removed: self.before - after,
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! programming Levenshtein, so it shares no code with the fast path except
 //! the exact pass and title normalization.
 
-use citegate_core::candidates::{exact_pass, pre_dedup_with, Candidate};
+use citegate_core::candidates::{exact_pass, pre_dedup_with, Candidate, PreDedupRun};
 use citegate_core::title::normalize;
 
 /// Plain O(n·m) Levenshtein distance over chars.
@@ -175,6 +175,24 @@ fn check(seed: u64, n: usize, threshold: f64) {
     assert_eq!(got.n_after_dedup, want.len());
     assert_eq!(got.n_before_dedup, n);
     assert_eq!(got.n_removed, n - want.len());
+    // The page's stepped run gives the same result at any step size.
+    for count in [1, 7] {
+        let mut run = PreDedupRun::new(random_candidates(seed, n), threshold);
+        let mut last = 0;
+        while !run.step(count) {
+            let (done, total) = run.progress();
+            assert!(
+                done > last && done < total,
+                "seed {seed}: progress {done}/{total}"
+            );
+            last = done;
+        }
+        assert_eq!(
+            run.finish().candidates,
+            want,
+            "seed {seed}, stepped by {count}"
+        );
+    }
 }
 
 #[test]
