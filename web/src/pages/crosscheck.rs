@@ -70,6 +70,8 @@ fn evidence(verdict: &Verdict, unavailable: &[String]) -> String {
 struct Row {
     key: String,
     evidence: String,
+    /// The errors of the indices that could not answer for this paper.
+    errors: String,
     title: String,
     verdict: Verdict,
 }
@@ -194,9 +196,23 @@ pub fn CrossCheckPage() -> impl IntoView {
                 .collect();
             let (_, verdicts) = crossindex::verify(&pool.papers, &wanted, &answers, &cfg);
             let mut table = Vec::new();
-            for (paper, verdict) in pool.papers.iter_mut().zip(verdicts) {
+            for (i, (paper, verdict)) in pool.papers.iter_mut().zip(verdicts).enumerate() {
                 paper.cross_verification = serde_json::to_value(&verdict).ok();
+                let errors = state
+                    .items
+                    .get(&i)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(s, a)| match a {
+                        run::StoredAnswer::Unavailable { error } if !error.is_empty() => {
+                            Some(format!("{}: {error}", s.name()))
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
                 table.push(Row {
+                    errors,
                     evidence: evidence(&verdict, &report.indices_unavailable),
                     key: paper
                         .bibtex_key
@@ -272,7 +288,7 @@ pub fn CrossCheckPage() -> impl IntoView {
             </select>
             <div class="table-wrap">
                 <table id="tiers">
-                    <thead><tr><th>"key"</th><th>"title"</th><th>"tier"</th><th>"found in"</th><th>"evidence"</th><th>"notes"</th></tr></thead>
+                    <thead><tr><th>"key"</th><th>"title"</th><th>"tier"</th><th>"found in"</th><th>"evidence"</th><th>"notes"</th><th>"service errors"</th></tr></thead>
                     <tbody>
                         {move || {
                             let f = filter.get();
@@ -289,6 +305,7 @@ pub fn CrossCheckPage() -> impl IntoView {
                                             <td>{r.verdict.indices_found.join(", ")}</td>
                                             <td class="evidence">{r.evidence.clone()}</td>
                                             <td>{r.verdict.notes.join(" ")}</td>
+                                            <td class="errors">{r.errors.clone()}</td>
                                         </tr>
                                     }
                                 })

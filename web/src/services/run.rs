@@ -258,8 +258,13 @@ pub async fn verify_run(
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "answer", rename_all = "snake_case")]
 pub enum StoredAnswer {
-    /// The index could not be reached.
-    Unavailable,
+    /// The index could not be reached, or kept failing.
+    Unavailable {
+        /// The service's error, for the page (empty in checkpoints written
+        /// before it was kept).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        error: String,
+    },
     /// The index answered.
     Answered {
         /// The work found by DOI.
@@ -273,7 +278,7 @@ impl StoredAnswer {
     /// The core's form.
     pub fn to_core(&self) -> IndexAnswer {
         match self {
-            StoredAnswer::Unavailable => IndexAnswer::Unavailable,
+            StoredAnswer::Unavailable { .. } => IndexAnswer::Unavailable,
             StoredAnswer::Answered { by_doi, search } => IndexAnswer::Answered {
                 by_doi: by_doi.clone(),
                 search: search.clone(),
@@ -352,11 +357,12 @@ pub async fn cross_check_run(
                 }
                 Err(e) if e.is_unavailable() => {
                     for (i, _) in &chunk {
-                        state
-                            .items
-                            .entry(*i)
-                            .or_default()
-                            .insert(service, StoredAnswer::Unavailable);
+                        state.items.entry(*i).or_default().insert(
+                            service,
+                            StoredAnswer::Unavailable {
+                                error: e.to_string(),
+                            },
+                        );
                     }
                     ws.put(&run_key(&state.id), &state).await?;
                 }
@@ -383,7 +389,9 @@ pub async fn cross_check_run(
                         by_doi: None,
                         search: page.works,
                     },
-                    Err(_) => StoredAnswer::Unavailable,
+                    Err(e) => StoredAnswer::Unavailable {
+                        error: e.to_string(),
+                    },
                 }
             };
             state.items.entry(i).or_default().insert(service, answer);
