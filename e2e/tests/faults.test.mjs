@@ -203,7 +203,9 @@ for (const seed of SEEDS) {
 
 const TIERS = new Set(["high", "medium", "low", "conflict"]);
 const tiersOf = (page) =>
-  page.$$eval("#tiers tbody tr", (rs) => rs.map((r) => ({ key: r.dataset.key, tier: r.dataset.tier, evidence: r.querySelector(".evidence").textContent })));
+  page.$$eval("#tiers tbody tr", (rs) =>
+    rs.map((r) => ({ key: r.dataset.key, tier: r.dataset.tier, evidence: r.querySelector(".evidence").textContent, errors: r.querySelector(".errors").textContent })),
+  );
 
 async function crossPass(page) {
   await page.click("#run-crosscheck");
@@ -229,7 +231,10 @@ async function checkTiers(page) {
     assert.match(status, /\(checked: .*; unavailable: /);
     assert.equal(await page.getAttribute("#crosscheck-status", "class"), "banner partial");
     for (const r of rows) assert.match(r.evidence, new RegExp(`${index}: unavailable`), `${r.key} names ${index} as unavailable`);
+    // The paper where it failed carries the service's error.
+    assert.ok(rows.some((r) => new RegExp(`(^|; )${index}: ${index} .+`).test(r.errors)), `${index}'s error is shown: ${rows.map((r) => r.errors).join(" | ")}`);
   }
+  if (!unavailable.length) assert.deepEqual(rows.map((r) => r.errors).filter(Boolean), []);
   return unavailable;
 }
 
