@@ -66,6 +66,8 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
     let failures = RwSignal::new(Vec::<String>::new());
     let summary = RwSignal::new(String::new());
     let summary_kind = RwSignal::new(BannerKind::Info);
+    // A new outline or a new run makes an older run's answers stale.
+    let generation = StoredValue::new(0u64);
 
     let queries = Memo::new(move |_| {
         let (name, text) = outline.get();
@@ -101,6 +103,8 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
     });
 
     let set_outline = move |name: String, text: String| {
+        generation.update_value(|g| *g += 1);
+        busy.set(false);
         outline.set((name, text));
         found.set(Vec::new());
         failures.set(Vec::new());
@@ -131,6 +135,8 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
             .parse::<usize>()
             .unwrap_or(10)
             .clamp(1, 100);
+        generation.update_value(|g| *g += 1);
+        let gen = generation.get_value();
         busy.set(true);
         done.set(0);
         hits.set(0);
@@ -158,6 +164,9 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
                             q.discovered_for
                         )),
                     }
+                }
+                if generation.get_value() != gen {
+                    return;
                 }
                 if lists.is_empty() {
                     failed_queries += 1;
