@@ -9,8 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
 
-cargo build -p citegate-core --features js --target wasm32-unknown-unknown --release
-wasm="$target/wasm32-unknown-unknown/release/citegate_core.wasm"
+cargo build -p citegate-core --features js --target wasm32-unknown-unknown --profile js
+wasm="$target/wasm32-unknown-unknown/js/citegate_core.wasm"
 
 for kind in web node; do
   out="js/pkg-$kind"

@@ -643,7 +643,7 @@ impl Fuzzy {
                 }
             }
             if let Some(list) = merged.get_mut(i) {
-                list.extend_from_slice(&matches);
+                list.extend_from_slice(matches);
             }
         }
         *next = end;
