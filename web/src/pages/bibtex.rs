@@ -6,6 +6,7 @@
 use crate::components::{
     yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
+use crate::services::clock::perf_now;
 use crate::services::Services;
 use citegate_core::bibtex::existence::{self, Existence, Lookup};
 use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
@@ -14,7 +15,6 @@ use citegate_core::bibtex::parse::{self, Bibliography};
 use citegate_core::tex;
 use citegate_core::works::request::{Endpoints, Method, Request};
 use citegate_core::works::Service;
-use crate::services::clock::perf_now;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -114,6 +114,20 @@ fn current_year() -> i32 {
     js_sys::Date::new_0().get_full_year() as i32
 }
 
+/// Runs `step` until it reports done or one slice of [`SLICE_MS`] is used;
+/// `true` when done.
+fn slice(mut step: impl FnMut() -> bool) -> bool {
+    let t0 = perf_now();
+    loop {
+        if step() {
+            return true;
+        }
+        if perf_now() - t0 >= SLICE_MS {
+            return false;
+        }
+    }
+}
+
 /// The checks of the `.bib` against the `.tex` cites (fast: one pass).
 fn cite_findings(bib: &Bibliography, tex_files: &[LoadedFile]) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -198,15 +212,7 @@ pub fn BibtexPage() -> impl IntoView {
             let stale = move || read_id.get_value() != mine;
             let mb = |b: usize| b as f64 / 1_048_576.0;
             let mut p = parse::Incremental::new(&text);
-            loop {
-                let t0 = perf_now();
-                let mut done = false;
-                while !done && perf_now() - t0 < SLICE_MS {
-                    done = p.step(STEP_BYTES);
-                }
-                if done {
-                    break;
-                }
+            while !slice(|| p.step(STEP_BYTES)) {
                 let (at, total) = p.progress();
                 reading.set(format!(
                     "reading {name}: {:.1} / {:.1} MB · {} entries so far",
@@ -222,15 +228,7 @@ pub fn BibtexPage() -> impl IntoView {
             let parsed = Arc::new(p.finish());
             drop(text);
             let mut l1 = format::Layer1::new(&parsed, current_year());
-            loop {
-                let t0 = perf_now();
-                let mut done = false;
-                while !done && perf_now() - t0 < SLICE_MS {
-                    done = l1.step(STEP_ENTRIES);
-                }
-                if done {
-                    break;
-                }
+            while !slice(|| l1.step(STEP_ENTRIES)) {
                 let (at, total) = l1.progress();
                 reading.set(format!("checking {name}: {at} / {total} entries"));
                 yield_now().await;
@@ -327,13 +325,16 @@ pub fn BibtexPage() -> impl IntoView {
         serde_json::to_string_pretty(&value).unwrap_or_default()
     });
     let has_bib = Signal::derive(move || bib.with(Option::is_some));
-    let bib_error = Signal::derive(move || match bib.with(|b| b.as_ref().map(|b| b.entries.is_empty())) {
-        Some(true) => format!(
-            "{}: no BibTeX entries were found (is it a .bib file?)",
-            bib_name.get().unwrap_or_default()
-        ),
-        _ => String::new(),
-    });
+    let bib_error =
+        Signal::derive(
+            move || match bib.with(|b| b.as_ref().map(|b| b.entries.is_empty())) {
+                Some(true) => format!(
+                    "{}: no BibTeX entries were found (is it a .bib file?)",
+                    bib_name.get().unwrap_or_default()
+                ),
+                _ => String::new(),
+            },
+        );
     let n_findings = move || layer1.with(|l| l.len()) + cites.with(|c| c.len());
     let shown_findings = move || {
         let l = layer1.get();
