@@ -368,3 +368,38 @@ fn hostile_strings_are_inert_in_the_coverage_reprompt() {
     let json = serde_json::to_string(&cov).expect("serializes");
     assert!(!json.chars().any(|c| c < ' '), "{json}");
 }
+
+// ---- numbers in unknown fields ----------------------------------------------
+
+/// A pool whose top level carries `field: number` must be written back with
+/// the same number, and what is written must read back unchanged.
+fn check_number_survives(number: &str) {
+    let text = format!("{{\"papers\": [], \"extra\": {number}}}");
+    let first = pool::parse_pool(&text).expect("pool with an unknown number parses");
+    let json = pool::to_json(&first);
+    let again = pool::parse_pool(&json).expect("written pool parses");
+    assert_eq!(
+        pool::to_json(&again),
+        json,
+        "{number} drifted on a second trip"
+    );
+    let value: Value = serde_json::from_str(&json).unwrap();
+    let want: Value = serde_json::from_str(number).unwrap();
+    assert_eq!(value["extra"], want, "{number} changed on the first trip");
+}
+
+/// Regression (fuzz `pool_json`, crash b8317b7b): without serde_json's
+/// `float_roundtrip`, integers past u64 and long decimals were read to the
+/// nearest-but-one double and drifted on each write (3e30 came back as
+/// 3.0000000000000003e30, 9.111114e31 as 9.111114000000001e31).
+#[test]
+fn unknown_numbers_round_trip_exactly() {
+    check_number_survives("3000000000000000000000000000000");
+    check_number_survives("9.111114e+31");
+    check_number_survives("0.1");
+    check_number_survives("-1.7976931348623157e308");
+    check_number_survives("5e-324");
+    check_number_survives("18446744073709551615");
+    check_number_survives("-9223372036854775808");
+    check_number_survives("123456789.123456789");
+}
