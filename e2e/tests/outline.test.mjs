@@ -132,3 +132,67 @@ test("a bad outline.json shows the core's located error", async () => {
     assert.ok(await page.isDisabled("#discover"));
   });
 });
+
+test("Stop ends a discovery after the query in flight and hands over what it found", async () => {
+  failing = null;
+  const errors = await withPage(browser, "outline-stop", async (page) => {
+    // One Semantic Scholar request per 700 ms: time to press Stop mid-run.
+    await page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=700#/pool`);
+    await page.click("#load-example-outline");
+    await page.waitForFunction(() => document.querySelector("#outline-summary")?.textContent.includes("7 queries"));
+    assert.ok(await page.isDisabled("#discover-stop"));
+    await page.click("#discover");
+    await page.waitForFunction(() => /^[2-9] \/ 7 queries/.test(document.querySelector("#discover-stats")?.textContent ?? ""), null, { timeout: 30000 });
+    await page.click("#discover-stop");
+    await page.waitForFunction(() => document.querySelector("#discover")?.textContent === "Discover candidates", null, { timeout: 30000 });
+    const stats = await page.textContent("#discover-stats");
+    const asked = Number(stats.match(/^(\d+) \/ 7 queries/)[1]);
+    const found = Number(stats.match(/(\d+) candidates$/)[1]);
+    assert.ok(asked >= 2 && asked < 7, stats);
+    assert.equal(
+      await page.textContent("#discover-status"),
+      `${found} candidates from ${asked} of 7 queries; stopped by you before the other ${7 - asked} queries (press Discover to run them all)`,
+    );
+    assert.ok(await page.isDisabled("#discover-stop"));
+    // What was found goes to pre-dedup like any candidate file.
+    await page.waitForFunction(
+      ([a, n]) => document.querySelector("#dedup-summary")?.textContent === `raw_candidates.json (discovered, stopped after ${a} of 7 queries): ${n} candidates, ${n} after pre-dedup (0 merged)`,
+      [asked, found],
+    );
+    const raw = await downloaded(page, "#download-raw");
+    assert.equal(raw.length, found);
+    // Every candidate found is one of the full run's, tagged only with the
+    // sections of the queries that ran.
+    for (const c of raw) assert.ok(DISCOVERED.some(([t]) => t === c.title), c.title);
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("the outline and the backend choice survive a reload", async () => {
+  failing = null;
+  await withPage(browser, "outline-reload", async (page) => {
+    await page.goto(url());
+    await page.click("#load-example-outline");
+    await page.waitForFunction(() => document.querySelector("#outline-summary")?.textContent.includes("7 queries"));
+    await page.selectOption("#discover-backend", "openalex");
+    await page.fill("#discover-limit", "7");
+    await page.press("#discover-limit", "Tab");
+    // The workspace write is asynchronous: reload once it holds the choices.
+    await page.waitForFunction(async () => {
+      const req = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+      const db = await req(indexedDB.open("citegate"));
+      try {
+        const text = await req(db.transaction("workspace", "readonly").objectStore("workspace").get("page:discover"));
+        const saved = typeof text === "string" ? JSON.parse(text) : text;
+        return saved?.backend === "openalex" && saved?.limit === "7";
+      } finally {
+        db.close();
+      }
+    }, null, { polling: 100 });
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector("#outline-summary")?.textContent === "outline.json: 7 queries");
+    assert.equal(await page.$eval("#discover-backend", (s) => s.value), "openalex");
+    assert.equal(await page.$eval("#discover-limit", (i) => i.value), "7");
+    assert.equal(await page.isDisabled("#discover"), false);
+  });
+});

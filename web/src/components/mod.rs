@@ -13,4 +13,4 @@ pub mod status;
 
 pub use clip::{download, CopyButton, DownloadButton};
 pub use files::{FileDrop, LoadedFile};
-pub use status::{yield_now, Banner, BannerKind, TextTable};
+pub use status::{slice, yield_now, Banner, BannerKind, TextTable};

@@ -83,3 +83,23 @@ pub async fn yield_now() {
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
+
+/// How long one slice of work may hold the page before it yields to the
+/// browser (ms): short enough that typing and clicks stay smooth, long
+/// enough that a 50 MB file or 10,000 candidates are not slowed by the
+/// yields.
+pub const SLICE_MS: f64 = 30.0;
+
+/// Runs `step` until it reports done or one slice of [`SLICE_MS`] is used;
+/// `true` when done. Callers `yield_now().await` between slices.
+pub fn slice(mut step: impl FnMut() -> bool) -> bool {
+    let t0 = crate::services::clock::perf_now();
+    loop {
+        if step() {
+            return true;
+        }
+        if crate::services::clock::perf_now() - t0 >= SLICE_MS {
+            return false;
+        }
+    }
+}

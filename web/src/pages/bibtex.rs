@@ -4,9 +4,8 @@
 //! throttled, cached client, and show the verdict with its evidence.
 
 use crate::components::{
-    yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+    slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
-use crate::services::clock::perf_now;
 use crate::services::Services;
 use citegate_core::bibtex::existence::{self, Existence, Lookup};
 use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
@@ -19,10 +18,6 @@ use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// How long one slice of reading or checking may hold the page before it
-/// yields to the browser (ms): short enough that typing and clicks stay
-/// smooth, long enough that a 50 MB file is not slowed by the yields.
-const SLICE_MS: f64 = 30.0;
 /// Bytes read per parser step within a slice.
 const STEP_BYTES: usize = 32 * 1024;
 /// Entries checked per layer-1 step within a slice.
@@ -114,20 +109,6 @@ fn current_year() -> i32 {
     js_sys::Date::new_0().get_full_year() as i32
 }
 
-/// Runs `step` until it reports done or one slice of [`SLICE_MS`] is used;
-/// `true` when done.
-fn slice(mut step: impl FnMut() -> bool) -> bool {
-    let t0 = perf_now();
-    loop {
-        if step() {
-            return true;
-        }
-        if perf_now() - t0 >= SLICE_MS {
-            return false;
-        }
-    }
-}
-
 /// The checks of the `.bib` against the `.tex` cites (fast: one pass).
 fn cite_findings(bib: &Bibliography, tex_files: &[LoadedFile]) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -197,7 +178,7 @@ pub fn BibtexPage() -> impl IntoView {
         })
     });
 
-    // Reads and checks a file a slice at a time (see SLICE_MS), showing
+    // Reads and checks a file a slice at a time (see `components::slice`), showing
     // progress; a newer file abandons an older reading.
     let read = move |file: LoadedFile| {
         read_id.update_value(|r| *r += 1);

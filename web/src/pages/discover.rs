@@ -18,9 +18,22 @@ use citegate_core::search;
 use citegate_core::works::request;
 use citegate_core::works::{Service, Work};
 use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 const EXAMPLE_OUTLINE: &str = include_str!("../../examples/outline.json");
+const PAGE_KEY: &str = "page:discover";
+
+/// What the component keeps across reloads: the outline and the choices.
+/// A run's answers are not kept; its candidates are handed to the Pool page,
+/// which keeps them, and a rerun is answered from the response cache.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Saved {
+    name: String,
+    text: String,
+    backend: String,
+    limit: String,
+}
 
 /// The backends a discovery can use: one, or all three fused.
 const CHOICES: [(&str, &str); 4] = [
@@ -68,6 +81,38 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
     let summary_kind = RwSignal::new(BannerKind::Info);
     // A new outline or a new run makes an older run's answers stale.
     let generation = StoredValue::new(0u64);
+    // "Stop" ends a run after the query in flight, keeping what it found.
+    let stop = StoredValue::new(false);
+
+    let persist = move || {
+        if let Some(s) = services {
+            let (name, text) = outline.get_untracked();
+            let value = Saved {
+                name,
+                text,
+                backend: backend.get_untracked(),
+                limit: limit.get_untracked(),
+            };
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &value).await;
+            });
+        }
+    };
+    if let Some(s) = services {
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(v)) = s.workspace().get::<Saved>(PAGE_KEY).await {
+                if outline.get_untracked().1.is_empty() {
+                    outline.set((v.name, v.text));
+                    if !v.backend.is_empty() {
+                        backend.set(v.backend);
+                    }
+                    if !v.limit.is_empty() {
+                        limit.set(v.limit);
+                    }
+                }
+            }
+        });
+    }
 
     let queries = Memo::new(move |_| {
         let (name, text) = outline.get();
@@ -111,6 +156,7 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
         summary.set(String::new());
         done.set(0);
         hits.set(0);
+        persist();
     };
     let on_file = move |files: Vec<LoadedFile>| {
         if let Some(f) = files.into_iter().next() {
@@ -137,6 +183,7 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
             .clamp(1, 100);
         generation.update_value(|g| *g += 1);
         let gen = generation.get_value();
+        stop.set_value(false);
         busy.set(true);
         done.set(0);
         hits.set(0);
@@ -147,7 +194,12 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
             let ep = s.endpoints();
             let client = s.run_client();
             let mut failed_queries = 0usize;
+            let mut asked = 0usize;
             for q in &list {
+                if stop.get_value() {
+                    break;
+                }
+                asked += 1;
                 let mut lists: Vec<(Service, Vec<Work>)> = Vec::new();
                 let mut errors = Vec::new();
                 for service in &chosen {
@@ -192,27 +244,39 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
             }
             let n = discovered.get_untracked().len();
             let total = list.len();
+            let stopped = asked < total;
             let failed_backends = failures.with_untracked(Vec::len);
-            summary_kind.set(if failed_queries == total {
+            summary_kind.set(if asked > 0 && failed_queries == asked {
                 BannerKind::Error
-            } else if failed_backends > 0 {
+            } else if failed_backends > 0 || stopped {
                 BannerKind::Partial
             } else {
                 BannerKind::Ok
             });
-            summary.set(if failed_backends > 0 {
+            let mut text = if failed_backends > 0 {
                 format!(
                     "INCOMPLETE: {n} candidates from {} of {total} queries; {failed_queries} queries failed on every backend asked, {failed_backends} searches failed (listed below)",
-                    total - failed_queries
+                    asked - failed_queries
                 )
+            } else if stopped {
+                format!("{n} candidates from {asked} of {total} queries")
             } else {
                 format!("{n} candidates from {total} queries")
-            });
-            if n > 0 {
-                on_found.run((
-                    "raw_candidates.json (discovered)".into(),
-                    discovered_json.get_untracked(),
+            };
+            if stopped {
+                text.push_str(&format!(
+                    "; stopped by you before the other {} queries (press Discover to run them all)",
+                    total - asked
                 ));
+            }
+            summary.set(text);
+            if n > 0 {
+                let name = if stopped {
+                    format!("raw_candidates.json (discovered, stopped after {asked} of {total} queries)")
+                } else {
+                    "raw_candidates.json (discovered)".to_string()
+                };
+                on_found.run((name, discovered_json.get_untracked()));
             }
             busy.set(false);
         });
@@ -237,19 +301,21 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
             }}</p>
             <div class="form-grid">
                 <label for="discover-backend">"Backend"</label>
-                <select id="discover-backend" on:change=move |ev| backend.set(event_target_value(&ev))>
+                <select id="discover-backend" on:change=move |ev| { backend.set(event_target_value(&ev)); persist(); }>
                     {CHOICES.iter().map(|(value, label)| view! {
                         <option value=*value selected=move || backend.get() == *value>{*label}</option>
                     }).collect_view()}
                 </select>
                 <label for="discover-limit">"Results per query"</label>
                 <input id="discover-limit" type="number" min="1" max="100" prop:value=move || limit.get()
-                    on:input=move |ev| limit.set(event_target_value(&ev)) />
+                    on:input=move |ev| limit.set(event_target_value(&ev)) on:change=move |_| persist() />
             </div>
             <div class="toolbar">
                 <button type="button" id="discover" disabled=move || busy.get() || query_list().is_empty() on:click=run>
                     {move || if busy.get() { "discovering…" } else { "Discover candidates" }}
                 </button>
+                <button type="button" id="discover-stop" class="secondary" disabled=move || !busy.get()
+                    on:click=move |_| stop.set_value(true)>"Stop after this query"</button>
                 <DownloadButton id="download-raw" label="Download raw_candidates.json" filename="raw_candidates.json".to_string()
                     mime="application/json" content=discovered_json />
             </div>

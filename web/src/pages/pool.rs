@@ -10,13 +10,13 @@
 
 use super::discover::Discover;
 use crate::components::{
-    yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+    slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
 use crate::services::run::{self, RunState, VerifyItem};
 use crate::services::store::keys;
 use crate::services::Services;
 use citegate_core::bibtex::write;
-use citegate_core::candidates::{self, Candidate};
+use citegate_core::candidates::{self, Candidate, PreDedup, PreDedupRun};
 use citegate_core::cutoff::{self, Date};
 use citegate_core::pool::{self, PoolPaper};
 use citegate_core::prompt;
@@ -24,12 +24,15 @@ use citegate_core::verify::VerifyOptions;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 const EXAMPLE_CANDIDATES: &str = include_str!("../../examples/raw_candidates.json");
 const EXAMPLE_CUTOFF: &str = "2023-01-01";
 /// Candidates per checkpointed run.
 pub const CHUNK: usize = 4;
 const PAGE_KEY: &str = "page:pool";
+/// Candidates compared per pre-dedup step within a slice.
+const STEP_CANDIDATES: usize = 64;
 
 /// What the page keeps across reloads.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -124,21 +127,21 @@ pub fn PoolPage() -> impl IntoView {
     let done_at_start = StoredValue::new(0usize);
     let generation = StoredValue::new(0u64);
 
-    let parsed = Memo::new(move |_| {
-        let s = saved.get();
-        if s.text.is_empty() {
-            return None;
-        }
-        Some(
-            candidates::parse_candidates(&s.text)
-                .map(candidates::pre_dedup)
-                .map_err(|e| format!("{}: {e}", s.name)),
-        )
-    });
+    // The pre-deduplicated candidates, computed a slice at a time so that
+    // 10,000 candidates never freeze the page; `None` while it runs.
+    let parsed = RwSignal::new(None::<Result<Arc<PreDedup>, String>>);
+    let preparing = RwSignal::new(String::new());
+    let prepare_id = StoredValue::new(0u64);
     let cutoff = Memo::new(move |_| Date::parse_iso(saved.get().cutoff.trim()).ok());
     let (guidelines, set_guidelines) = signal(String::new());
+    let n_kept = move || {
+        parsed.with(|p| match p {
+            Some(Ok(p)) => p.candidates.len(),
+            _ => 0,
+        })
+    };
     let kept = move || match parsed.get() {
-        Some(Ok(p)) => p.candidates,
+        Some(Ok(p)) => p.candidates.clone(),
         _ => Vec::new(),
     };
     let input_error = Signal::derive(move || match parsed.get() {
@@ -159,7 +162,7 @@ pub fn PoolPage() -> impl IntoView {
     let restore_rows = move || {
         let Some(s) = services else { return };
         let v = saved.get_untracked();
-        let n = kept().len();
+        let n = n_kept();
         leptos::task::spawn_local(async move {
             let mut found = BTreeMap::new();
             for chunk in 0..n.div_ceil(CHUNK) {
@@ -183,13 +186,50 @@ pub fn PoolPage() -> impl IntoView {
         });
     };
 
+    // Parses and pre-deduplicates the current input, a slice at a time with
+    // progress; a newer input abandons an older run. The decided rows of the
+    // result come back from the workspace once it is known.
+    let prepare = move || {
+        prepare_id.update_value(|g| *g += 1);
+        let mine = prepare_id.get_value();
+        parsed.set(None);
+        preparing.set(String::new());
+        let Saved { name, text, .. } = saved.get_untracked();
+        if text.is_empty() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let list = match candidates::parse_candidates(&text) {
+                Ok(list) => list,
+                Err(e) => {
+                    parsed.set(Some(Err(format!("{name}: {e}"))));
+                    return;
+                }
+            };
+            let mut run = PreDedupRun::new(list, candidates::PRE_DEDUP_THRESHOLD);
+            while !slice(|| run.step(STEP_CANDIDATES)) {
+                let (at, total) = run.progress();
+                preparing.set(format!(
+                    "pre-dedup of {name}: {at} / {total} candidates compared"
+                ));
+                yield_now().await;
+                if prepare_id.get_value() != mine {
+                    return;
+                }
+            }
+            preparing.set(String::new());
+            parsed.set(Some(Ok(Arc::new(run.finish()))));
+            restore_rows();
+        });
+    };
+
     // Inputs saved by an earlier visit come back.
     if let Some(s) = services {
         leptos::task::spawn_local(async move {
             if let Ok(Some(v)) = s.workspace().get::<Saved>(PAGE_KEY).await {
                 if saved.get_untracked().text.is_empty() {
                     saved.set(v);
-                    restore_rows();
+                    prepare();
                 }
             }
         });
@@ -208,7 +248,7 @@ pub fn PoolPage() -> impl IntoView {
             }
         });
         persist();
-        restore_rows();
+        prepare();
     };
     let load_example = move |_| {
         set_input(
@@ -329,7 +369,7 @@ pub fn PoolPage() -> impl IntoView {
         (acc, rej, unv)
     };
     let eta = move || {
-        let total = kept().len();
+        let total = n_kept();
         let done = rows.get().values().filter(|x| x.decided()).count();
         if phase.get() != Phase::Running || done <= done_at_start.get_value() {
             return String::new();
@@ -413,18 +453,18 @@ pub fn PoolPage() -> impl IntoView {
             </details>
             <p class="muted" id="dedup-summary">{move || match parsed.get() {
                 Some(Ok(p)) => format!("{}: {} candidates, {} after pre-dedup ({} merged)", saved.get().name, p.n_before_dedup, p.n_after_dedup, p.n_removed),
-                _ => String::new(),
+                _ => preparing.get(),
             }}</p>
             <div class="toolbar">
-                <button type="button" id="verify" disabled=move || services.is_none() || kept().is_empty() || matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Done) on:click=verify>
+                <button type="button" id="verify" disabled=move || services.is_none() || n_kept() == 0 || matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Done) on:click=verify>
                     {move || if phase.get() == Phase::Paused { "Resume" } else { "Verify" }}
                 </button>
                 <button type="button" class="secondary" id="pause" disabled=move || phase.get() != Phase::Running on:click=pause>"Pause"</button>
                 <button type="button" class="secondary" id="cancel" disabled=move || !matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Paused) on:click=cancel>"Cancel"</button>
             </div>
-            <progress id="progress" max=move || kept().len().max(1).to_string() value=move || rows.get().values().filter(|x| x.decided()).count().to_string()></progress>
+            <progress id="progress" max=move || n_kept().max(1).to_string() value=move || rows.get().values().filter(|x| x.decided()).count().to_string()></progress>
             <div class="stats" id="stats">
-                {move || { let (a, r, u) = counts(); format!("{} / {} checked · {a} accepted · {r} rejected · {u} unverified{}", a + r, kept().len(), eta()) }}
+                {move || { let (a, r, u) = counts(); format!("{} / {} checked · {a} accepted · {r} rejected · {u} unverified{}", a + r, n_kept(), eta()) }}
             </div>
             <Banner id="run-message" kind=BannerKind::Partial text=Signal::derive(move || message.get()) />
             <div class="table-wrap">
@@ -432,11 +472,13 @@ pub fn PoolPage() -> impl IntoView {
                     <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
                     <tbody>
                         {move || {
-                            let list = kept();
                             rows.get().into_iter().map(|(i, item)| {
                                 let (decision, figures) = reason_of(&item);
                                 let class = match item { VerifyItem::Accepted { .. } => "row-accepted", VerifyItem::Rejected { .. } => "row-rejected", _ => "" };
-                                let title = list.get(i).map(|c| c.title.clone()).unwrap_or_default();
+                                let title = parsed.with_untracked(|p| match p {
+                                    Some(Ok(p)) => p.candidates.get(i).map(|c| c.title.clone()),
+                                    _ => None,
+                                }).unwrap_or_default();
                                 view! { <tr class=class data-index=i.to_string()>
                                     <td>{(i + 1).to_string()}</td>
                                     <td class="cand-title">{title}</td>
