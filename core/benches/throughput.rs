@@ -67,7 +67,8 @@ fn fusion(c: &mut Criterion) {
         service: Service,
         works: Vec<Work>,
     }
-    let lists: Vec<List> = serde_json::from_str(&inputs::fusion_json(100)).unwrap();
+    let text = inputs::fusion_json(100);
+    let lists: Vec<List> = serde_json::from_str(&text).unwrap();
     let refs: Vec<(Service, &[Work])> = lists
         .iter()
         .map(|l| (l.service, l.works.as_slice()))
@@ -76,6 +77,19 @@ fn fusion(c: &mut Criterion) {
     let mut g = c.benchmark_group("fusion");
     g.bench_function("3x100", |b| {
         b.iter(|| search::fuse(black_box(&refs), &library))
+    });
+    // What the JavaScript `fuse` does inside wasm: read the lists from JSON
+    // text, fuse, write the results as JSON text. The wasm figure includes
+    // this conversion, so this is the native figure to compare it with.
+    g.bench_function("3x100_from_json", |b| {
+        b.iter(|| {
+            let lists: Vec<List> = serde_json::from_str(black_box(&text)).unwrap();
+            let refs: Vec<(Service, &[Work])> = lists
+                .iter()
+                .map(|l| (l.service, l.works.as_slice()))
+                .collect();
+            serde_json::to_string(&search::fuse(&refs, &library)).unwrap()
+        })
     });
     g.finish();
 }

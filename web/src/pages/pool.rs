@@ -31,8 +31,10 @@ const EXAMPLE_CUTOFF: &str = "2023-01-01";
 /// Candidates per checkpointed run.
 pub const CHUNK: usize = 4;
 const PAGE_KEY: &str = "page:pool";
-/// Candidates compared per pre-dedup step within a slice.
-const STEP_CANDIDATES: usize = 64;
+/// Candidates compared per pre-dedup step within a slice: small, since an
+/// early candidate is compared with every later one (a few ms each at
+/// 10,000).
+const STEP_CANDIDATES: usize = 4;
 
 /// What the page keeps across reloads.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -42,10 +44,12 @@ struct Saved {
     cutoff: String,
 }
 
-/// FNV-1a, to name runs after their inputs.
-fn run_id(text: &str, cutoff: &str, chunk: usize) -> String {
+/// Names the runs of one input and cutoff (FNV-1a of both); chunk `i`'s run
+/// is `{base}-{i}`. Hashed once per input, not once per chunk: 10,000
+/// candidates are 2,500 chunks of a 1.5 MB text.
+fn run_base(text: &str, cutoff: &str) -> String {
     format!(
-        "pool-{:016x}-{chunk}",
+        "pool-{:016x}",
         crate::services::run::content_hash(&format!("{cutoff}\n{text}"))
     )
 }
@@ -163,10 +167,11 @@ pub fn PoolPage() -> impl IntoView {
         let Some(s) = services else { return };
         let v = saved.get_untracked();
         let n = n_kept();
+        let base = run_base(&v.text, &v.cutoff);
         leptos::task::spawn_local(async move {
             let mut found = BTreeMap::new();
             for chunk in 0..n.div_ceil(CHUNK) {
-                let key = format!("{}{}", keys::RUN_PREFIX, run_id(&v.text, &v.cutoff, chunk));
+                let key = format!("{}{base}-{chunk}", keys::RUN_PREFIX);
                 if let Ok(Some(state)) = s.workspace().get::<RunState<VerifyItem>>(&key).await {
                     for (i, item) in state.items {
                         found.insert(chunk * CHUNK + i, item);
@@ -198,7 +203,12 @@ pub fn PoolPage() -> impl IntoView {
         if text.is_empty() {
             return;
         }
+        preparing.set(format!("reading {name}"));
         leptos::task::spawn_local(async move {
+            yield_now().await;
+            if prepare_id.get_value() != mine {
+                return;
+            }
             let list = match candidates::parse_candidates(&text) {
                 Ok(list) => list,
                 Err(e) => {
@@ -206,7 +216,16 @@ pub fn PoolPage() -> impl IntoView {
                     return;
                 }
             };
+            preparing.set(format!(
+                "pre-dedup of {name}: exact keys of {} candidates",
+                list.len()
+            ));
+            yield_now().await;
+            if prepare_id.get_value() != mine {
+                return;
+            }
             let mut run = PreDedupRun::new(list, candidates::PRE_DEDUP_THRESHOLD);
+            yield_now().await;
             while !slice(|| run.step(STEP_CANDIDATES)) {
                 let (at, total) = run.progress();
                 preparing.set(format!(
@@ -278,7 +297,7 @@ pub fn PoolPage() -> impl IntoView {
         }
         generation.update_value(|g| *g += 1);
         let gen = generation.get_value();
-        let v = saved.get_untracked();
+        let run = saved.with_untracked(|v| run_base(&v.text, &v.cutoff));
         phase.set(Phase::Running);
         message.set(String::new());
         started_at.set_value(js_sys::Date::now());
@@ -301,7 +320,7 @@ pub fn PoolPage() -> impl IntoView {
                     return;
                 }
                 let base = chunk * CHUNK;
-                let id = run_id(&v.text, &v.cutoff, chunk);
+                let id = format!("{run}-{chunk}");
                 let result =
                     run::verify_run(&client, &s.workspace(), &ep, &id, part, &opts, |i, item| {
                         if generation.get_value() == gen {
