@@ -35,10 +35,16 @@ const MAX_PASSES = 12;
 const upstream = async (req, url, body) => indices(req, url) || route(req, url, body);
 
 let faults = null; // the injector of the running test; null: no faults
+let hold = null; // (url) => a promise to wait for before answering, or null
 let server, browser;
 before(async () => {
+  const gate = async (req, url) => {
+    const wait = hold?.(url);
+    if (wait) await wait;
+    return null;
+  };
   const inject = (req, url, body) => (faults ? faults.handler(req, url, body) : null);
-  server = await start({ dist: DIST, api: makeApi({ before: [inject, indices] }) });
+  server = await start({ dist: DIST, api: makeApi({ before: [gate, inject, indices] }) });
   browser = await launch();
 });
 after(async () => {
@@ -282,6 +288,41 @@ for (const seed of SEEDS) {
     }
   });
 }
+
+test("cross-check with a reload mid-run: the page comes back with the pool and the stored answers, and finishes on the clean report", async () => {
+  assert.ok(CLEAN_REPORT, "the clean run ran first");
+  faults = null;
+  let release;
+  const gate = new Promise((ok) => (release = ok));
+  let reached;
+  const openalexAsked = new Promise((ok) => (reached = ok));
+  // Crossref is asked first; hold OpenAlex's first request and reload then.
+  hold = (url) => (url.pathname.startsWith("/api/openalex/") ? (reached(), gate) : null);
+  try {
+    await withPage(browser, "faults-cross-reload", async (page) => {
+      await open(page, "#/crosscheck");
+      await page.click("#load-example");
+      await page.click("#run-crosscheck");
+      await openalexAsked;
+      await page.reload();
+      hold = null;
+      release();
+      await page.waitForFunction(
+        () => /^an earlier cross-check of this pool did not finish \(answers stored for ([1-9]|10) of 10 papers\); press Cross-check to finish it/.test(document.querySelector("#crosscheck-status")?.textContent ?? ""),
+        null,
+        { timeout: 20000 },
+      );
+      assert.equal(await page.getAttribute("#crosscheck-status", "class"), "banner partial");
+      await crossPass(page);
+      assert.deepEqual(await checkTiers(page), []);
+      assert.equal(await downloaded(page, "#download-report"), CLEAN_REPORT);
+      assert.equal(await downloaded(page, "#download-annotated"), CLEAN_ANNOTATED);
+    });
+  } finally {
+    hold = null;
+    release();
+  }
+});
 
 test("the default seeds met every fault kind", { skip: process.env.CITEGATE_FAULT_SEEDS ? "custom seeds" : false }, () => {
   const kinds = new Set([...seen].map((s) => s.split(":")[1]));

@@ -15,10 +15,30 @@ use citegate_core::crossindex::{self, Confidence, IndexAnswer, Verdict};
 use citegate_core::pool::{self, Pool};
 use citegate_core::works::Service;
 use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
 
 const EXAMPLE_POOL: &str = include_str!("../../examples/citation_pool.json");
 
-/// FNV-1a, to name the run after its pool.
+/// What the page keeps across reloads: the pool it was given.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Saved {
+    name: String,
+    text: String,
+}
+
+const PAGE_KEY: &str = "page:crosscheck";
+
+/// The checkpointed run of `text` against `wanted` (FNV-1a of the pool): the
+/// same pool and indices resume the same run, after a reload too.
+fn run_name(text: &str, wanted: &[Service]) -> String {
+    let names: Vec<&str> = wanted.iter().map(|s| s.name()).collect();
+    format!(
+        "crosscheck-{:016x}-{}",
+        crate::services::run::content_hash(text),
+        names.join("+")
+    )
+}
+
 fn tier_name(c: Confidence) -> &'static str {
     match c {
         Confidence::High => "high",
@@ -93,22 +113,53 @@ pub fn CrossCheckPage() -> impl IntoView {
     let annotated = RwSignal::new(String::new());
     let unavailable = RwSignal::new(String::new());
 
-    // The pool kept in the workspace, if any.
+    // The pool this page was last given, else the one the Pool page built;
+    // and whether a run of it was interrupted (by a reload, say).
     if let Some(s) = services {
         leptos::task::spawn_local(async move {
-            if let Ok(Some(p)) = s.workspace().get::<Pool>(keys::POOL).await {
-                if pool_text.get_untracked().is_empty() {
-                    pool_text.set(pool::to_json(&p));
-                    source.set("the pool in this workspace".into());
+            let ws = s.workspace();
+            let (name, text) = match ws.get::<Saved>(PAGE_KEY).await {
+                Ok(Some(v)) if !v.text.is_empty() => (v.name, v.text),
+                _ => match ws.get::<Pool>(keys::POOL).await {
+                    Ok(Some(p)) => ("the pool in this workspace".to_string(), pool::to_json(&p)),
+                    _ => return,
+                },
+            };
+            if !pool_text.get_untracked().is_empty() {
+                return;
+            }
+            let key = format!(
+                "{}{}",
+                keys::RUN_PREFIX,
+                run_name(&text, &[Service::Crossref, Service::OpenAlex])
+            );
+            pool_text.set(text);
+            source.set(name);
+            if let Ok(Some(state)) = ws.get::<run::RunState<run::CrossItem>>(&key).await {
+                if !state.finished {
+                    kind.set(BannerKind::Partial);
+                    banner.set(format!(
+                        "an earlier cross-check of this pool did not finish (answers stored for {} of {} papers); press Cross-check to finish it: stored answers are not asked for again",
+                        state.items.len(),
+                        state.total
+                    ));
                 }
             }
         });
     }
+    let persist = move |name: String, text: String| {
+        if let Some(s) = services {
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &Saved { name, text }).await;
+            });
+        }
+    };
     let take = move |name: String, text: String| {
         match pool::parse_pool(&text) {
             Ok(p) => {
                 kind.set(BannerKind::Info);
                 banner.set(format!("{name}: {} papers", p.papers.len()));
+                persist(name.clone(), text.clone());
                 pool_text.set(text);
                 source.set(name);
             }
@@ -158,12 +209,7 @@ pub fn CrossCheckPage() -> impl IntoView {
         kind.set(BannerKind::Info);
         banner.set(format!("checking {} papers…", pool.papers.len()));
         leptos::task::spawn_local(async move {
-            let names: Vec<&str> = wanted.iter().map(|s| s.name()).collect();
-            let id = format!(
-                "crosscheck-{:016x}-{}",
-                crate::services::run::content_hash(&text),
-                names.join("+")
-            );
+            let id = run_name(&text, &wanted);
             let cfg = crossindex::Config::default();
             let client = s.run_client();
             let result = run::cross_check_run(
