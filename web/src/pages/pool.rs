@@ -431,6 +431,39 @@ pub fn PoolPage() -> impl IntoView {
         ))
     });
 
+    // The table is keyed: a decision adds or replaces its own row only, so
+    // 10,000 rows are not rebuilt each time one is decided.
+    let row_list = move || {
+        rows.get()
+            .into_iter()
+            .map(|(i, item)| {
+                let (decision, figures) = reason_of(&item);
+                let class = match item {
+                    VerifyItem::Accepted { .. } => "row-accepted",
+                    VerifyItem::Rejected { .. } => "row-rejected",
+                    _ => "",
+                };
+                (i, decision, figures, class)
+            })
+            .collect::<Vec<_>>()
+    };
+    let row_view = move |(i, decision, figures, class): (usize, String, String, &'static str)| {
+        let title = parsed
+            .with_untracked(|p| match p {
+                Some(Ok(p)) => p.candidates.get(i).map(|c| c.title.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        view! {
+            <tr class=class data-index=i.to_string()>
+                <td>{(i + 1).to_string()}</td>
+                <td class="cand-title">{title}</td>
+                <td class="decision">{decision}</td>
+                <td>{figures}</td>
+            </tr>
+        }
+    };
+
     view! {
         <section class="pool">
             <h1>"Pool"</h1>
@@ -490,22 +523,7 @@ pub fn PoolPage() -> impl IntoView {
                 <table id="rows">
                     <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
                     <tbody>
-                        {move || {
-                            rows.get().into_iter().map(|(i, item)| {
-                                let (decision, figures) = reason_of(&item);
-                                let class = match item { VerifyItem::Accepted { .. } => "row-accepted", VerifyItem::Rejected { .. } => "row-rejected", _ => "" };
-                                let title = parsed.with_untracked(|p| match p {
-                                    Some(Ok(p)) => p.candidates.get(i).map(|c| c.title.clone()),
-                                    _ => None,
-                                }).unwrap_or_default();
-                                view! { <tr class=class data-index=i.to_string()>
-                                    <td>{(i + 1).to_string()}</td>
-                                    <td class="cand-title">{title}</td>
-                                    <td class="decision">{decision}</td>
-                                    <td>{figures}</td>
-                                </tr> }
-                            }).collect_view()
-                        }}
+                        <For each=row_list key=|(i, decision, figures, _)| (*i, decision.clone(), figures.clone()) children=row_view />
                     </tbody>
                 </table>
             </div>
