@@ -24,6 +24,21 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
+    // What the JavaScript `preDedup(text)` does inside wasm: parse the
+    // `raw_candidates.json` text, pre-dedup, write the result as JSON text.
+    // The wasm figures include this, so these are the ones to compare with.
+    let mut group = c.benchmark_group("pre_dedup_from_json");
+    group.sample_size(10);
+    for n in [1_000, 10_000] {
+        let text = inputs::candidates_json(n);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+            b.iter(|| {
+                let list = parse_candidates(black_box(text)).unwrap();
+                serde_json::to_string(&pre_dedup(list)).unwrap()
+            })
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, bench);

@@ -20,8 +20,8 @@ export function runAll(cg, inputs, log = console.log) {
     return s;
   });
   out.title_pairs_per_s = Math.round(pairs.length / (out.title_score_10k / 1000));
-  out.pre_dedup_1000 = best(5, () => cg.preDedup(inputs.candidates1000));
-  out.pre_dedup_10000 = best(2, () => cg.preDedup(inputs.candidates10000));
+  out.pre_dedup_1000 = best(10, () => cg.preDedup(inputs.candidates1000));
+  out.pre_dedup_10000 = best(4, () => cg.preDedup(inputs.candidates10000));
   out.coverage_5mb = best(10, () => cg.coverage(inputs.pool, inputs.tex, ["main.tex"], "0.90"));
   out.bib_5000 = best(10, () => cg.bibCheckFormat(inputs.bib, 2025));
   const lists = JSON.parse(inputs.fusion);
