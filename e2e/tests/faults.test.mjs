@@ -20,10 +20,10 @@
 //
 // Seeds: CITEGATE_FAULT_SEEDS=1,2,3 (default) replays a run; each test name
 // carries its seed and each run logs the faults it met.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, withPage, DIST } from "../browser.mjs";
+import { withPage, DIST } from "../browser.mjs";
 import { makeApi, route } from "../mock/router.mjs";
 import { makeFaults, prng, KINDS } from "../mock/faults.mjs";
 import { indices, POOL } from "../mock/indices.mjs";
@@ -36,24 +36,17 @@ const upstream = async (req, url, body) => indices(req, url) || route(req, url, 
 
 let faults = null; // the injector of the running test; null: no faults
 let hold = null; // (url) => a promise to wait for before answering, or null
-let server, browser;
-before(async () => {
+const app = serve(() => {
   const gate = async (req, url) => {
     const wait = hold?.(url);
     if (wait) await wait;
     return null;
   };
   const inject = (req, url, body) => (faults ? faults.handler(req, url, body) : null);
-  server = await start({ dist: DIST, api: makeApi({ before: [gate, inject, indices] }) });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  return { dist: DIST, api: makeApi({ before: [gate, inject, indices] }) };
 });
 
-const open = (page, frag) =>
-  page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=0&timeout_ms=${TIMEOUT_MS}${frag}`);
+const open = (page, frag) => app.open(page, frag, `&timeout_ms=${TIMEOUT_MS}`);
 const downloaded = async (page, selector) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
   return Buffer.concat(await (await download.createReadStream()).toArray()).toString();
@@ -146,7 +139,7 @@ let CLEAN_POOL = null;
 
 test("pool: the uninterrupted run (no faults) gives the reference citation_pool.json", async () => {
   faults = null;
-  await withPage(browser, "faults-pool-clean", async (page) => {
+  await withPage(app.browser, "faults-pool-clean", async (page) => {
     await open(page, "#/pool");
     await page.click("#load-example");
     await pass(page);
@@ -162,7 +155,7 @@ for (const seed of SEEDS) {
     assert.ok(CLEAN_POOL, "the clean run ran first");
     faults = makeFaults({ upstream, seed, rate: 0.3 });
     try {
-      await withPage(browser, `faults-pool-${seed}`, async (page) => {
+      await withPage(app.browser, `faults-pool-${seed}`, async (page) => {
         await open(page, "#/pool");
         await page.click("#load-example");
         await pass(page);
@@ -183,7 +176,7 @@ for (const seed of SEEDS) {
     const at = 2 + Math.floor(prng(seed * 7919)() * 8); // reload once this many rows are shown
     faults = makeFaults({ upstream, seed: seed + 1000, rate: 0.3 });
     try {
-      await withPage(browser, `faults-pool-reload-${seed}`, async (page) => {
+      await withPage(app.browser, `faults-pool-reload-${seed}`, async (page) => {
         await open(page, "#/pool");
         await page.click("#load-example");
         await page.click("#verify");
@@ -249,7 +242,7 @@ let CLEAN_ANNOTATED = null;
 
 test("cross-check: the uninterrupted run (no faults) gives the reference report and annotated pool", async () => {
   faults = null;
-  await withPage(browser, "faults-cross-clean", async (page) => {
+  await withPage(app.browser, "faults-cross-clean", async (page) => {
     await open(page, "#/crosscheck");
     await page.click("#load-example");
     await crossPass(page);
@@ -265,7 +258,7 @@ for (const seed of SEEDS) {
     assert.ok(CLEAN_REPORT, "the clean run ran first");
     faults = makeFaults({ upstream, seed: seed + 2000, rate: 0.3 });
     try {
-      await withPage(browser, `faults-cross-${seed}`, async (page) => {
+      await withPage(app.browser, `faults-cross-${seed}`, async (page) => {
         await open(page, "#/crosscheck");
         await page.click("#load-example");
         const first = [];
@@ -299,7 +292,7 @@ test("cross-check with a reload mid-run: the page comes back with the pool and t
   // Crossref is asked first; hold OpenAlex's first request and reload then.
   hold = (url) => (url.pathname.startsWith("/api/openalex/") ? (reached(), gate) : null);
   try {
-    await withPage(browser, "faults-cross-reload", async (page) => {
+    await withPage(app.browser, "faults-cross-reload", async (page) => {
       await open(page, "#/crosscheck");
       await page.click("#load-example");
       await page.click("#run-crosscheck");

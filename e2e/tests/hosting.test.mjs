@@ -3,25 +3,17 @@
 // sub-path by a plain static server, loads every page in headless Chromium
 // with its Content-Security-Policy in force, no failed request, no request
 // to another host, and no CSP violation.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { start } from "../server.mjs";
-import { launch, withPage } from "../browser.mjs";
+import { withPage } from "../browser.mjs";
 
 const BASE = "/some/sub/path/";
 const DIST_SUB = path.resolve(process.env.CITEGATE_DIST_SUB || "../target/e2e-dist-sub");
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: DIST_SUB, base: BASE });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: DIST_SUB, base: BASE });
 
 /** Opens `page` recording every request, failure, bad status and CSP violation. */
 function watch(page) {
@@ -54,16 +46,16 @@ test("index.html carries a CSP with the loader's hash and only the allowed origi
 });
 
 test("every page loads under /some/sub/path/ with no failed or foreign request", async () => {
-  const origin = new URL(server.url).origin;
-  const errors = await withPage(browser, "hosting-sub-path", async (page) => {
+  const origin = new URL(app.server.url).origin;
+  const errors = await withPage(app.browser, "hosting-sub-path", async (page) => {
     const seen = watch(page);
-    await page.goto(server.url);
+    await page.goto(app.server.url);
     await page.waitForSelector("nav a");
     const links = await page.$$eval("nav a", (as) => as.map((a) => [a.getAttribute("href"), a.textContent]));
     assert.ok(links.length >= 8, `only ${links.length} links`);
     for (const [href, label] of links) {
       // A fresh load of each page's URL, as a bookmark or a shared link would do.
-      await page.goto(new URL(href, server.url).href);
+      await page.goto(new URL(href, app.server.url).href);
       await page.waitForFunction((l) => document.querySelector("main h1")?.textContent === l, label);
     }
     assert.deepEqual(seen.failed, []);
@@ -79,9 +71,9 @@ test("every page loads under /some/sub/path/ with no failed or foreign request",
 });
 
 test("the CSP is enforced: a script from another origin is refused", async () => {
-  await withPage(browser, "hosting-csp", async (page) => {
+  await withPage(app.browser, "hosting-csp", async (page) => {
     const seen = watch(page);
-    await page.goto(server.url);
+    await page.goto(app.server.url);
     await page.waitForSelector("nav a");
     const blocked = await page.evaluate(
       () =>

@@ -1,24 +1,16 @@
 // The JavaScript API's browser package (js/pkg-web, built by js/build.sh)
 // imported by a plain page (js/test/page.html) in headless Chromium.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { start } from "../server.mjs";
-import { launch, withPage } from "../browser.mjs";
+import { withPage } from "../browser.mjs";
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: path.resolve("../js") });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: path.resolve("../js") });
 
 test("a plain page imports pkg-web and gets scores, checks and typed errors", async () => {
-  const errors = await withPage(browser, "js-api-page", async (page) => {
-    await page.goto(server.url + "test/page.html");
+  const errors = await withPage(app.browser, "js-api-page", async (page) => {
+    await page.goto(app.server.url + "test/page.html");
     const r = await page.waitForFunction(() => window.results).then((h) => h.jsonValue());
     assert.equal(r.score, 100);
     // "abc" vs "abd": 1 - 2/6 = 66.67, score 67, not above 70.

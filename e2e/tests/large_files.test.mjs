@@ -4,24 +4,16 @@
 // between timer ticks is written to target/e2e-artifacts/responsiveness.json
 // (a measurement for BENCHMARKS.md, not an assertion: timings belong in the
 // benchmarks).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { start } from "../server.mjs";
-import { launch, withPage, screenshot, DIST, ARTIFACTS } from "../browser.mjs";
+import { withPage, screenshot, DIST, ARTIFACTS } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: DIST, api: makeApi() });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: DIST, api: makeApi() });
 
 /** `n` entries, about 175 bytes each; every 10th has no journal (a layer-1 error). */
 function bigBib(n) {
@@ -41,8 +33,8 @@ test("a 20 MB .bib (120,000 entries) is read in slices: timers keep running, pro
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citegate-big-"));
   const file = path.join(dir, "big.bib");
   fs.writeFileSync(file, text);
-  const errors = await withPage(browser, "bibtex-large", async (page) => {
-    await page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}#/bibtex`);
+  const errors = await withPage(app.browser, "bibtex-large", async (page) => {
+    await page.goto(app.url("#/bibtex"));
     await page.waitForSelector("#bib-input");
     // A page timer and the progress line, sampled from inside the page.
     await page.evaluate(() => {
@@ -124,8 +116,8 @@ test("10,000 candidates on the Pool page are pre-deduplicated in slices: timers 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citegate-cands-"));
   const file = path.join(dir, "many.json");
   fs.writeFileSync(file, JSON.stringify(list));
-  const errors = await withPage(browser, "pool-large", async (page) => {
-    await page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}#/pool`);
+  const errors = await withPage(app.browser, "pool-large", async (page) => {
+    await page.goto(app.url("#/pool"));
     await page.waitForSelector("#candidates-input");
     await page.evaluate(() => {
       window.__ticks = [];

@@ -2,10 +2,10 @@
 // where the page has one: the page itself never scrolls sideways (a wide
 // table may scroll inside its own .table-wrap), every navigation link is on
 // screen and works. Screenshots: target/e2e-artifacts/{wide,narrow}-<page>.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, screenshot, DIST } from "../browser.mjs";
+import { screenshot, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 
 const PAGES = ["pool", "coverage", "crosscheck", "bibtex", "search", "library", "match", "settings"];
@@ -14,17 +14,9 @@ const SIZES = [
   ["narrow", { width: 390, height: 844 }],
 ];
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: DIST, api: makeApi() });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: DIST, api: makeApi() });
 
-const url = (page) => `${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=0#/${page}`;
+const url = (page) => app.url(`#/${page}`);
 
 // Elements sticking out on the right of the viewport, outside any
 // container that scrolls sideways by itself: what makes the page overflow.
@@ -48,7 +40,7 @@ const overflowing = () => {
 
 for (const [size, viewport] of SIZES) {
   test(`every page fits ${viewport.width}×${viewport.height} without sideways page scroll`, async () => {
-    const context = await browser.newContext({ viewport });
+    const context = await app.browser.newContext({ viewport });
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));

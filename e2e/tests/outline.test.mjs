@@ -4,26 +4,20 @@
 // order), and they flow into pre-dedup, verification and the pool exactly
 // like an imported raw_candidates.json. A search that answers 500 is named
 // on the page and the other queries still count.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, withPage, screenshot, DIST } from "../browser.mjs";
+import { withPage, screenshot, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 import { outlineSearch, OUTLINE_QUERIES } from "../mock/outline.mjs";
 
 let failing = null; // [service, query] answering 500
-let server, browser;
-before(async () => {
+const app = serve(() => {
   const handler = outlineSearch((service, query) => (failing && failing[0] === service && failing[1] === query ? 500 : null));
-  server = await start({ dist: DIST, api: makeApi({ before: [handler] }) });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  return { dist: DIST, api: makeApi({ before: [handler] }) };
 });
 
-const url = () => `${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=0#/pool`;
+const url = () => app.url("#/pool");
 const RW1 = "related_work[2.1]";
 const RW2 = "related_work[2.2]";
 
@@ -61,7 +55,7 @@ async function discover(page, backend) {
 test("the example outline on Semantic Scholar: 11 tagged candidates, then 9 in the pool", async () => {
   failing = null;
   assert.equal(Object.keys(OUTLINE_QUERIES).length, 7);
-  const errors = await withPage(browser, "outline-s2", async (page) => {
+  const errors = await withPage(app.browser, "outline-s2", async (page) => {
     await discover(page, "s2");
     assert.equal(await page.textContent("#discover-stats"), "7 / 7 queries · 14 results · 11 candidates");
     assert.equal(await page.textContent("#discover-status"), "11 candidates from 7 queries");
@@ -89,7 +83,7 @@ test("the example outline on Semantic Scholar: 11 tagged candidates, then 9 in t
 
 test("one query answering 500 is named; the other six still give their candidates", async () => {
   failing = ["s2", "selective state space models"];
-  await withPage(browser, "outline-s2-500", async (page) => {
+  await withPage(app.browser, "outline-s2-500", async (page) => {
     await discover(page, "s2");
     assert.equal(await page.textContent("#discover-stats"), "7 / 7 queries · 13 results · 10 candidates");
     assert.match(await page.textContent("#discover-status"), /^INCOMPLETE: 10 candidates from 6 of 7 queries; 1 queries failed/);
@@ -104,7 +98,7 @@ test("one query answering 500 is named; the other six still give their candidate
 
 test("all three fused, OpenAlex failing one query: the others fill in and the failure is named", async () => {
   failing = ["openalex", "IO-aware exact attention"];
-  await withPage(browser, "outline-fused", async (page) => {
+  await withPage(app.browser, "outline-fused", async (page) => {
     await discover(page, "all");
     const failures = await page.$$eval("#discover-failures li", (l) => l.map((x) => x.textContent));
     assert.equal(failures.length, 1);
@@ -118,7 +112,7 @@ test("all three fused, OpenAlex failing one query: the others fill in and the fa
 });
 
 test("a bad outline.json shows the core's located error", async () => {
-  await withPage(browser, "outline-bad", async (page) => {
+  await withPage(app.browser, "outline-bad", async (page) => {
     await page.goto(url());
     await page.setInputFiles("#outline-input", {
       name: "outline.json",
@@ -135,9 +129,9 @@ test("a bad outline.json shows the core's located error", async () => {
 
 test("Stop ends a discovery after the query in flight and hands over what it found", async () => {
   failing = null;
-  const errors = await withPage(browser, "outline-stop", async (page) => {
+  const errors = await withPage(app.browser, "outline-stop", async (page) => {
     // One Semantic Scholar request per 700 ms: time to press Stop mid-run.
-    await page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=700#/pool`);
+    await page.goto(`${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=700#/pool`);
     await page.click("#load-example-outline");
     await page.waitForFunction(() => document.querySelector("#outline-summary")?.textContent.includes("7 queries"));
     assert.ok(await page.isDisabled("#discover-stop"));
@@ -170,7 +164,7 @@ test("Stop ends a discovery after the query in flight and hands over what it fou
 
 test("the outline and the backend choice survive a reload", async () => {
   failing = null;
-  await withPage(browser, "outline-reload", async (page) => {
+  await withPage(app.browser, "outline-reload", async (page) => {
     await page.goto(url());
     await page.click("#load-example-outline");
     await page.waitForFunction(() => document.querySelector("#outline-summary")?.textContent.includes("7 queries"));

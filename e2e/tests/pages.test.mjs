@@ -1,25 +1,16 @@
 // The offline pages from "Load example", and files dropped through the picker.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, withPage, screenshot, DIST } from "../browser.mjs";
+import { withPage, screenshot, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: DIST, api: makeApi() });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: DIST, api: makeApi() });
 
-const open = (page, frag) => page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=0${frag}`);
 
 test("coverage of the example draft: 7 of 10 cited, 9 needed, fail; foreign keys with file:line", async () => {
-  const errors = await withPage(browser, "coverage", async (page) => {
-    await open(page, "#/coverage");
+  const errors = await withPage(app.browser, "coverage", async (page) => {
+    await app.open(page, "#/coverage");
     await page.click("#load-example");
     await page.waitForSelector("#cited");
     assert.equal(await page.textContent("#cited"), "7/10");
@@ -45,8 +36,8 @@ test("coverage of the example draft: 7 of 10 cited, 9 needed, fail; foreign keys
 });
 
 test("coverage explains a bad pool file and shows markup in titles as text", async () => {
-  await withPage(browser, "coverage-bad", async (page) => {
-    await open(page, "#/coverage");
+  await withPage(app.browser, "coverage-bad", async (page) => {
+    await app.open(page, "#/coverage");
     await page.setInputFiles("#tex-input", { name: "a.tex", mimeType: "text/plain", buffer: Buffer.from("\\cite{x1}\n") });
     await page.setInputFiles("#pool-input", { name: "pool.json", mimeType: "application/json", buffer: Buffer.from('{"papers": [ {"title": 1,}') });
     await page.waitForSelector("#coverage-error");
@@ -63,8 +54,8 @@ test("coverage explains a bad pool file and shows markup in titles as text", asy
 });
 
 test("bibtex check of the example flags the fabricated entry and verifies a real one", async () => {
-  const errors = await withPage(browser, "bibtex", async (page) => {
-    await open(page, "#/bibtex");
+  const errors = await withPage(app.browser, "bibtex", async (page) => {
+    await app.open(page, "#/bibtex");
     await page.click("#load-example");
     await page.waitForSelector("#layer1 tbody tr");
     // The DOI written as a URL is a layer-1 warning with the bare DOI as fix.

@@ -1,8 +1,8 @@
 // Library, Settings, Search and Cross-check pages against the mock API.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, withPage, screenshot, DIST } from "../browser.mjs";
+import { withPage, screenshot, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 
 import fs from "node:fs";
@@ -29,25 +29,16 @@ const scenario = (req, url) => {
   return null;
 };
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: DIST, api: makeApi({ before: [scenario] }) });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: DIST, api: makeApi({ before: [scenario] }) });
 
-const open = (page, frag) => page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=0${frag}`);
 const downloaded = async (page, selector) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
   return Buffer.concat(await (await download.createReadStream()).toArray()).toString();
 };
 
 test("library: example, add by DOI, duplicate warning, export and re-import round trip, bad lines by number", async () => {
-  const errors = await withPage(browser, "library", async (page) => {
-    await open(page, "#/library");
+  const errors = await withPage(app.browser, "library", async (page) => {
+    await app.open(page, "#/library");
     await page.click("#clear-library");
     await page.click("#load-example");
     await page.waitForFunction(() => document.querySelector("#library-count")?.textContent === "2 records");
@@ -84,8 +75,8 @@ test("library: example, add by DOI, duplicate warning, export and re-import roun
 });
 
 test("settings: keys are password fields and never shown after saving; backend needs; cache stats", async () => {
-  const errors = await withPage(browser, "settings", async (page) => {
-    await open(page, "#/settings");
+  const errors = await withPage(app.browser, "settings", async (page) => {
+    await app.open(page, "#/settings");
     assert.equal(await page.textContent("h1"), "Settings");
     assert.equal(await page.getAttribute("#s2-key", "type"), "password");
     assert.equal(await page.getAttribute("#openalex-key", "type"), "password");
@@ -117,8 +108,8 @@ test("settings: keys are password fields and never shown after saving; backend n
 
 test("search: OpenAlex returns 500, the others answer: partial banner naming it, fused results with sources, add to library", async () => {
   openalexStatus = 500;
-  const errors = await withPage(browser, "search", async (page) => {
-    await open(page, "#/search");
+  const errors = await withPage(app.browser, "search", async (page) => {
+    await app.open(page, "#/search");
     assert.equal(await page.textContent("h1"), "Search");
     await page.fill("#query", "Attention Is All You Need");
     // ASTA is off by default (it needs a key and a relay); ticked, it is skipped with the reason.
@@ -144,8 +135,8 @@ test("search: OpenAlex returns 500, the others answer: partial banner naming it,
 
 test("cross-check: tiers of the example pool with OpenAlex unavailable; filter, evidence and downloads", async () => {
   openalexStatus = 503;
-  const errors = await withPage(browser, "crosscheck", async (page) => {
-    await open(page, "#/crosscheck");
+  const errors = await withPage(app.browser, "crosscheck", async (page) => {
+    await app.open(page, "#/crosscheck");
     assert.equal(await page.textContent("h1"), "Cross-check");
     await page.click("#load-example");
     await page.click("#run-crosscheck");
@@ -175,8 +166,8 @@ test("cross-check: tiers of the example pool with OpenAlex unavailable; filter, 
 });
 
 test("search: an empty result runs the over-constraint probe and says what it tried", async () => {
-  const errors = await withPage(browser, "search-probe", async (page) => {
-    await open(page, "#/search");
+  const errors = await withPage(app.browser, "search-probe", async (page) => {
+    await app.open(page, "#/search");
     await page.fill("#query", "quantum gradient routing for provably sparse transformers in protein folding");
     await page.uncheck("#backend-openalex");
     await page.uncheck("#backend-crossref");

@@ -1,15 +1,14 @@
 // Building a pool from the example candidates against the mock Semantic
 // Scholar: the right reasons, a reload mid-run that loses nothing, and a
 // burst of 429s that slows the run but drops no candidate.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, withPage, screenshot, DIST } from "../browser.mjs";
+import { withPage, screenshot, DIST } from "../browser.mjs";
 import { makeApi, fixture } from "../mock/router.mjs";
 
 let burst = 0;
-let server, browser;
-before(async () => {
+const app = serve(() => {
   const tooMany = (req, url) => {
     if (burst > 0 && url.pathname === "/api/s2/paper/search") {
       burst -= 1;
@@ -17,15 +16,10 @@ before(async () => {
     }
     return null;
   };
-  server = await start({ dist: DIST, api: makeApi({ before: [tooMany] }) });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  return { dist: DIST, api: makeApi({ before: [tooMany] }) };
 });
 
-const url = (interval) => `${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=${interval}#/pool`;
+const url = (interval) => `${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=${interval}#/pool`;
 const rowsOf = (page) =>
   page.$$eval("#rows tbody tr", (rs) => rs.map((r) => [r.querySelector(".cand-title").textContent, r.querySelector(".decision").textContent]));
 
@@ -45,7 +39,7 @@ const EXPECTED = [
 ];
 
 test("the example candidates give 8 accepted and 4 rejected with their reasons", async () => {
-  const errors = await withPage(browser, "pool", async (page) => {
+  const errors = await withPage(app.browser, "pool", async (page) => {
     await page.goto(url(0));
     await page.click("#load-example");
     await page.waitForFunction(() => document.querySelector("#dedup-summary")?.textContent.includes("13 candidates, 12 after pre-dedup"));
@@ -65,7 +59,7 @@ test("the example candidates give 8 accepted and 4 rejected with their reasons",
 });
 
 test("a reload in the middle of verification resumes without losing rows", async () => {
-  await withPage(browser, "pool-reload", async (page) => {
+  await withPage(app.browser, "pool-reload", async (page) => {
     await page.goto(url(700));
     await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
     await page.goto(url(700));
@@ -86,11 +80,11 @@ test("a reload in the middle of verification resumes without losing rows", async
 });
 
 test("a burst of 429s slows the run but loses no candidate", async () => {
-  await withPage(browser, "pool-429", async (page) => {
+  await withPage(app.browser, "pool-429", async (page) => {
     await page.goto(url(0));
     await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
     await page.reload();
-    const sentBefore = server.requests.length;
+    const sentBefore = app.server.requests.length;
     burst = 3;
     await page.click("#load-example");
     await page.click("#verify");
@@ -103,13 +97,13 @@ test("a burst of 429s slows the run but loses no candidate", async () => {
     await page.click("#verify");
     await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 90000 });
     assert.deepEqual(await rowsOf(page), EXPECTED);
-    const searches = server.requests.slice(sentBefore).filter((r) => r.path.startsWith("/api/s2/paper/search") && r.method === "GET");
+    const searches = app.server.requests.slice(sentBefore).filter((r) => r.path.startsWith("/api/s2/paper/search") && r.method === "GET");
     assert.equal(searches.length, 12 + 3, "three 429s, then one answer per candidate; nothing decided is asked again");
   });
 });
 
 test("pasted guidelines suggest the full-paper deadline; the cutoff is set only when chosen", async () => {
-  await withPage(browser, "pool-detect-cutoff", async (page) => {
+  await withPage(app.browser, "pool-detect-cutoff", async (page) => {
     await page.goto(url(50));
     await page.click("details.detect summary");
     await page.fill(

@@ -12,24 +12,15 @@
 // (Semantic Scholar), cross-checks the example pool (Crossref, OpenAlex),
 // searches all three and exports the library, downloading every file the
 // pages offer, then inspects everything it recorded.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, withPage, DIST } from "../browser.mjs";
+import { withPage, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 import { indices } from "../mock/indices.mjs";
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: DIST, api: makeApi({ before: [indices] }) });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: DIST, api: makeApi({ before: [indices] }) });
 
-const open = (page, frag) => page.goto(`${server.url}?api=${encodeURIComponent(server.url + "api")}&s2_interval=0${frag}`);
 const downloaded = async (page, selector) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
   return { name: download.suggestedFilename(), text: Buffer.concat(await (await download.createReadStream()).toArray()).toString() };
@@ -67,8 +58,8 @@ const dumpStorage = (page) =>
 
 /** Where a key may appear in a request: its own service, its own place. */
 function checkRequest(r, keys, where) {
-  const u = new URL(r.url, server.url);
-  const onApi = u.origin === new URL(server.url).origin && u.pathname.startsWith("/api/");
+  const u = new URL(r.url, app.server.url);
+  const onApi = u.origin === new URL(app.server.url).origin && u.pathname.startsWith("/api/");
   const service = onApi ? u.pathname.split("/")[2] : `${u.host} (not the mock)`;
   const headers = Object.entries(r.headers || {});
   const inHeaders = (k) => headers.filter(([, v]) => String(v).includes(k)).map(([h]) => h.toLowerCase());
@@ -91,17 +82,17 @@ const hasAny = (text, keys) => [keys.s2, keys.oa].filter((k) => text.includes(k)
 for (const remember of [false, true]) {
   test(`secrets (${remember ? "remembered" : "this tab only"}): keys only in their own service's requests; never in downloads, console, IndexedDB${remember ? "" : " or localStorage"}`, async (t) => {
     const keys = { s2: `S2KEY-${remember ? "r" : "t"}-7f3a9c51e2`, oa: `OAKEY-${remember ? "r" : "t"}-b84d20c6f1` };
-    const firstServerRequest = server.requests.length;
+    const firstServerRequest = app.server.requests.length;
     const pageRequests = [];
     const consoleLines = [];
     const files = [];
     const texts = [];
-    await withPage(browser, `secrets-${remember ? "remembered" : "tab"}`, async (page, errors) => {
+    await withPage(app.browser, `secrets-${remember ? "remembered" : "tab"}`, async (page, errors) => {
       page.on("request", (r) => pageRequests.push({ url: r.url(), headers: r.headers(), body: r.postData() }));
       page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(server.url).origin });
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(app.server.url).origin });
 
-      await open(page, "#/settings");
+      await app.open(page, "#/settings");
       await page.fill("#s2-key", keys.s2);
       await page.fill("#openalex-key", keys.oa);
       await page.setChecked("#remember", remember);
@@ -176,10 +167,10 @@ for (const remember of [false, true]) {
     assert.deepEqual(consoleLines.filter((l) => hasAny(l, keys).length), [], "no key in a console message");
 
     // Every request the page made and the mock received.
-    const served = server.requests.slice(firstServerRequest).map((r) => ({ url: new URL(r.path, server.url).href, headers: r.headers, method: r.method }));
+    const served = app.server.requests.slice(firstServerRequest).map((r) => ({ url: new URL(r.path, app.server.url).href, headers: r.headers, method: r.method }));
     for (const r of pageRequests) checkRequest(r, keys, "page");
     for (const r of served) checkRequest(r, keys, "mock");
-    const foreign = pageRequests.filter((r) => new URL(r.url).origin !== new URL(server.url).origin && !r.url.startsWith("data:") && !r.url.startsWith("blob:"));
+    const foreign = pageRequests.filter((r) => new URL(r.url).origin !== new URL(app.server.url).origin && !r.url.startsWith("data:") && !r.url.startsWith("blob:"));
     assert.deepEqual(foreign.map((r) => r.url), [], "no request leaves the app's own host and the mock");
     // The keys were used where they belong.
     const s2Keyed = served.filter((r) => r.url.includes("/api/s2/") && r.headers["x-api-key"] === keys.s2);

@@ -1,21 +1,13 @@
-import { test, before, after } from "node:test";
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
-import { start } from "../server.mjs";
-import { launch, withPage, screenshot, DIST } from "../browser.mjs";
+import { withPage, screenshot, DIST } from "../browser.mjs";
 
-let server, browser;
-before(async () => {
-  server = await start({ dist: DIST });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serve({ dist: DIST });
 
 test("title match page scores a typed pair like python-Levenshtein", async () => {
-  const errors = await withPage(browser, "title-match", async (page) => {
-    await page.goto(server.url + "#/match");
+  const errors = await withPage(app.browser, "title-match", async (page) => {
+    await page.goto(app.server.url + "#/match");
     await page.fill("#candidate", "Attention is all you need");
     await page.fill("#found", "Attention Is All You Need!");
     await page.waitForFunction(() => document.querySelector("#score")?.textContent === "100");
@@ -32,8 +24,8 @@ test("title match page scores a typed pair like python-Levenshtein", async () =>
 });
 
 test("load example shows the substring bypass at work", async () => {
-  await withPage(browser, "title-match-example", async (page) => {
-    await page.goto(server.url + "#/match");
+  await withPage(app.browser, "title-match-example", async (page) => {
+    await page.goto(app.server.url + "#/match");
     await page.click("#load-example");
     await page.waitForFunction(() => document.querySelector("#score")?.textContent === "95");
     assert.equal(await page.textContent("#verdict"), "PASS");
@@ -42,8 +34,8 @@ test("load example shows the substring bypass at work", async () => {
 });
 
 test("every navigation link opens its page", async () => {
-  await withPage(browser, "navigation", async (page) => {
-    await page.goto(server.url);
+  await withPage(app.browser, "navigation", async (page) => {
+    await page.goto(app.server.url);
     const links = await page.$$eval("nav a", (as) => as.map((a) => [a.getAttribute("href"), a.textContent]));
     assert.ok(links.length >= 8, `only ${links.length} links`);
     for (const [href, label] of links) {
