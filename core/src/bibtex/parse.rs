@@ -139,68 +139,12 @@ impl Entry {
     }
 }
 
-/// Names files that are clearly not UTF-8 text before decoding them: UTF-16
-/// (by its byte-order mark), a zip archive (a `.docx` or `.zip` renamed), or
-/// any file with a NUL byte (UTF-16 without a mark, or binary data), which
-/// would otherwise decode as UTF-8 and give a page of meaningless problems.
-fn not_text(bytes: &[u8]) -> Option<Error> {
-    let at = |offset: usize| Location {
-        line: Some(
-            1 + bytes
-                .get(..offset)
-                .unwrap_or_default()
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count(),
-        ),
-        index: Some(offset),
-        ..Location::default()
-    };
-    let message = if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
-        "not UTF-8 text: UTF-16 (byte-order mark at offset 0); save the file as UTF-8".to_string()
-    } else if bytes.starts_with(b"PK\x03\x04") {
-        "not text: a zip archive (a renamed .zip or .docx?)".to_string()
-    } else {
-        let nul = bytes.iter().position(|&b| b == 0)?;
-        return Some(
-            Error::new(
-                ErrorKind::Encoding,
-                format!("not text: NUL byte at offset {nul} (UTF-16 or binary data?)"),
-            )
-            .at(at(nul)),
-        );
-    };
-    Some(Error::new(ErrorKind::Encoding, message).at(at(0)))
-}
-
 /// Reads a `.bib` file given as bytes. Invalid UTF-8 is an
 /// [`ErrorKind::Encoding`] error whose location has the line and the byte
 /// offset (as `index`) of the first bad byte; so are UTF-16, zip archives
 /// and NUL bytes, named as such. A UTF-8 byte-order mark is skipped.
 pub fn parse_bytes(bytes: &[u8]) -> Result<Bibliography> {
-    if let Some(what) = not_text(bytes) {
-        return Err(what);
-    }
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(body) {
-        Ok(text) => Ok(parse(text)),
-        Err(e) => {
-            let bom = bytes.len() - body.len();
-            let offset = e.valid_up_to() + bom;
-            let good = body.get(..e.valid_up_to()).unwrap_or_default();
-            let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
-            let loc = Location {
-                line: Some(line),
-                index: Some(offset),
-                ..Location::default()
-            };
-            Err(Error::new(
-                ErrorKind::Encoding,
-                format!("not UTF-8 text: invalid byte at offset {offset}"),
-            )
-            .at(loc))
-        }
-    }
+    crate::text::decode(bytes).map(parse)
 }
 
 /// Reads a `.bib` file. Never fails: problems are collected in

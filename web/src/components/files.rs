@@ -2,6 +2,7 @@
 //! UTF-8; a file that cannot be read or decoded is named with the reason, and
 //! the good files are still handed on.
 
+use citegate_core::text;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -15,19 +16,21 @@ pub struct LoadedFile {
     pub text: String,
 }
 
-/// Decodes file bytes as UTF-8 (a leading byte-order mark is dropped); the
-/// error says at which byte decoding failed.
+/// Decodes file bytes as UTF-8 through the core's [`text::decode`] (a
+/// leading byte-order mark is dropped); the error names the file, the line
+/// and byte, and what the file is instead (UTF-16, a zip archive, binary).
 pub fn decode_text(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
+    match text::decode(bytes) {
         Ok(t) => Ok(LoadedFile {
             name: name.to_string(),
             text: t.to_string(),
         }),
-        Err(e) => Err(format!(
-            "{name}: not UTF-8 text (invalid byte at offset {}); save it as UTF-8 and try again",
-            e.valid_up_to()
-        )),
+        Err(mut e) => {
+            // "name:line: what"; the byte offset is in the message already.
+            e.location.file = Some(name.to_string());
+            e.location.index = None;
+            Err(e.to_string())
+        }
     }
 }
 
