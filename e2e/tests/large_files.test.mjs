@@ -27,8 +27,12 @@ function bigBib(n) {
   return parts.join("");
 }
 
-test("a 20 MB .bib (120,000 entries) is read in slices: timers keep running, progress shows, the table is capped", async () => {
-  const n = 120_000;
+// CITEGATE_BIG_BIB_ENTRIES=290000 makes it the issue's 50 MB (about 40 s
+// more); the suite's default keeps CI short.
+const BIG_BIB_ENTRIES = Number(process.env.CITEGATE_BIG_BIB_ENTRIES || 120_000);
+
+test(`a ${Math.round(BIG_BIB_ENTRIES * 0.000175)} MB .bib (${BIG_BIB_ENTRIES} entries) is read in slices: timers keep running, progress shows, the table is capped`, async () => {
+  const n = BIG_BIB_ENTRIES;
   const text = bigBib(n);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citegate-big-"));
   const file = path.join(dir, "big.bib");
@@ -63,15 +67,15 @@ test("a 20 MB .bib (120,000 entries) is read in slices: timers keep running, pro
     assert.ok(checks.length >= 1, `progress while checking: ${JSON.stringify(checks)}`);
     const mb = (text.length / 1048576).toFixed(1);
     assert.match(reads[0], new RegExp(`^reading big\\.bib: [\\d.]+ / ${mb} MB · \\d+ entries so far$`));
-    // 12,000 entries without a journal: all counted, 200 rendered.
-    assert.match(await page.textContent("#layer1-summary"), /^12000 error\(s\), \d+ warning\(s\)$/);
+    // Every 10th entry has no journal: all counted, 200 rendered.
+    assert.match(await page.textContent("#layer1-summary"), new RegExp(`^${n / 10} error\\(s\\), \\d+ warning\\(s\\)$`));
     assert.match(await page.textContent("#layer1-shown"), /^showing the first 200 of \d+ findings/);
     assert.equal(await page.$$eval("#layer1 tbody tr", (r) => r.length), 200);
     assert.equal(await page.textContent("#reading"), "");
     // The export has every finding.
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-report")]);
     const report = JSON.parse(Buffer.concat(await (await download.createReadStream()).toArray()).toString());
-    assert.equal(report.format.filter((f) => f.severity === "error").length, 12000);
+    assert.equal(report.format.filter((f) => f.severity === "error").length, n / 10);
     let maxGap = 0;
     for (let i = 1; i < ticks.length; i++) maxGap = Math.max(maxGap, ticks[i] - ticks[i - 1]);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
