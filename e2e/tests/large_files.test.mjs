@@ -15,6 +15,26 @@ import { makeApi } from "../mock/router.mjs";
 
 const app = serve({ dist: DIST, api: makeApi() });
 
+/** Starts a 10 ms timer inside the page that records when it ran and each
+ * text `selector` showed: a page busy for a long stretch leaves a gap. */
+const startSampling = (page, selector) =>
+  page.evaluate((sel) => {
+    window.__ticks = [];
+    window.__progress = new Set();
+    window.__timer = setInterval(() => {
+      window.__ticks.push(performance.now());
+      const r = document.querySelector(sel)?.textContent;
+      if (r) window.__progress.add(r);
+    }, 10);
+  }, selector);
+/** Stops the timer; its ticks (ms) and the texts seen, in order. */
+const stopSampling = (page) =>
+  page.evaluate(() => {
+    clearInterval(window.__timer);
+    return { ticks: window.__ticks, progress: [...window.__progress] };
+  });
+const longestGap = (ticks) => ticks.slice(1).reduce((m, t, i) => Math.max(m, t - ticks[i]), 0);
+
 /** `n` entries, about 175 bytes each; every 10th has no journal (a layer-1 error). */
 function bigBib(n) {
   const parts = ["@string{jml = {Journal of Machine Learning}}\n"];
@@ -40,24 +60,12 @@ test(`a ${Math.round(BIG_BIB_ENTRIES * 0.000175)} MB .bib (${BIG_BIB_ENTRIES} en
   const errors = await withPage(app.browser, "bibtex-large", async (page) => {
     await page.goto(app.url("#/bibtex"));
     await page.waitForSelector("#bib-input");
-    // A page timer and the progress line, sampled from inside the page.
-    await page.evaluate(() => {
-      window.__ticks = [];
-      window.__progress = new Set();
-      window.__timer = setInterval(() => {
-        window.__ticks.push(performance.now());
-        const r = document.querySelector("#reading")?.textContent;
-        if (r) window.__progress.add(r);
-      }, 10);
-    });
+    await startSampling(page, "#reading");
     const t0 = Date.now();
     await page.setInputFiles("#bib-input", file);
     await page.waitForFunction((n) => document.querySelector("#inputs")?.textContent.includes(`${n} entries`), n, { timeout: 240_000 });
     const wall = Date.now() - t0;
-    const { ticks, progress } = await page.evaluate(() => {
-      clearInterval(window.__timer);
-      return { ticks: window.__ticks, progress: [...window.__progress] };
-    });
+    const { ticks, progress } = await stopSampling(page);
     // The page's own timer ran throughout the reading, not only after it:
     // a reading that held the page until the end would leave one tick.
     assert.ok(ticks.length >= 10, `only ${ticks.length} timer ticks while reading`);
@@ -76,8 +84,7 @@ test(`a ${Math.round(BIG_BIB_ENTRIES * 0.000175)} MB .bib (${BIG_BIB_ENTRIES} en
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-report")]);
     const report = JSON.parse(Buffer.concat(await (await download.createReadStream()).toArray()).toString());
     assert.equal(report.format.filter((f) => f.severity === "error").length, n / 10);
-    let maxGap = 0;
-    for (let i = 1; i < ticks.length; i++) maxGap = Math.max(maxGap, ticks[i] - ticks[i - 1]);
+    const maxGap = longestGap(ticks);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     const measured = { bytes: text.length, entries: n, wall_ms: wall, timer_ticks: ticks.length, longest_gap_ms: Math.round(maxGap) };
     fs.writeFileSync(path.join(ARTIFACTS, "responsiveness.json"), JSON.stringify(measured, null, 2) + "\n");
@@ -123,23 +130,12 @@ test("10,000 candidates on the Pool page are pre-deduplicated in slices: timers 
   const errors = await withPage(app.browser, "pool-large", async (page) => {
     await page.goto(app.url("#/pool"));
     await page.waitForSelector("#candidates-input");
-    await page.evaluate(() => {
-      window.__ticks = [];
-      window.__progress = new Set();
-      window.__timer = setInterval(() => {
-        window.__ticks.push(performance.now());
-        const r = document.querySelector("#dedup-summary")?.textContent;
-        if (r) window.__progress.add(r);
-      }, 10);
-    });
+    await startSampling(page, "#dedup-summary");
     const t0 = Date.now();
     await page.setInputFiles("#candidates-input", file);
     await page.waitForFunction(() => /after pre-dedup/.test(document.querySelector("#dedup-summary")?.textContent ?? ""), null, { timeout: 120_000 });
     const wall = Date.now() - t0;
-    const { ticks, progress } = await page.evaluate(() => {
-      clearInterval(window.__timer);
-      return { ticks: window.__ticks, progress: [...window.__progress] };
-    });
+    const { ticks, progress } = await stopSampling(page);
     assert.equal(await page.textContent("#dedup-summary"), "many.json: 10500 candidates, 10000 after pre-dedup (500 merged)");
     // The progress line goes through reading and the exact pass (each shown
     // too briefly for a 10 ms timer to be sure to see it) to the comparisons.
@@ -149,8 +145,7 @@ test("10,000 candidates on the Pool page are pre-deduplicated in slices: timers 
     assert.ok(ticks.length >= 10, `only ${ticks.length} timer ticks while comparing`);
     assert.equal(await page.getAttribute("#progress", "max"), "10000");
     assert.equal(await page.isDisabled("#verify"), false);
-    let maxGap = 0;
-    for (let i = 1; i < ticks.length; i++) maxGap = Math.max(maxGap, ticks[i] - ticks[i - 1]);
+    const maxGap = longestGap(ticks);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     const measured = { candidates: list.length, wall_ms: wall, timer_ticks: ticks.length, longest_gap_ms: Math.round(maxGap) };
     fs.writeFileSync(path.join(ARTIFACTS, "responsiveness-pool.json"), JSON.stringify(measured, null, 2) + "\n");
