@@ -893,9 +893,107 @@ pub fn to_json(candidates: &[Candidate]) -> String {
     serde_json::to_string_pretty(candidates).unwrap_or_else(|_| "[]".into())
 }
 
+/// How a discovery run from an outline went, for its summary line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DiscoveryCounts {
+    /// Candidates found.
+    pub candidates: usize,
+    /// Queries in the outline.
+    pub queries: usize,
+    /// Queries sent before the run ended (fewer than `queries` when stopped).
+    pub asked: usize,
+    /// Queries that failed on every backend asked.
+    pub failed_queries: usize,
+    /// Single searches (one backend, one query) that failed.
+    pub failed_searches: usize,
+}
+
+/// The overall outcome of a discovery run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiscoveryOutcome {
+    /// Every query asked answered on every backend, and all were asked.
+    Ok,
+    /// Some searches failed, or the run was stopped before the end.
+    Partial,
+    /// Every query asked failed on every backend.
+    Error,
+}
+
+/// The outcome and the summary line of a discovery run. A failed search is
+/// said, never read as "nothing found"; a stopped run says how far it got.
+pub fn discovery_summary(c: DiscoveryCounts) -> (DiscoveryOutcome, String) {
+    let DiscoveryCounts {
+        candidates: n,
+        queries: total,
+        asked,
+        failed_queries,
+        failed_searches,
+    } = c;
+    let stopped = asked < total;
+    let outcome = if asked > 0 && failed_queries == asked {
+        DiscoveryOutcome::Error
+    } else if failed_searches > 0 || stopped {
+        DiscoveryOutcome::Partial
+    } else {
+        DiscoveryOutcome::Ok
+    };
+    let mut text = if failed_searches > 0 {
+        format!(
+            "INCOMPLETE: {n} candidates from {} of {total} queries; {failed_queries} queries failed on every backend asked, {failed_searches} searches failed (listed below)",
+            asked.saturating_sub(failed_queries)
+        )
+    } else if stopped {
+        format!("{n} candidates from {asked} of {total} queries")
+    } else {
+        format!("{n} candidates from {total} queries")
+    };
+    if stopped {
+        text.push_str(&format!(
+            "; stopped by you before the other {} queries (press Discover to run them all)",
+            total - asked
+        ));
+    }
+    (outcome, text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn check_summary(
+        (candidates, queries, asked, failed_queries, failed_searches): (
+            usize,
+            usize,
+            usize,
+            usize,
+            usize,
+        ),
+        outcome: DiscoveryOutcome,
+        text: &str,
+    ) {
+        let c = DiscoveryCounts {
+            candidates,
+            queries,
+            asked,
+            failed_queries,
+            failed_searches,
+        };
+        assert_eq!(discovery_summary(c), (outcome, text.to_string()), "{c:?}");
+    }
+
+    #[test]
+    fn discovery_summaries() {
+        use DiscoveryOutcome::*;
+        check_summary((11, 7, 7, 0, 0), Ok, "11 candidates from 7 queries");
+        check_summary((0, 7, 7, 0, 0), Ok, "0 candidates from 7 queries");
+        check_summary((10, 7, 7, 1, 1), Partial, "INCOMPLETE: 10 candidates from 6 of 7 queries; 1 queries failed on every backend asked, 1 searches failed (listed below)");
+        check_summary((11, 7, 7, 0, 1), Partial, "INCOMPLETE: 11 candidates from 7 of 7 queries; 0 queries failed on every backend asked, 1 searches failed (listed below)");
+        check_summary((0, 7, 7, 7, 7), Error, "INCOMPLETE: 0 candidates from 0 of 7 queries; 7 queries failed on every backend asked, 7 searches failed (listed below)");
+        check_summary((4, 7, 3, 0, 0), Partial, "4 candidates from 3 of 7 queries; stopped by you before the other 4 queries (press Discover to run them all)");
+        check_summary((0, 7, 2, 2, 2), Error, "INCOMPLETE: 0 candidates from 0 of 7 queries; 2 queries failed on every backend asked, 2 searches failed (listed below); stopped by you before the other 5 queries (press Discover to run them all)");
+        // Stopped before the first query: nothing failed, nothing asked.
+        check_summary((0, 7, 0, 0, 0), Partial, "0 candidates from 0 of 7 queries; stopped by you before the other 7 queries (press Discover to run them all)");
+    }
 
     fn check_arxiv(text: &str, expected: Option<&str>) {
         assert_eq!(arxiv_id(text).as_deref(), expected, "arxiv_id({text:?})");

@@ -13,7 +13,7 @@
 use crate::api::ClientError;
 use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile};
 use crate::services::Services;
-use citegate_core::candidates::{self, Query};
+use citegate_core::candidates::{self, DiscoveryCounts, DiscoveryOutcome, Query};
 use citegate_core::search;
 use citegate_core::works::request;
 use citegate_core::works::{Service, Work};
@@ -245,30 +245,18 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
             let n = discovered.get_untracked().len();
             let total = list.len();
             let stopped = asked < total;
-            let failed_backends = failures.with_untracked(Vec::len);
-            summary_kind.set(if asked > 0 && failed_queries == asked {
-                BannerKind::Error
-            } else if failed_backends > 0 || stopped {
-                BannerKind::Partial
-            } else {
-                BannerKind::Ok
+            let (outcome, text) = candidates::discovery_summary(DiscoveryCounts {
+                candidates: n,
+                queries: total,
+                asked,
+                failed_queries,
+                failed_searches: failures.with_untracked(Vec::len),
             });
-            let mut text = if failed_backends > 0 {
-                format!(
-                    "INCOMPLETE: {n} candidates from {} of {total} queries; {failed_queries} queries failed on every backend asked, {failed_backends} searches failed (listed below)",
-                    asked - failed_queries
-                )
-            } else if stopped {
-                format!("{n} candidates from {asked} of {total} queries")
-            } else {
-                format!("{n} candidates from {total} queries")
-            };
-            if stopped {
-                text.push_str(&format!(
-                    "; stopped by you before the other {} queries (press Discover to run them all)",
-                    total - asked
-                ));
-            }
+            summary_kind.set(match outcome {
+                DiscoveryOutcome::Ok => BannerKind::Ok,
+                DiscoveryOutcome::Partial => BannerKind::Partial,
+                DiscoveryOutcome::Error => BannerKind::Error,
+            });
             summary.set(text);
             if n > 0 {
                 let name = if stopped {

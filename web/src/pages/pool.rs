@@ -166,7 +166,10 @@ pub fn PoolPage() -> impl IntoView {
     let restore_rows = move || {
         let Some(s) = services else { return };
         let v = saved.get_untracked();
-        let n = n_kept();
+        let n = parsed.with_untracked(|p| {
+            p.as_ref()
+                .map_or(0, |p| p.as_ref().map_or(0, |p| p.candidates.len()))
+        });
         let base = run_base(&v.text, &v.cutoff);
         leptos::task::spawn_local(async move {
             let mut found = BTreeMap::new();
