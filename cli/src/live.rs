@@ -22,8 +22,9 @@
 
 use crate::http::Client;
 use crate::io::BAD_INPUT;
-use citegate_core::fetch::queue::{Final, Next, Queue, Reply};
-use citegate_core::fetch::{self, Limits, RetryPolicy};
+use citegate_core::fetch::queue::{Final, Next, Queue, QueueOptions, Reply};
+use citegate_core::fetch::{self, RetryPolicy};
+use citegate_core::resolve;
 use citegate_core::works::request::{Endpoints, Request};
 use citegate_core::works::{parse_response, Service};
 use clap::Args;
@@ -119,6 +120,7 @@ pub struct Settings {
     pub policy: RetryPolicy,
     /// The cache file, if any.
     pub cache: Option<PathBuf>,
+    backoff_given: Option<u64>,
 }
 
 fn service_name(name: &str) -> Option<&'static str> {
@@ -140,8 +142,20 @@ pub fn short_name(service: Service) -> &'static str {
         Service::Crossref => "crossref",
         Service::OpenAlex => "openalex",
         Service::Arxiv => "arxiv",
+        Service::DataCite => "datacite",
+        Service::Dblp => "dblp",
     }
 }
+
+/// Every service a flag or the config file can name.
+const SERVICES: [Service; 6] = [
+    Service::SemanticScholar,
+    Service::Crossref,
+    Service::OpenAlex,
+    Service::DataCite,
+    Service::Dblp,
+    Service::Arxiv,
+];
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name)
@@ -249,6 +263,7 @@ impl LiveArgs {
             timeout_ms: self.timeout_ms.or(file.timeout_ms).unwrap_or(30_000),
             policy,
             cache: self.cache.clone().or(file.cache),
+            backoff_given: self.backoff_ms.or(file.backoff_ms),
         })
     }
 }
@@ -285,51 +300,78 @@ impl Settings {
         self.roots.get(name).map(String::as_str).unwrap_or("")
     }
 
-    /// The core's endpoints for requests to `service`: its base URL, its own
-    /// key and its own contact address, nothing of another service's.
+    /// The core's endpoints for requests to `service`: the base URLs, the
+    /// keys (each request builder puts a key only into its own service's
+    /// requests) and `service`'s own contact address.
     pub fn endpoints(&self, service: Service) -> Endpoints {
+        let mut ep = self.endpoints_shared();
+        ep.mailto = match service {
+            Service::Crossref => self.crossref_mailto.clone(),
+            Service::OpenAlex => self.openalex_mailto.clone(),
+            _ => None,
+        };
+        ep
+    }
+
+    /// Endpoints for a run that asks several services (the resolver): one
+    /// contact address for Crossref and OpenAlex, Crossref's if both are set.
+    pub fn endpoints_shared(&self) -> Endpoints {
         let root = |n: &str| self.root(n).trim_end_matches('/').to_string();
         Endpoints {
             s2_base: format!("{}/graph/v1", root("s2")),
             openalex_base: root("openalex"),
             crossref_base: root("crossref"),
+            datacite_base: root("datacite"),
+            dblp_base: root("dblp"),
+            arxiv_base: root("arxiv"),
             s2_api_key: self.s2_api_key.clone(),
             openalex_api_key: self.openalex_api_key.clone(),
-            mailto: match service {
-                Service::Crossref => self.crossref_mailto.clone(),
-                Service::OpenAlex => self.openalex_mailto.clone(),
-                _ => None,
-            },
+            mailto: self
+                .crossref_mailto
+                .clone()
+                .or_else(|| self.openalex_mailto.clone()),
         }
     }
 
-    /// Spacing per service: the documented limit unless overridden.
-    pub fn limits(&self) -> HashMap<Service, Limits> {
-        let mut out = HashMap::new();
-        for s in [
-            Service::SemanticScholar,
-            Service::Crossref,
-            Service::OpenAlex,
-            Service::Arxiv,
-        ] {
-            let mut l = fetch::limits(
-                s,
-                self.crossref_mailto.is_some(),
-                fetch::DEFAULT_S2_INTERVAL_MS,
-            );
-            if let Some(ms) = self.intervals.get(short_name(s)) {
-                l.min_interval_ms = *ms;
-            }
-            // One request at a time: this executor is sequential.
-            l.max_in_flight = 1;
-            out.insert(s, l);
-        }
-        out
+    /// Spacing overrides by service.
+    pub fn intervals(&self) -> HashMap<Service, u64> {
+        SERVICES
+            .iter()
+            .filter_map(|s| self.intervals.get(short_name(*s)).map(|ms| (*s, *ms)))
+            .collect()
     }
 
-    /// The override for a service the core's limits do not know yet.
-    pub fn interval_of(&self, name: &str) -> Option<u64> {
-        self.intervals.get(name).copied()
+    /// First wait after an unreadable Semantic Scholar answer: `--backoff-ms`
+    /// when given, else the core's default.
+    pub fn s2_backoff_ms(&self) -> u64 {
+        self.backoff_given
+            .unwrap_or(fetch::S2_UNREADABLE_BACKOFF_MS)
+    }
+
+    /// Options of a queue of single requests.
+    pub fn queue_options(&self) -> QueueOptions {
+        QueueOptions {
+            policy: self.policy,
+            s2_backoff_ms: self.s2_backoff_ms(),
+            mailto: self.crossref_mailto.is_some(),
+            s2_interval_ms: self
+                .intervals
+                .get("s2")
+                .copied()
+                .unwrap_or(fetch::DEFAULT_S2_INTERVAL_MS),
+            intervals_ms: self.intervals(),
+        }
+    }
+
+    /// Options of a resolver run on this machine.
+    pub fn resolve_options(&self) -> resolve::Options {
+        let mut o = resolve::Options::new(self.endpoints_shared(), resolve::Surface::Native);
+        let q = self.queue_options();
+        o.s2_interval_ms = q.s2_interval_ms;
+        o.s2_backoff_ms = q.s2_backoff_ms;
+        o.retry = q.policy;
+        o.intervals_ms = q.intervals_ms.into_iter().collect();
+        o
     }
 }
 
@@ -448,6 +490,37 @@ impl Machine for Queue {
     }
     fn progress(&self) -> (usize, usize) {
         Queue::progress(self)
+    }
+}
+
+impl Machine for resolve::Run {
+    fn next(&mut self, now_ms: f64) -> Next {
+        match resolve::Run::next(self, now_ms) {
+            resolve::Next::Send(out) => Next::Send(
+                out.into_iter()
+                    .map(|o| citegate_core::fetch::queue::Outgoing {
+                        id: o.id,
+                        request: o.request,
+                    })
+                    .collect(),
+            ),
+            resolve::Next::WaitUntil(t) => Next::WaitUntil(t),
+            // A sequential executor has answered everything it sent.
+            resolve::Next::AwaitReplies => Next::WaitUntil(now_ms),
+            resolve::Next::Done => Next::Done,
+        }
+    }
+    fn answer(&mut self, id: u64, reply: Reply, now_ms: f64) {
+        let r = resolve::Reply {
+            status: reply.status,
+            body: reply.body,
+            retry_after_ms: reply.retry_after_ms,
+            blocked_by_policy: reply.blocked_by_policy,
+        };
+        resolve::Run::answer(self, id, r, now_ms)
+    }
+    fn progress(&self) -> (usize, usize) {
+        resolve::Run::progress(self)
     }
 }
 
@@ -570,7 +643,7 @@ impl Fetcher {
     pub fn new(settings: &Settings, quiet: bool) -> Result<Fetcher, u8> {
         Ok(Fetcher {
             exec: Executor::new(settings, quiet)?,
-            queue: Queue::new(settings.policy, settings.limits()),
+            queue: Queue::new(settings.queue_options()),
         })
     }
 

@@ -21,19 +21,21 @@ const CANDIDATES: &str = r#"{"candidates": [
 /// The scripted faults by title; everything else answers from the fixture.
 fn faulty(hit: &Hit, seen: usize) -> Answer {
     let q = hit.param("query").unwrap_or("");
-    match (q, seen) {
-        ("Attention Is All You Need", 0) => Answer::too_many(None),
-        ("Faster R-CNN: Towards Real-Time Object Detection with Region Proposal Networks", 0) => {
+    // The core sends "R-CNN" as "R CNN" (Semantic Scholar reads a hyphen
+    // as an operator): titles are matched with every space as a hyphen.
+    match (q.replace(' ', "-").as_str(), seen) {
+        ("Attention-Is-All-You-Need", 0) => Answer::too_many(None),
+        ("Faster-R-CNN:-Towards-Real-Time-Object-Detection-with-Region-Proposal-Networks", 0) => {
             Answer::too_many(Some("0"))
         }
-        ("Understanding the difficulty of training deep feedforward neural networks", 0 | 1) => {
+        ("Understanding-the-difficulty-of-training-deep-feedforward-neural-networks", 0 | 1) => {
             Answer::status(500, "internal error")
         }
-        ("High-Resolution Image Synthesis with Latent Diffusion Models", 0) => {
+        ("High-Resolution-Image-Synthesis-with-Latent-Diffusion-Models", 0) => {
             Answer::Hang(Duration::from_millis(1500))
         }
-        ("A Malformed Answer", _) => Answer::ok("{\"data\": [ {\"title\": "),
-        ("A Dropped Connection", _) => Answer::DropMidBody(common::api_fixture(
+        ("A-Malformed-Answer", _) => Answer::ok("{\"data\": [ {\"title\": "),
+        ("A-Dropped-Connection", _) => Answer::DropMidBody(common::api_fixture(
             "semanticscholar/search_empty_results.json",
         )),
         _ => common::s2_search_answer(q),
@@ -93,7 +95,7 @@ fn searched(server: &Server) -> Vec<String> {
     server
         .hits()
         .iter()
-        .filter_map(|h| h.param("query").map(str::to_string))
+        .filter_map(|h| h.param("query").map(|q| q.replace(' ', "-")))
         .collect()
 }
 
@@ -130,10 +132,14 @@ fn a_faulty_run_ends_with_every_candidate_decided_or_unverified_and_a_rerun_asks
         ),
         (Some(2), Some(2), Some(3))
     );
-    // Retries: 429 twice, 500 twice, hang once, the drop twice; the
+    // Retries: 429 twice, 500 twice, hang once; the drop is waited out
+    // four times (core::fetch::service_step) before S2 is given up; the
     // candidate after the drop was never sent.
     let sent = searched(&server);
-    let count = |t: &str| sent.iter().filter(|q| q.as_str() == t).count();
+    let count = |t: &str| {
+        let t = t.replace(' ', "-");
+        sent.iter().filter(|q| **q == t).count()
+    };
     assert_eq!(count("Attention Is All You Need"), 2);
     assert_eq!(
         count("Faster R-CNN: Towards Real-Time Object Detection with Region Proposal Networks"),
@@ -147,7 +153,7 @@ fn a_faulty_run_ends_with_every_candidate_decided_or_unverified_and_a_rerun_asks
         count("High-Resolution Image Synthesis with Latent Diffusion Models"),
         2
     );
-    assert_eq!(count("A Dropped Connection"), 2);
+    assert_eq!(count("A Dropped Connection"), 5);
     assert_eq!(count("Asked After The Drop"), 0);
     let pool: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("raw_pool.json")).unwrap())
@@ -163,9 +169,9 @@ fn a_faulty_run_ends_with_every_candidate_decided_or_unverified_and_a_rerun_asks
     assert_eq!(
         again,
         [
-            "A Dropped Connection",
-            "A Malformed Answer",
-            "Asked After The Drop"
+            "A-Dropped-Connection",
+            "A-Malformed-Answer",
+            "Asked-After-The-Drop"
         ]
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

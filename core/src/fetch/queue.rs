@@ -14,7 +14,8 @@
 //! Requests can be added while the queue runs, so a caller can plan a
 //! second phase from the answers of the first without losing the spacing.
 
-use super::{fault_of, limits, next_send_at, Limits, RetryPolicy, Step};
+use super::{fault_of, lane, lane_limits, next_send_at, service_step, Lane, Limits, RetryPolicy};
+use super::{Step, DEFAULT_S2_INTERVAL_MS, S2_UNREADABLE_BACKOFF_MS};
 use crate::works::request::Request;
 use crate::works::Service;
 use std::collections::HashMap;
@@ -73,27 +74,52 @@ struct Item {
     done: Option<Final>,
 }
 
+/// How a queue paces and retries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueOptions {
+    /// The general retry table.
+    pub policy: RetryPolicy,
+    /// First wait after an unreadable Semantic Scholar answer
+    /// ([`super::service_step`]).
+    pub s2_backoff_ms: u64,
+    /// Whether a contact address is sent (Crossref's polite pool).
+    pub mailto: bool,
+    /// Semantic Scholar's spacing.
+    pub s2_interval_ms: u64,
+    /// Spacing overrides per service (a relay's own limit, a test server),
+    /// applied to every lane of the service.
+    pub intervals_ms: HashMap<Service, u64>,
+}
+
+impl Default for QueueOptions {
+    fn default() -> Self {
+        QueueOptions {
+            policy: RetryPolicy::default(),
+            s2_backoff_ms: S2_UNREADABLE_BACKOFF_MS,
+            mailto: false,
+            s2_interval_ms: DEFAULT_S2_INTERVAL_MS,
+            intervals_ms: HashMap::new(),
+        }
+    }
+}
+
 /// The queue; see the module documentation.
 #[derive(Debug, Clone)]
 pub struct Queue {
     items: Vec<Item>,
-    limits: HashMap<Service, Limits>,
-    last_send: HashMap<Service, f64>,
+    opts: QueueOptions,
+    last_send: HashMap<Lane, f64>,
     unavailable: HashMap<Service, String>,
-    policy: RetryPolicy,
 }
 
 impl Queue {
-    /// An empty queue with the retry `policy`; `limits` overrides the
-    /// spacing of some services (the others use [`super::limits`] with no
-    /// contact address and the default Semantic Scholar interval).
-    pub fn new(policy: RetryPolicy, limits: HashMap<Service, Limits>) -> Queue {
+    /// An empty queue.
+    pub fn new(opts: QueueOptions) -> Queue {
         Queue {
             items: Vec::new(),
-            limits,
+            opts,
             last_send: HashMap::new(),
             unavailable: HashMap::new(),
-            policy,
         }
     }
 
@@ -130,11 +156,9 @@ impl Queue {
         self.unavailable.contains_key(&service)
     }
 
-    fn limits_of(&self, service: Service) -> Limits {
-        self.limits
-            .get(&service)
-            .copied()
-            .unwrap_or_else(|| limits(service, false, super::DEFAULT_S2_INTERVAL_MS))
+    /// The spacing of the lane `req` is paced in.
+    pub fn limits_of(&self, req: &Request) -> Limits {
+        limits_for(&self.opts, lane(req))
     }
 
     /// What to do at time `now` (ms).
@@ -142,9 +166,9 @@ impl Queue {
         let mut send = Vec::new();
         let mut earliest = f64::INFINITY;
         let mut waiting_on_answers = false;
-        let mut in_flight: HashMap<Service, u32> = HashMap::new();
+        let mut in_flight: HashMap<Lane, u32> = HashMap::new();
         for item in self.items.iter().filter(|i| i.in_flight) {
-            *in_flight.entry(item.request.service).or_default() += 1;
+            *in_flight.entry(lane(&item.request)).or_default() += 1;
         }
         for (id, item) in self.items.iter_mut().enumerate() {
             if item.done.is_some() {
@@ -154,24 +178,19 @@ impl Queue {
                 waiting_on_answers = true;
                 continue;
             }
-            let service = item.request.service;
-            let lim = self
-                .limits
-                .get(&service)
-                .copied()
-                .unwrap_or_else(|| limits(service, false, super::DEFAULT_S2_INTERVAL_MS));
-            let flying = in_flight.get(&service).copied().unwrap_or(0);
+            let ln = lane(&item.request);
+            let lim = limits_for(&self.opts, ln);
+            let flying = in_flight.get(&ln).copied().unwrap_or(0);
             if flying >= lim.max_in_flight.max(1) {
                 waiting_on_answers = true;
                 continue;
             }
-            let at =
-                next_send_at(self.last_send.get(&service).copied(), now, &lim).max(item.ready_at);
+            let at = next_send_at(self.last_send.get(&ln).copied(), now, &lim).max(item.ready_at);
             if at <= now {
                 item.in_flight = true;
                 item.tries += 1;
-                self.last_send.insert(service, now);
-                *in_flight.entry(service).or_default() += 1;
+                self.last_send.insert(ln, now);
+                *in_flight.entry(ln).or_default() += 1;
                 send.push(Outgoing {
                     id: id as u64,
                     request: item.request.clone(),
@@ -209,7 +228,13 @@ impl Queue {
             reply.status
         };
         let step = match fault_of(status, reply.retry_after_ms) {
-            Some(fault) => self.policy.next_step(fault, item.tries),
+            Some(fault) => service_step(
+                &self.opts.policy,
+                item.request.service,
+                fault,
+                item.tries,
+                self.opts.s2_backoff_ms,
+            ),
             None => Step::GiveUp,
         };
         match step {
@@ -247,11 +272,14 @@ impl Queue {
             }
         }
     }
+}
 
-    /// The spacing used for `service`.
-    pub fn spacing(&self, service: Service) -> Limits {
-        self.limits_of(service)
+fn limits_for(opts: &QueueOptions, ln: Lane) -> Limits {
+    let mut lim = lane_limits(ln, opts.mailto, opts.s2_interval_ms);
+    if let Some(ms) = opts.intervals_ms.get(&ln.service) {
+        lim.min_interval_ms = *ms;
     }
+    lim
 }
 
 #[cfg(test)]
@@ -269,12 +297,18 @@ mod tests {
         }
     }
 
-    fn policy() -> RetryPolicy {
-        RetryPolicy {
-            max_tries: 3,
-            default_retry_after_ms: 500,
-            backoff_ms: 100,
-            max_wait_ms: 10_000,
+    /// Semantic Scholar 1 s apart, Crossref lookups 200 ms apart (its
+    /// public pool); short back-offs.
+    fn opts() -> QueueOptions {
+        QueueOptions {
+            policy: RetryPolicy {
+                max_tries: 3,
+                default_retry_after_ms: 500,
+                backoff_ms: 100,
+                max_wait_ms: 10_000,
+            },
+            s2_backoff_ms: 300,
+            ..QueueOptions::default()
         }
     }
 
@@ -284,15 +318,7 @@ mod tests {
         requests: &[Request],
         script: &[(&str, &[(u16, Option<u64>)])],
     ) -> (Vec<(f64, String)>, Vec<Final>) {
-        let mut lim = HashMap::new();
-        lim.insert(
-            Service::SemanticScholar,
-            Limits {
-                min_interval_ms: 1000,
-                max_in_flight: 1,
-            },
-        );
-        let mut q = Queue::new(policy(), lim);
+        let mut q = Queue::new(opts());
         for r in requests {
             q.push(r.clone());
         }
@@ -399,7 +425,7 @@ mod tests {
             &[(0.0, "a"), (0.0, "c"), (200.0, "a")],
             &[0, 0, 200],
         );
-        let mut q = Queue::new(policy(), HashMap::new());
+        let mut q = Queue::new(opts());
         q.push(req(CR, "a"));
         let Next::Send(out) = q.next(0.0) else {
             panic!("expected a send")
@@ -426,6 +452,25 @@ mod tests {
     }
 
     #[test]
+    fn services_known_behaviour_comes_from_service_step() {
+        // Semantic Scholar's unreadable answer is waited out, not counted
+        // as a lost service after one retry.
+        check(
+            &[req(S2, "a")],
+            &[("a", &[(0, None), (0, None), (200, None)])],
+            &[(0.0, "a"), (1000.0, "a"), (2000.0, "a")],
+            &[200],
+        );
+        // OpenAlex's 429 is a spent daily budget: unavailable at once.
+        check(
+            &[req(Service::OpenAlex, "a"), req(Service::OpenAlex, "b")],
+            &[("a", &[(429, None)])],
+            &[(0.0, "a")],
+            &[429, 0],
+        );
+    }
+
+    #[test]
     fn definite_answers_are_final() {
         check(
             &[req(CR, "a"), req(CR, "b")],
@@ -437,7 +482,7 @@ mod tests {
 
     #[test]
     fn stray_answers_are_ignored() {
-        let mut q = Queue::new(policy(), HashMap::new());
+        let mut q = Queue::new(opts());
         q.answer(7, Reply::default(), 0.0);
         q.push(req(CR, "a"));
         q.answer(0, Reply::default(), 0.0);
