@@ -52,6 +52,7 @@ pub mod inert;
 pub mod js;
 pub mod latex;
 pub mod library;
+pub mod names;
 pub mod pool;
 pub mod prompt;
 pub mod search;
