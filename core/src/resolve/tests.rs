@@ -1,0 +1,1 @@
+//! Native tests of the resolver: every route and fall-through on recorded bodies.
