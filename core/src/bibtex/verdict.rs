@@ -28,6 +28,7 @@ use super::parse::Entry;
 use super::venues::{self, VenueKind};
 use crate::cutoff::Date;
 use crate::names::{self, Person};
+use crate::resolve::{Answer, Outcome, Resolution, Route};
 use crate::title;
 use crate::works::Work;
 use serde::Serialize;
@@ -125,6 +126,78 @@ pub struct Findings {
     pub hits: Vec<Work>,
     /// Services that could not be asked or failed, each with the reason.
     pub unanswered: Vec<String>,
+}
+
+impl Findings {
+    /// What a resolver run learned about one reference, as findings: the
+    /// id routes' answers (a record if any source had it; not found only
+    /// when every source asked said so), every title search's hits, and
+    /// every failed source.
+    pub fn from_resolution(res: &Resolution) -> Findings {
+        let mut by_id = IdAnswer::NoId;
+        let mut hits = Vec::new();
+        let mut unanswered = Vec::new();
+        for e in &res.evidence {
+            let on_id = e.route != Route::Title;
+            match &e.answer {
+                Answer::Found { work } if on_id => {
+                    if !matches!(by_id, IdAnswer::Found(_)) {
+                        by_id = IdAnswer::Found(work.clone());
+                    }
+                }
+                Answer::Found { work } => hits.push(work.clone()),
+                Answer::Hits { works } => hits.extend(works.iter().cloned()),
+                Answer::NotHere if on_id => {
+                    if matches!(by_id, IdAnswer::NoId) {
+                        by_id = IdAnswer::NotFound;
+                    }
+                }
+                Answer::NotHere => {}
+                Answer::Failed { error } => {
+                    let why = format!(
+                        "{} could not be asked about the {} ({})",
+                        error.service.label(),
+                        match e.route {
+                            Route::Doi => "DOI",
+                            Route::Arxiv => "arXiv id",
+                            Route::Title => "title",
+                        },
+                        if error.message.is_empty() {
+                            format!("status {}", error.status)
+                        } else {
+                            error.message.clone()
+                        }
+                    );
+                    if on_id && !matches!(by_id, IdAnswer::Found(_)) {
+                        by_id = IdAnswer::Failed(why);
+                    } else {
+                        unanswered.push(why);
+                    }
+                }
+            }
+        }
+        match &res.outcome {
+            Outcome::Unverified { reasons } if unanswered.is_empty() => {
+                unanswered.extend(reasons.iter().cloned());
+            }
+            Outcome::WrongId { record, .. } | Outcome::Found { work: record, .. } => {
+                if !hits.contains(record) {
+                    hits.push(record.clone());
+                }
+            }
+            _ => {}
+        }
+        Findings {
+            by_id,
+            hits,
+            unanswered,
+        }
+    }
+}
+
+/// Judges an entry against a resolver run's record of it ([`Findings::from_resolution`]).
+pub fn judge(entry: &Entry, resolution: &Resolution, today: Date) -> EntryVerdict {
+    judge_findings(entry, &Findings::from_resolution(resolution), today)
 }
 
 /// Titles this close (python-Levenshtein ratio of normalized titles, 0–100)

@@ -346,7 +346,9 @@ impl World {
         } else if let Some(rest) = path.strip_prefix("/openalex") {
             self.openalex(rest, &ps)
         } else if let Some(rest) = path.strip_prefix("/datacite") {
-            self.datacite(rest)
+            self.datacite(rest, &ps)
+        } else if let Some(rest) = path.strip_prefix("/arxiv") {
+            self.arxiv(rest, &ps)
         } else if let Some(rest) = path.strip_prefix("/dblp") {
             self.dblp(rest, &ps)
         } else {
@@ -585,13 +587,27 @@ impl World {
         )
     }
 
-    fn datacite(&self, path: &str) -> Answer {
+    fn datacite(&self, path: &str, ps: &[(String, String)]) -> Answer {
         let not_found = || {
             json(
                 404,
                 serde_json::json!({"errors": [{"status": "404", "title": "The resource you are looking for doesn't exist."}]}),
             )
         };
+        if path == "/dois" {
+            // The list form: `ids=a,b` answers with the DOIs it holds.
+            let found: Vec<Value> = param(ps, "ids")
+                .unwrap_or("")
+                .split(',')
+                .filter_map(|d| self.by_doi(d).filter(|r| r.datacite_doi()))
+                .map(render::datacite)
+                .collect();
+            let n = found.len();
+            return json(
+                200,
+                serde_json::json!({"data": found, "meta": {"total": n, "totalPages": 1, "page": 1}}),
+            );
+        }
         let Some(rest) = path.strip_prefix("/dois/") else {
             return not_found();
         };
@@ -602,6 +618,31 @@ impl World {
             Some(r) => json(200, serde_json::json!({"data": render::datacite(r)})),
             None => not_found(),
         }
+    }
+
+    fn arxiv(&self, path: &str, ps: &[(String, String)]) -> Answer {
+        if path != "/api/query" {
+            return text(404, "Not Found");
+        }
+        let ids = param(ps, "id_list").unwrap_or("");
+        let found: Vec<&Record> = ids
+            .split(',')
+            .filter(|i| !i.trim().is_empty())
+            .filter_map(|i| self.by_arxiv.get(&strip_version(i.trim()).to_lowercase()))
+            .map(|&i| &self.records[i])
+            .collect();
+        let entries: String = found.iter().map(|r| render::arxiv_entry(r)).collect();
+        let feed = format!(
+            "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\" xmlns:arxiv=\"http://arxiv.org/schemas/atom\" xmlns=\"http://www.w3.org/2005/Atom\">\n  <id>https://arxiv.org/api/world</id>\n  <title>arXiv Query: id_list={}</title>\n  <opensearch:itemsPerPage>{}</opensearch:itemsPerPage>\n  <opensearch:totalResults>{}</opensearch:totalResults>\n  <opensearch:startIndex>0</opensearch:startIndex>\n{entries}</feed>\n",
+            render::xml_escape(ids),
+            found.len(),
+            found.len()
+        );
+        (
+            200,
+            vec![("content-type".into(), "application/atom+xml".into())],
+            feed,
+        )
     }
 
     fn dblp(&self, path: &str, ps: &[(String, String)]) -> Answer {

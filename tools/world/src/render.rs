@@ -325,3 +325,31 @@ pub fn dblp(r: &Record) -> Value {
     }
     json!({"@score": "7", "@id": format!("{}", crate::hash(&r.title, 8) % 10_000_000), "info": info, "url": format!("URL#{}", crate::hash(&r.title, 8) % 10_000_000)})
 }
+
+/// Text escaped for XML.
+pub fn xml_escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// One entry of arXiv's Atom feed (version 1, names without homonym numbers).
+pub fn arxiv_entry(r: &Record) -> String {
+    let id = r.arxiv.as_deref().unwrap_or("");
+    let year = r.year.unwrap_or(2000);
+    let authors: String = r
+        .authors
+        .iter()
+        .map(|a| {
+            format!(
+                "    <author>\n      <name>{}</name>\n    </author>\n",
+                xml_escape(&plain_name(a))
+            )
+        })
+        .collect();
+    format!(
+        "  <entry>\n    <id>http://arxiv.org/abs/{id}v1</id>\n    <title>{}</title>\n    <updated>{year}-01-01T00:00:00Z</updated>\n    <published>{year}-01-01T00:00:00Z</published>\n    <link href=\"https://arxiv.org/abs/{id}v1\" rel=\"alternate\" type=\"text/html\"/>\n    <arxiv:primary_category term=\"cs.LG\"/>\n{authors}  </entry>\n",
+        xml_escape(&r.title)
+    )
+}

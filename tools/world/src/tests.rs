@@ -264,6 +264,22 @@ fn openalex_datacite_dblp() {
         "/result/hits/@total",
         json!("0"),
     );
+    check(
+        "GET",
+        "/datacite/dois?ids=10.48550/arXiv.2602.12253,10.1/x&page%5Bsize%5D=50",
+        "",
+        200,
+        "/meta/total",
+        json!(1),
+    );
+    let (s, _, feed) =
+        world().respond("GET", "/arxiv/api/query?id_list=2602.12253v2,0000.0000", "");
+    assert_eq!(s, 200);
+    assert!(
+        feed.contains("<id>http://arxiv.org/abs/2602.12253v1</id>")
+            && feed.contains("<name>Ada Lovelace</name>"),
+        "{feed}"
+    );
     check("GET", "/elsewhere/x", "", 404, "", Value::Null);
 }
 
