@@ -309,7 +309,8 @@ mod tests {
             Some("1706.03762"),
         );
         check_arxiv("10.1038/nature14539", None);
-        check_arxiv("1706.0376", None);
+        check_arxiv("0704.0001", Some("0704.0001"));
+        check_arxiv("1706.037", None);
         check_arxiv("not-an-id", None);
         check_arxiv("", None);
         check_arxiv("solv-int", None);

@@ -55,6 +55,7 @@ pub mod inert;
 pub mod js;
 pub mod latex;
 pub mod library;
+pub mod names;
 pub mod pool;
 pub mod prompt;
 pub mod resolve;

@@ -19,4 +19,6 @@ pub mod existence;
 pub mod format;
 pub mod matching;
 pub mod parse;
+pub mod venues;
+pub mod verdict;
 pub mod write;

@@ -92,6 +92,9 @@ struct Slot {
 struct LaneState {
     last: Option<f64>,
     in_flight: u32,
+    /// After a rate limit or an unreadable answer nothing new goes out on
+    /// the lane before this time, not only the retried request.
+    paused_until: f64,
 }
 
 /// A verification run over many references; see the [module docs](super).
@@ -108,14 +111,23 @@ pub struct Run {
 }
 
 /// The order lanes are served in each step.
+/// Title searches follow it too, so a lone title is asked of Semantic
+/// Scholar, OpenAlex, Crossref and DBLP in that order when all are free.
 const SERVICES: [Service; 6] = [
     Service::SemanticScholar,
+    Service::OpenAlex,
     Service::Crossref,
     Service::DataCite,
-    Service::OpenAlex,
     Service::Arxiv,
     Service::Dblp,
 ];
+
+/// Whether two asks can share one batch request: same service, both batch
+/// (a batch may mix routes: S2 takes `DOI:` and `ARXIV:` ids together,
+/// DataCite any DOI, arXiv DOIs included).
+fn same_batch(a: Kind, b: Kind) -> bool {
+    matches!((a, b), (Kind::Id(x), Kind::Id(y)) if x.batch && y.batch && x.service == y.service)
+}
 
 fn batch_max(service: Service) -> usize {
     match service {
@@ -322,7 +334,8 @@ impl Run {
     fn lane_ready_at(&self, lane: Lane, now: f64) -> Option<f64> {
         let st = self.lanes.get(&lane).copied().unwrap_or_default();
         let lim = self.limits(lane);
-        (st.in_flight < lim.max_in_flight).then(|| fetch::next_send_at(st.last, now, &lim))
+        (st.in_flight < lim.max_in_flight)
+            .then(|| fetch::next_send_at(st.last, now, &lim).max(st.paused_until))
     }
 
     /// What a waiting slot needs next, if it can use `lane`.
@@ -448,13 +461,19 @@ impl Run {
         let (request, slots) = match kind {
             Kind::Id(a) if a.batch => {
                 let slots: Vec<usize> = (0..self.slots.len())
-                    .filter(|&i| self.wants(i, lane) == Some(kind))
+                    .filter(|&i| self.wants(i, lane).is_some_and(|k| same_batch(k, kind)))
                     .take(batch_max(a.service))
                     .collect();
                 let ids: Vec<WorkId> = slots
                     .iter()
-                    .filter_map(|&i| work_id(&self.slots[i].reference, a.route))
+                    .filter_map(|&i| {
+                        let route = self.slots[i].asks.front()?.route;
+                        work_id(&self.slots[i].reference, route)
+                    })
                     .collect();
+                if ids.len() != slots.len() {
+                    return None;
+                }
                 let req = request::batch(a.service, ep, &ids)
                     .ok()?
                     .into_iter()
@@ -544,7 +563,10 @@ impl Run {
             let err = works::parse_error(service, reply.status, &reply.body);
             match step {
                 Step::Retry { after_ms } => {
-                    self.retries.push((now_ms + after_ms as f64, sent));
+                    let at = now_ms + after_ms as f64;
+                    let st = self.lanes.entry(sent.lane).or_default();
+                    st.paused_until = st.paused_until.max(at);
+                    self.retries.push((at, sent));
                 }
                 Step::GiveUp => self.fail(&sent, err),
                 Step::Unavailable => {
@@ -607,13 +629,14 @@ impl Run {
             Kind::Id(a) if a.batch => {
                 for &i in &sent.slots {
                     let r = &self.slots[i].reference;
+                    let route = self.slots[i].asks.front().map_or(a.route, |f| f.route);
                     let found = match a.service {
                         Service::Arxiv => r.arxiv.as_ref().and_then(|id| {
                             page.works
                                 .iter()
                                 .find(|w| w.arxiv_id.as_deref() == Some(id.as_str()))
                         }),
-                        _ => doi_key_of(r, a.route).and_then(|key| {
+                        _ => doi_key_of(r, route).and_then(|key| {
                             page.works
                                 .iter()
                                 .find(|w| w.doi_key().as_deref() == Some(key.as_str()))
@@ -626,9 +649,14 @@ impl Run {
                     self.record(i, sent.kind, answer);
                 }
             }
-            Kind::Id(_) => {
+            Kind::Id(a) => {
                 let i = sent.slots[0];
-                let answer = match page.works.into_iter().next() {
+                let want = self.slots[i].reference.arxiv.clone();
+                let answer = match page.works.into_iter().find(|w| {
+                    // arXiv's feed may hold other papers: take only the one asked for.
+                    a.service != Service::Arxiv
+                        || want.as_ref().map(|x| x.as_str()) == w.arxiv_id.as_deref()
+                }) {
                     Some(work) => Answer::Found { work },
                     None => Answer::NotHere,
                 };
@@ -654,8 +682,9 @@ impl Run {
         }
         let (service, route) = match kind {
             Kind::Id(a) => {
-                s.asks.pop_front();
-                (a.service, a.route)
+                // The slot's own ask: a batch may mix routes.
+                let route = s.asks.pop_front().map_or(a.route, |f| f.route);
+                (a.service, route)
             }
             Kind::Title(service) => {
                 s.titles.retain(|t| *t != service);
