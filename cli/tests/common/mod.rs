@@ -85,6 +85,8 @@ pub struct Hit {
     pub headers: HashMap<String, String>,
     /// The request body.
     pub body: String,
+    /// The status answered (0: dropped or hung), filled in after the handler.
+    pub answered: u16,
 }
 
 impl Hit {
@@ -206,17 +208,20 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>, handler: &Handler) {
         query,
         headers,
         body: String::from_utf8_lossy(&body).into_owned(),
+        answered: 0,
     };
-    let seen = {
-        let mut l = log.lock().expect("log");
-        let n = l
-            .iter()
-            .filter(|h| h.method == hit.method && h.target == hit.target)
-            .count();
-        l.push(hit.clone());
-        n
-    };
+    let seen = log
+        .lock()
+        .expect("log")
+        .iter()
+        .filter(|h| h.method == hit.method && h.target == hit.target && h.body == hit.body)
+        .count();
     let answer = handler(&hit, seen);
+    let mut logged = hit.clone();
+    if let Answer::Status(code, _, _) = &answer {
+        logged.answered = *code;
+    }
+    log.lock().expect("log").push(logged);
     let mut stream = reader.into_inner();
     match answer {
         Answer::Status(code, extra, body) => {
@@ -271,6 +276,55 @@ pub fn s2_search_answer(query: &str) -> Answer {
         return Answer::ok(api_fixture("semanticscholar/search_empty_results.json"));
     }
     Answer::ok(serde_json::json!({"total": data.len(), "offset": 0, "data": data}).to_string())
+}
+
+/// A server standing in for every service at once: `world` answers
+/// (tools/world, one path prefix per service), unless `fault` has an answer
+/// for the request first. Bases for [`fast`]: `{base}/s2`, `{base}/crossref`…
+pub fn world_server(
+    world: citegate_world::World,
+    fault: impl Fn(&Hit, usize) -> Option<Answer> + Send + Sync + 'static,
+) -> Server {
+    Server::start(move |hit, seen| {
+        fault(hit, seen).unwrap_or_else(|| {
+            let (status, headers, body) = world.respond(&hit.method, &hit.target, &hit.body);
+            let headers = headers
+                .into_iter()
+                .filter(|(k, _)| !k.eq_ignore_ascii_case("content-type"))
+                .collect();
+            Answer::Status(status, headers, body)
+        })
+    })
+}
+
+/// [`fast_with`] for a [`world_server`]: each service under its prefix.
+pub fn fast_world(server: &Server) -> Vec<String> {
+    let b = &server.base;
+    let mut v = Vec::new();
+    for (flag, prefix) in [
+        ("--s2-base", "s2"),
+        ("--crossref-base", "crossref"),
+        ("--openalex-base", "openalex"),
+        ("--datacite-base", "datacite"),
+        ("--dblp-base", "dblp"),
+        ("--arxiv-base", "arxiv"),
+    ] {
+        v.push(flag.to_string());
+        v.push(format!("{b}/{prefix}"));
+    }
+    for s in [
+        "--interval-ms",
+        "s2=5,crossref=5,openalex=5,arxiv=5,datacite=5,dblp=5",
+        "--backoff-ms",
+        "5",
+        "--retry-after-ms",
+        "5",
+        "--timeout-ms",
+        "400",
+    ] {
+        v.push(s.to_string());
+    }
+    v
 }
 
 /// A temporary directory for one test.
