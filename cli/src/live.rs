@@ -220,7 +220,7 @@ impl LiveArgs {
         }
         for (s, url) in &roots {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(bad(format!("--{s}-base: `{url}` is not an http(s) URL")));
+                return Err(bad(format!("--{s}-base: `{url}` is not an http(s) url")));
             }
         }
         let mut intervals: HashMap<&'static str, u64> = HashMap::new();
