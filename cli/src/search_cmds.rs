@@ -8,10 +8,11 @@ use crate::live::{Fetcher, LiveArgs};
 use citegate_core::crossindex::{self, IndexAnswer};
 use citegate_core::library::{record_from_work, Library};
 use citegate_core::pool::{self, PoolPaper};
-use citegate_core::search::probe::{Probe, ProbeReason, ProbeState};
+use citegate_core::search::probe::{Probe, ProbeMachine, ProbeOutcome, ProbeReason, ProbeState};
 use citegate_core::search::{
-    self, respond, BackendRun, Outcome, ProbeConfig, SearchResponse, Status,
+    self, respond, BackendRun, Credentials, Outcome, ProbeConfig, SearchResponse, Selection, Status,
 };
+use citegate_core::works::request::YearRange;
 use citegate_core::works::request::{self, WorkId};
 use citegate_core::works::{parse_response, ApiError, ApiErrorKind, Service, Work};
 use clap::{Args, Subcommand};
@@ -21,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
 pub enum SearchCommand {
-    /// Fuse recorded search responses into one ranked list with an honest status (exit 0 ok/partial, 2 error)
+    /// Search Semantic Scholar, OpenAlex and Crossref live (or fuse recorded responses) into one ranked list with an honest status (exit 0 ok/partial, 2 error)
     Fuse(FuseArgs),
     /// Work with a refs.jsonl reference library
     #[command(subcommand)]
@@ -77,7 +78,8 @@ pub struct FuseArgs {
     /// Crossref response body
     #[arg(long)]
     crossref: Option<PathBuf>,
-    /// The query the responses answer (for the length check and the zero-result probe)
+    /// The query (live), or the query the recorded responses answer (for
+    /// the length check and the zero-result probe)
     #[arg(long, default_value = "recorded search")]
     query: String,
     /// refs.jsonl to mark results already in the library
@@ -92,6 +94,18 @@ pub struct FuseArgs {
     /// JSON output (the default)
     #[arg(long)]
     json: bool,
+    /// Live search: which backends (all, s2, openalex, crossref); used when
+    /// no recorded response is given
+    #[arg(long, default_value = "all")]
+    source: String,
+    /// Live search: hits asked of each backend
+    #[arg(long, default_value_t = 10)]
+    per_backend: usize,
+    /// Live search: publication years, A:B, A: or :B
+    #[arg(long)]
+    years: Option<String>,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Subcommand)]
@@ -108,10 +122,15 @@ pub struct AddArgs {
     #[arg(long)]
     library: PathBuf,
     /// Recorded response body holding the work
+    #[arg(long, required_unless_present = "id", conflicts_with = "id")]
+    work: Option<PathBuf>,
+    /// Look the work up live by id: a DOI, an arXiv id (`arXiv:1706.03762`),
+    /// a Semantic Scholar id or an OpenAlex `W…` id
     #[arg(long)]
-    work: PathBuf,
-    /// Backend that produced it: s2, openalex or crossref
-    #[arg(long)]
+    id: Option<String>,
+    /// Backend that produced the recorded response, or to ask with --id:
+    /// s2, openalex or crossref
+    #[arg(long, default_value = "s2")]
     service: String,
     /// Which work of the response (0-based)
     #[arg(long, default_value_t = 0)]
@@ -119,6 +138,8 @@ pub struct AddArgs {
     /// Machine-readable output
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Args)]
@@ -178,7 +199,114 @@ fn load_library(path: &Path) -> Result<Library, u8> {
     Ok(lib)
 }
 
+/// Searches the selected backends live, then runs the core's zero-result
+/// probe with the requests it names.
+fn live_search(a: &FuseArgs) -> Result<(Vec<BackendRun>, Probe), u8> {
+    let Some(selection) = Selection::parse(&a.source) else {
+        eprintln!(
+            "error: --source must be all, s2, openalex or crossref, not `{}`",
+            a.source
+        );
+        return Err(BAD_INPUT);
+    };
+    let years = match &a.years {
+        Some(y) => Some(YearRange::parse(y).map_err(|e| {
+            eprintln!("error: --years: {e}");
+            BAD_INPUT
+        })?),
+        None => None,
+    };
+    let settings = a.live.settings()?;
+    let mut fetcher = Fetcher::new(&settings, a.json || a.human)?;
+    let plan = search::plan(selection, &Credentials::default());
+    let mut runs = Vec::new();
+    if let Err(e) = search::preflight(&a.query) {
+        eprintln!("error: --query: {}", e.message);
+        return Err(BAD_INPUT);
+    }
+    let mut planned = Vec::new();
+    let mut requests = Vec::new();
+    for service in plan.run {
+        match request::search(
+            service,
+            &settings.endpoints(service),
+            &a.query,
+            a.per_backend,
+            years,
+        ) {
+            Ok(req) => {
+                planned.push(service);
+                requests.push(req);
+            }
+            Err(e) => runs.push(BackendRun {
+                backend: service,
+                outcome: Outcome::Skipped(e.message),
+            }),
+        }
+    }
+    for (service, f) in planned.iter().zip(fetcher.fetch(requests, "search")) {
+        let outcome = match parse_response(*service, f.status, &f.body) {
+            Ok(page) => Outcome::Results(page.works),
+            Err(e) => Outcome::Failed(e),
+        };
+        runs.push(BackendRun {
+            backend: *service,
+            outcome,
+        });
+    }
+    for (service, why) in plan.skipped {
+        runs.push(BackendRun {
+            backend: service,
+            outcome: Outcome::Skipped(why),
+        });
+    }
+    let mut machine = ProbeMachine::new(
+        &a.query,
+        search::total_hits(&runs),
+        &search::answered(&runs),
+        ProbeConfig::default(),
+    );
+    while let Some(pr) = machine.next_request() {
+        std::thread::sleep(std::time::Duration::from_millis(pr.delay_ms));
+        let outcome = match request::search(
+            pr.backend,
+            &settings.endpoints(pr.backend),
+            &pr.query,
+            1,
+            years,
+        ) {
+            Ok(req) => {
+                let f = fetcher.one(req, "probe");
+                match parse_response(pr.backend, f.status, &f.body) {
+                    Ok(page) => ProbeOutcome::Hits(page.total.unwrap_or(page.works.len() as u64)),
+                    Err(_) => ProbeOutcome::Failed,
+                }
+            }
+            Err(_) => ProbeOutcome::Failed,
+        };
+        machine.consume(outcome);
+    }
+    let probe = machine.result().cloned().unwrap_or_else(|| Probe {
+        state: ProbeState::Inconclusive,
+        reason: Some(ProbeReason::NoBackendAvailable),
+        backend: None,
+        content_terms: search::probe::content_terms(&a.query).len(),
+        drops_tried: 0,
+        max_drops: ProbeConfig::default().max_drops,
+        dropped_term: None,
+        query: None,
+    });
+    Ok((runs, probe))
+}
+
 fn run_fuse(a: FuseArgs) -> u8 {
+    if a.s2.is_none() && a.openalex.is_none() && a.crossref.is_none() {
+        let (runs, probe) = match live_search(&a) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        return respond_fused(&a, &runs, probe);
+    }
     let mut runs = Vec::new();
     for (service, path) in [
         (Service::SemanticScholar, &a.s2),
@@ -199,13 +327,6 @@ fn run_fuse(a: FuseArgs) -> u8 {
             outcome,
         });
     }
-    let library = match &a.library {
-        Some(p) => match load_library(p) {
-            Ok(l) => l.doi_keys(),
-            Err(code) => return code,
-        },
-        None => HashSet::new(),
-    };
     // Offline there is no backend to probe: a zero that would need probe
     // requests is reported as inconclusive, never as a clean zero.
     let probe = search::probe_without_requests(&a.query, &runs, ProbeConfig::default())
@@ -219,7 +340,18 @@ fn run_fuse(a: FuseArgs) -> u8 {
             dropped_term: None,
             query: None,
         });
-    let resp = respond(&a.query, &runs, probe, &library, a.limit);
+    respond_fused(&a, &runs, probe)
+}
+
+fn respond_fused(a: &FuseArgs, runs: &[BackendRun], probe: Probe) -> u8 {
+    let library = match &a.library {
+        Some(p) => match load_library(p) {
+            Ok(l) => l.doi_keys(),
+            Err(code) => return code,
+        },
+        None => HashSet::new(),
+    };
+    let resp = respond(&a.query, runs, probe, &library, a.limit);
     if a.human {
         print_human(&resp);
     } else {
@@ -285,22 +417,60 @@ fn run_add(a: AddArgs) -> u8 {
         );
         return BAD_INPUT;
     };
-    let body = match read_text(&a.work) {
-        Ok(t) => t,
-        Err(code) => return code,
+    let (source, status, body) = match (&a.work, &a.id) {
+        (Some(path), _) => match read_text(path) {
+            Ok(t) => (path.display().to_string(), recorded_status(path), t),
+            Err(code) => return code,
+        },
+        (None, Some(id)) => {
+            let settings = match a.live.settings() {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            let req =
+                match request::lookup(service, &settings.endpoints(service), &WorkId::guess(id)) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("error: --id: {e}");
+                        return BAD_INPUT;
+                    }
+                };
+            let mut fetcher = match Fetcher::new(&settings, a.json) {
+                Ok(f) => f,
+                Err(code) => return code,
+            };
+            let f = fetcher.one(req, "library add");
+            (
+                format!("{} lookup of `{id}`", service.name()),
+                f.status,
+                f.body,
+            )
+        }
+        (None, None) => {
+            eprintln!("error: give --work FILE or --id ID");
+            return BAD_INPUT;
+        }
     };
-    let page = match parse_response(service, recorded_status(&a.work), &body) {
+    let page = match parse_response(service, status, &body) {
         Ok(p) => p,
-        Err(e) => return report(&a.work, e.to_error()),
+        Err(e) if a.id.is_some() => {
+            // The service's error: the check ran and could not add.
+            eprintln!("error: {source}: {e}");
+            return crate::io::FAIL;
+        }
+        Err(e) => return report(Path::new(&source), e.to_error()),
     };
     let Some(work) = page.works.get(a.index) else {
         eprintln!(
-            "error: {}: no work at index {} ({} in the response)",
-            a.work.display(),
+            "error: {source}: no work at index {} ({} in the response)",
             a.index,
             page.works.len()
         );
-        return BAD_INPUT;
+        return if a.id.is_some() {
+            crate::io::FAIL
+        } else {
+            BAD_INPUT
+        };
     };
     let mut lib = match load_library(&a.library) {
         Ok(l) => l,
