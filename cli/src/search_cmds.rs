@@ -641,12 +641,13 @@ const CROSSCHECK_SEARCH_LIMIT: usize = 5;
 /// is unknown (404 or no record). Any other failure, after the core's
 /// retries, makes the index unavailable for the rest of the run, as in the
 /// reference `cross_verify.py`.
-fn live_crosscheck(
-    a: &CrosscheckArgs,
+pub fn live_crosscheck(
+    live: &LiveArgs,
+    quiet: bool,
     papers: &[PoolPaper],
 ) -> Result<(Vec<Service>, Vec<Vec<(Service, IndexAnswer)>>), u8> {
-    let settings = a.live.settings()?;
-    let mut fetcher = Fetcher::new(&settings, a.json)?;
+    let settings = live.settings()?;
+    let mut fetcher = Fetcher::new(&settings, quiet)?;
     let services = [Service::Crossref, Service::OpenAlex];
     let mut down: HashSet<Service> = HashSet::new();
     let mut answers = Vec::with_capacity(papers.len());
@@ -721,7 +722,7 @@ fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
         }
     }
     let (requested, answers) = if indices.is_empty() {
-        live_crosscheck(&a, &pool.papers)?
+        live_crosscheck(&a.live, a.json, &pool.papers)?
     } else {
         recorded_crosscheck(&indices, &pool.papers)
     };
