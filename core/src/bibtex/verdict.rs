@@ -200,6 +200,9 @@ pub fn judge(entry: &Entry, resolution: &Resolution, today: Date) -> EntryVerdic
     judge_findings(entry, &Findings::from_resolution(resolution), today)
 }
 
+/// A record with at least this many authors may be a cut list.
+pub const TRUNCATED_AUTHORS: usize = 10;
+
 /// Titles this close (python-Levenshtein ratio of normalized titles, 0–100)
 /// to a record's are a near miss, not another paper.
 pub const NEAR_TITLE: f64 = 85.0;
@@ -534,7 +537,17 @@ fn author_rules(cited: &Cited, record: &Work) -> Vec<Reason> {
             ),
         )];
     }
-    if !strangers.is_empty() {
+    // Indexes cut long author lists (OpenAlex keeps 100, a DBLP export may
+    // end in "and others"): a long record whose every author is cited, in
+    // order and first, is a shortened record, not a wrong entry.
+    let record_is_cut = rec.len() >= TRUNCATED_AUTHORS
+        && common == rec.len()
+        && al
+            .iter()
+            .take(rec.len())
+            .enumerate()
+            .all(|(i, m)| *m == Some(i));
+    if !strangers.is_empty() && !record_is_cut {
         let mut m = format!(
             "{} {} not among this paper's authors",
             list(&strangers),

@@ -150,6 +150,20 @@ fn valid_entries() {
         Valid,
         None,
     );
+    // A long record cut short by the index: every record author cited first, in order.
+    let ten = "A One and B Two and C Three and D Four and E Five and F Six and G Seven and H Eight and I Nine and J Ten";
+    check(
+        &f(
+            TITLE,
+            &format!("{ten} and K Eleven and L Twelve"),
+            "year = 2016",
+        ),
+        NoId,
+        vec![rec(TITLE, ten, 2016, "CVPR", "")],
+        false,
+        Valid,
+        None,
+    );
     // DBLP homonym numbers on the record.
     check(
         &f(TITLE, AUTHORS, "year = 2016"),
