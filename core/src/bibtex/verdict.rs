@@ -252,8 +252,20 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
             .max_by_key(|w| author_overlap(&cited.authors, w))
             .unwrap_or(record);
         id_rules(&cited, findings, record, &mut reasons);
-        reasons.extend(author_rules(&cited, record));
-        reasons.extend(venue_year_rules(&cited, &matched));
+        let authors = author_rules(&cited, record);
+        let strangers_only = author_overlap(&cited.authors, record) == 0 && !authors.is_empty();
+        let venue_year = venue_year_rules(&cited, &matched);
+        if strangers_only && !venue_year.is_empty() {
+            // Not one wrong field but two papers: this title with another
+            // paper's authors and venue or year.
+            reasons.push(reason(
+                ReasonKind::MergedCitation,
+                "the entry merges two papers: the title is this paper's, the authors and the venue or year are another's"
+                    .to_string(),
+            ));
+        }
+        reasons.extend(authors);
+        reasons.extend(venue_year);
         if !reasons.is_empty() {
             corrected = Some(super::matching::corrected_entry(&entry.key, record));
         }
