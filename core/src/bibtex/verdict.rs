@@ -200,6 +200,9 @@ pub fn judge(entry: &Entry, resolution: &Resolution, today: Date) -> EntryVerdic
     judge_findings(entry, &Findings::from_resolution(resolution), today)
 }
 
+/// A record with at least this many authors may be a cut list.
+pub const TRUNCATED_AUTHORS: usize = 10;
+
 /// Titles this close (python-Levenshtein ratio of normalized titles, 0–100)
 /// to a record's are a near miss, not another paper.
 pub const NEAR_TITLE: f64 = 85.0;
@@ -249,8 +252,20 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
             .max_by_key(|w| author_overlap(&cited.authors, w))
             .unwrap_or(record);
         id_rules(&cited, findings, record, &mut reasons);
-        reasons.extend(author_rules(&cited, record));
-        reasons.extend(venue_year_rules(&cited, &matched));
+        let authors = author_rules(&cited, record);
+        let strangers_only = author_overlap(&cited.authors, record) == 0 && !authors.is_empty();
+        let venue_year = venue_year_rules(&cited, &matched);
+        if strangers_only && !venue_year.is_empty() {
+            // Not one wrong field but two papers: this title with another
+            // paper's authors and venue or year.
+            reasons.push(reason(
+                ReasonKind::MergedCitation,
+                "the entry merges two papers: the title is this paper's, the authors and the venue or year are another's"
+                    .to_string(),
+            ));
+        }
+        reasons.extend(authors);
+        reasons.extend(venue_year);
         if !reasons.is_empty() {
             corrected = Some(super::matching::corrected_entry(&entry.key, record));
         }
@@ -534,7 +549,17 @@ fn author_rules(cited: &Cited, record: &Work) -> Vec<Reason> {
             ),
         )];
     }
-    if !strangers.is_empty() {
+    // Indexes cut long author lists (OpenAlex keeps 100, a DBLP export may
+    // end in "and others"): a long record whose every author is cited, in
+    // order and first, is a shortened record, not a wrong entry.
+    let record_is_cut = rec.len() >= TRUNCATED_AUTHORS
+        && common == rec.len()
+        && al
+            .iter()
+            .take(rec.len())
+            .enumerate()
+            .all(|(i, m)| *m == Some(i));
+    if !strangers.is_empty() && !record_is_cut {
         let mut m = format!(
             "{} {} not among this paper's authors",
             list(&strangers),

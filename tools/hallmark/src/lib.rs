@@ -297,6 +297,35 @@ impl Scores {
     }
 }
 
+/// Per type: how many hallucinated entries were flagged with a reason of
+/// their own HALLMARK type (kinds are HALLMARK's names in snake_case), out of
+/// how many there are. Detection does not depend on it; the words do.
+pub fn naming(
+    items: &[Item],
+    verdicts: &[(String, EntryVerdict)],
+) -> BTreeMap<String, (usize, usize)> {
+    let by_key: HashMap<&str, &EntryVerdict> =
+        verdicts.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let mut out: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for it in items.iter().filter(|i| i.hallucinated == Some(true)) {
+        let t = it.htype.clone().unwrap_or_default();
+        let slot = out.entry(t.clone()).or_default();
+        slot.1 += 1;
+        let named = by_key.get(it.key.as_str()).is_some_and(|v| {
+            v.reasons.iter().any(|r| {
+                serde_json::to_value(r.kind)
+                    .ok()
+                    .and_then(|k| k.as_str().map(|k| k == t))
+                    .unwrap_or(false)
+            })
+        });
+        if named {
+            slot.0 += 1;
+        }
+    }
+    out
+}
+
 /// Today's date from the system clock (UTC), for the future-date rule.
 pub fn today_utc() -> Date {
     let secs = std::time::SystemTime::now()

@@ -132,7 +132,8 @@ impl Record {
             .map(|a| {
                 a.split(" and ")
                     .map(|x| x.trim().to_string())
-                    .filter(|x| !x.is_empty())
+                    // "and others" in a DBLP export marks a cut list, not a person.
+                    .filter(|x| !x.is_empty() && !x.eq_ignore_ascii_case("others"))
                     .collect()
             })
             .unwrap_or_default();

@@ -77,5 +77,12 @@ fn main() {
             );
         }
     }
+    if args.iter().any(|a| a == "--naming") {
+        println!("named with its own type (reason kind = HALLMARK type)");
+        for (t, (named, total)) in citegate_hallmark::naming(&items, &verdicts) {
+            println!("  {t:<24} {named}/{total}");
+        }
+        println!();
+    }
     print!("{}", scores.render());
 }
