@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 #[derive(Subcommand)]
 pub enum BibCommand {
-    /// Check a .bib file: parse errors, required fields, year, DOI, duplicates, and with --tex the cited-but-missing and never-cited keys (exit 0 clean, 1 problems, 2 unreadable input)
+    /// Check a .bib file: parse errors, required fields, year, DOI, duplicates, with --tex the cited-but-missing and never-cited keys, and with --online whether each entry exists and matches its record (exit 0 clean, 1 problems, 2 unreadable input)
     Bibcheck(BibcheckArgs),
 }
 
