@@ -289,6 +289,8 @@ pub struct Evidence {
 /// One source's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+// Answers are few (one per source asked) and read often; the record stays inline.
+#[allow(clippy::large_enum_variant)]
 pub enum Answer {
     /// The identifier resolved to this record.
     Found {
@@ -312,6 +314,7 @@ pub enum Answer {
 /// The decision for one reference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)]
 pub enum Outcome {
     /// The work exists; this is its record.
     Found {
