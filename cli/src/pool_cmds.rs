@@ -8,12 +8,15 @@
 use crate::io::{
     load_responses, print_json, read_text, recorded, report, response_key, BAD_INPUT, FAIL, PASS,
 };
+use crate::live::{Fetcher, LiveArgs};
 use citegate_core::bibtex::write::write_bib;
 use citegate_core::candidates::{self, PRE_DEDUP_THRESHOLD};
 use citegate_core::cutoff::Date;
 use citegate_core::pool::{self, Pool, Severity};
 use citegate_core::prompt::{self, PromptValues};
 use citegate_core::verify::{self, Decision, VerifyOptions};
+use citegate_core::works::request;
+use citegate_core::works::Service;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -24,7 +27,7 @@ pub enum PoolCommand {
     PreDedup(PreDedupArgs),
     /// List the search queries of an outline.json with their discovered_for tags
     OutlineQueries(OutlineArgs),
-    /// Decide candidates offline from recorded Semantic Scholar responses (exit 1 if any is undecided)
+    /// Decide candidates against Semantic Scholar, live at 1 request/s or from recorded responses (exit 1 if any is undecided)
     Verify(VerifyArgs),
     /// Deduplicate verified papers by paperId > DOI > arXiv id > title; writes citation_pool.json
     Dedupe(DedupeArgs),
@@ -34,6 +37,31 @@ pub enum PoolCommand {
     Bibtex(BibtexArgs),
     /// Fill the writing prompt (or your own template) from a pool
     Prompt(PromptArgs),
+    /// The whole literature pipeline in a workspace, live: raw_candidates.json → pre-dedup → verify → dedupe → validate → cross-check → refs.bib (exit 0 clean, 1 something to review, 2 bad input)
+    PoolChain(ChainArgs),
+}
+
+#[derive(Args)]
+pub struct ChainArgs {
+    /// The workspace: reads raw_candidates.json, writes deduped_candidates.json,
+    /// raw_pool.json, citation_pool.json, cross_verification_report.json and
+    /// refs.bib there, with the cache in cache/s2_cache.json
+    #[arg(long, default_value = "workspace")]
+    workspace: PathBuf,
+    /// The raw candidates [default: WORKSPACE/raw_candidates.json]
+    #[arg(long = "in")]
+    input: Option<PathBuf>,
+    /// The research cutoff, YYYY-MM-DD
+    #[arg(long)]
+    cutoff: String,
+    /// Skip the Crossref/OpenAlex cross-check
+    #[arg(long)]
+    no_crosscheck: bool,
+    /// Machine-readable summary of every step
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Args)]
@@ -65,14 +93,15 @@ pub struct OutlineArgs {
 #[derive(Args)]
 pub struct VerifyArgs {
     /// The candidates (raw or pre-deduplicated)
-    #[arg(long)]
+    #[arg(long, visible_alias = "in")]
     candidates: PathBuf,
     /// Recorded responses: a JSON object keyed by candidate title, or a
     /// directory of `<key>.json` files, where the key is the title
     /// lowercased with only letters and digits kept. A value is a response
-    /// body, or {"status": N, "body": …} to give the HTTP status.
+    /// body, or {"status": N, "body": …} to give the HTTP status. Without
+    /// it, each candidate is searched on Semantic Scholar (live)
     #[arg(long)]
-    responses: PathBuf,
+    responses: Option<PathBuf>,
     /// The research cutoff, YYYY-MM-DD
     #[arg(long)]
     cutoff: String,
@@ -88,6 +117,8 @@ pub struct VerifyArgs {
     /// Machine-readable output
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Args)]
@@ -164,6 +195,7 @@ impl PoolCommand {
             PoolCommand::ValidatePool(a) => run_validate(a),
             PoolCommand::Bibtex(a) => run_bibtex(a),
             PoolCommand::Prompt(a) => run_prompt(a),
+            PoolCommand::PoolChain(a) => run_chain(a),
         };
         result.unwrap_or_else(|code| code)
     }
@@ -230,50 +262,117 @@ fn run_outline(a: OutlineArgs) -> Result<u8, u8> {
     Ok(PASS)
 }
 
+/// Hits asked of Semantic Scholar per candidate, as the reference's
+/// `s2_search.py` does by default.
+const S2_SEARCH_LIMIT: usize = 5;
+
+/// Each candidate's Semantic Scholar answer `(status, body)`, from the
+/// recorded responses (`None`: none recorded) or live.
+fn verify_answers(
+    responses: Option<&Path>,
+    live: &LiveArgs,
+    quiet: bool,
+    cands: &[candidates::Candidate],
+) -> Result<Vec<Option<(Option<u16>, String)>>, u8> {
+    if let Some(path) = responses {
+        let responses = load_responses(path)?;
+        let mut by_key: std::collections::HashMap<String, &Value> =
+            std::collections::HashMap::new();
+        for (k, v) in &responses {
+            by_key.insert(k.clone(), v);
+            by_key.entry(response_key(k)).or_insert(v);
+        }
+        return Ok(cands
+            .iter()
+            .map(|c| {
+                by_key
+                    .get(&c.title)
+                    .or_else(|| by_key.get(&response_key(&c.title)))
+                    .map(|v| recorded(v))
+            })
+            .collect());
+    }
+    let settings = live.settings()?;
+    let mut fetcher = Fetcher::new(&settings, quiet)?;
+    let ep = settings.endpoints(Service::SemanticScholar);
+    let mut requests = Vec::new();
+    for c in cands {
+        let req = request::search(
+            Service::SemanticScholar,
+            &ep,
+            &c.title,
+            S2_SEARCH_LIMIT,
+            None,
+        )
+        .map_err(|e| {
+            eprintln!("error: {e}");
+            BAD_INPUT
+        })?;
+        requests.push(req);
+    }
+    let finals = fetcher.fetch(requests, "verify");
+    Ok(finals
+        .into_iter()
+        .map(|f| Some((Some(f.status), f.body)))
+        .collect())
+}
+
+/// Every candidate decided: the accepted papers, a row per candidate with
+/// its outcome, and how many could not be decided.
+struct Verified {
+    accepted: Vec<citegate_core::pool::PoolPaper>,
+    rows: Vec<Value>,
+    undecided: usize,
+}
+
+fn decide_all(
+    cands: &[candidates::Candidate],
+    answers: Vec<Option<(Option<u16>, String)>>,
+    opts: &VerifyOptions,
+) -> Verified {
+    let mut v = Verified {
+        accepted: Vec::new(),
+        rows: Vec::new(),
+        undecided: 0,
+    };
+    for (i, (c, found)) in cands.iter().zip(answers).enumerate() {
+        let row = match found {
+            None => {
+                v.undecided += 1;
+                json!({"index": i, "title": c.title, "outcome": "no_response"})
+            }
+            Some((status, body)) => match verify::decide_body(c, &body, status, 0, opts) {
+                Ok(d) => {
+                    let row = json!({"index": i, "title": c.title, "outcome": &d});
+                    if let Decision::Accepted { paper, .. } = d {
+                        v.accepted.push(*paper);
+                    }
+                    row
+                }
+                Err(e) => {
+                    v.undecided += 1;
+                    json!({"index": i, "title": c.title, "outcome": "error", "error": e})
+                }
+            },
+        };
+        v.rows.push(row);
+    }
+    v
+}
+
 fn run_verify(a: VerifyArgs) -> Result<u8, u8> {
     let cutoff = parse_cutoff(&a.cutoff)?;
     let text = read_text(&a.candidates)?;
     let cands = candidates::parse_candidates(&text).map_err(|e| report(&a.candidates, e))?;
-    let responses = load_responses(&a.responses)?;
-    let mut by_key: std::collections::HashMap<String, &Value> = std::collections::HashMap::new();
-    for (k, v) in &responses {
-        by_key.insert(k.clone(), v);
-        by_key.entry(response_key(k)).or_insert(v);
-    }
+    let answers = verify_answers(a.responses.as_deref(), &a.live, a.json, &cands)?;
     let mut opts = VerifyOptions::new(cutoff);
     opts.paper_faithful = a.paper_faithful;
     opts.substring_bypass = !a.no_substring_bypass;
-    let mut accepted: Vec<citegate_core::pool::PoolPaper> = Vec::new();
-    let mut rows: Vec<Value> = Vec::new();
-    let mut undecided = 0usize;
-    for (i, c) in cands.iter().enumerate() {
-        let found = by_key
-            .get(&c.title)
-            .or_else(|| by_key.get(&response_key(&c.title)));
-        let row = match found {
-            None => {
-                undecided += 1;
-                json!({"index": i, "title": c.title, "outcome": "no_response"})
-            }
-            Some(v) => {
-                let (status, body) = recorded(v);
-                match verify::decide_body(c, &body, status, 0, &opts) {
-                    Ok(d) => {
-                        let row = json!({"index": i, "title": c.title, "outcome": &d});
-                        if let Decision::Accepted { paper, .. } = d {
-                            accepted.push(*paper);
-                        }
-                        row
-                    }
-                    Err(e) => {
-                        undecided += 1;
-                        json!({"index": i, "title": c.title, "outcome": "error", "error": e})
-                    }
-                }
-            }
-        };
-        rows.push(row);
-    }
+    let Verified {
+        accepted,
+        rows,
+        undecided,
+    } = decide_all(&cands, answers, &opts);
     if let Some(out) = &a.out {
         let pool = Pool {
             papers: accepted.clone(),
@@ -472,4 +571,175 @@ fn run_prompt(a: PromptArgs) -> Result<u8, u8> {
         );
     }
     Ok(PASS)
+}
+
+/// One step of the chain, for the summary.
+fn step(name: &str, file: &Path, detail: Value) -> Value {
+    json!({"step": name, "file": file.display().to_string(), "detail": detail})
+}
+
+fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
+    let cutoff = parse_cutoff(&a.cutoff)?;
+    let ws = a.workspace.clone();
+    let input = a
+        .input
+        .clone()
+        .unwrap_or_else(|| ws.join("raw_candidates.json"));
+    if a.live.cache.is_none() {
+        a.live.cache = Some(ws.join("cache").join("s2_cache.json"));
+    }
+    // Settings are read first, so a bad flag fails before any request.
+    a.live.settings()?;
+    let say = |line: String| {
+        if !a.json {
+            println!("{line}");
+        }
+    };
+    let mut steps = Vec::new();
+    let mut clean = true;
+
+    // 1. pre-dedup
+    let text = read_text(&input)?;
+    let cands = candidates::parse_candidates(&text).map_err(|e| report(&input, e))?;
+    let deduped = candidates::pre_dedup_with(cands, PRE_DEDUP_THRESHOLD);
+    let path = ws.join("deduped_candidates.json");
+    write_text(&path, &to_pretty(&deduped))?;
+    say(format!(
+        "pre-dedup: {} candidates, {} unique -> {}",
+        deduped.n_before_dedup,
+        deduped.n_after_dedup,
+        path.display()
+    ));
+    steps.push(step(
+        "pre_dedup",
+        &path,
+        json!({"n_before_dedup": deduped.n_before_dedup, "n_after_dedup": deduped.n_after_dedup}),
+    ));
+
+    // 2. verify (live, Semantic Scholar, 1 request/s unless told otherwise)
+    let cands = candidates::parse_candidates(&to_pretty(&deduped)).map_err(|e| report(&path, e))?;
+    let answers = verify_answers(None, &a.live, a.json, &cands)?;
+    let v = decide_all(&cands, answers, &VerifyOptions::new(cutoff));
+    let path = ws.join("raw_pool.json");
+    let raw = Pool {
+        papers: v.accepted.clone(),
+        ..Pool::default()
+    };
+    write_text(&path, &pool::to_json(&raw))?;
+    let n_rejected = cands.len() - v.accepted.len() - v.undecided;
+    say(format!(
+        "verify: {} accepted, {} rejected, {} undecided -> {}",
+        v.accepted.len(),
+        n_rejected,
+        v.undecided,
+        path.display()
+    ));
+    for row in v.rows.iter().filter(|r| r["outcome"] == "error") {
+        say(format!(
+            "  unverified: {} ({})",
+            row["title"].as_str().unwrap_or(""),
+            row["error"]["message"].as_str().unwrap_or("")
+        ));
+    }
+    clean &= v.undecided == 0;
+    steps.push(step(
+        "verify",
+        &path,
+        json!({"n_accepted": v.accepted.len(), "n_rejected": n_rejected,
+               "n_undecided": v.undecided, "results": v.rows}),
+    ));
+    if v.accepted.is_empty() {
+        eprintln!("error: no candidate was accepted; nothing to pool");
+        if a.json {
+            print_json(&json!({"pass": false, "steps": steps}));
+        }
+        return Ok(FAIL);
+    }
+
+    // 3. dedupe
+    let d = pool::dedupe(v.accepted, Some(a.cutoff.clone()));
+    let path = ws.join("citation_pool.json");
+    write_text(&path, &pool::to_json(&d.pool))?;
+    say(format!(
+        "dedupe: {} papers -> {} unique -> {}",
+        d.n_in,
+        d.pool.papers.len(),
+        path.display()
+    ));
+    steps.push(step(
+        "dedupe",
+        &path,
+        json!({"n_in": d.n_in, "n_total": d.pool.n_total,
+               "min_cite_paper_count": d.pool.min_cite_paper_count}),
+    ));
+
+    // 4. validate (string authors fixed, as validate-pool --fix)
+    let mut value: Value = serde_json::from_str(&pool::to_json(&d.pool))
+        .map_err(|e| report(&path, citegate_core::Error::json(&e)))?;
+    let val = pool::validate(&mut value, true).map_err(|e| report(&path, e))?;
+    if val.n_fixed > 0 {
+        write_text(&path, &to_pretty(&value))?;
+    }
+    say(format!(
+        "validate: {} ({} issues)",
+        if val.pass() { "valid" } else { "errors remain" },
+        val.issues.len()
+    ));
+    steps.push(step(
+        "validate",
+        &path,
+        json!({"pass": val.pass(), "issues": val.issues}),
+    ));
+    if !val.pass() {
+        if a.json {
+            print_json(&json!({"pass": false, "steps": steps}));
+        }
+        return Ok(FAIL);
+    }
+    let mut pool = pool::parse_pool(&to_pretty(&value)).map_err(|e| report(&path, e))?;
+
+    // 5. cross-check (Crossref, OpenAlex), annotating the pool in place
+    if !a.no_crosscheck {
+        let (requested, answers) =
+            crate::search_cmds::live_crosscheck(&a.live, a.json, &pool.papers)?;
+        let (rep, verdicts) = citegate_core::crossindex::verify(
+            &pool.papers,
+            &requested,
+            &answers,
+            &citegate_core::crossindex::Config::default(),
+        );
+        for (paper, v) in pool.papers.iter_mut().zip(&verdicts) {
+            paper.cross_verification = serde_json::to_value(v).ok();
+        }
+        let path = ws.join("cross_verification_report.json");
+        write_text(&path, &to_pretty(&rep))?;
+        say(format!(
+            "cross-check: {} flagged, {} index(es) unavailable -> {}",
+            rep.flagged.len(),
+            rep.indices_unavailable.len(),
+            path.display()
+        ));
+        clean &= rep.exit_code() == 0;
+        steps.push(step(
+            "crosscheck",
+            &path,
+            serde_json::to_value(&rep).unwrap_or(Value::Null),
+        ));
+    }
+
+    // 6. refs.bib, keys written back into the pool
+    let bib = write_bib(&mut pool);
+    let path = ws.join("refs.bib");
+    write_text(&path, &bib.text)?;
+    write_text(&ws.join("citation_pool.json"), &pool::to_json(&pool))?;
+    say(format!(
+        "bibtex: {} entries -> {}",
+        bib.keys.len(),
+        path.display()
+    ));
+    steps.push(step("bibtex", &path, json!({"keys": bib.keys})));
+    if a.json {
+        print_json(&json!({"pass": clean, "steps": steps}));
+    }
+    Ok(if clean { PASS } else { FAIL })
 }

@@ -4,13 +4,16 @@
 
 use crate::io::{load_responses, recorded, response_key};
 use crate::io::{print_json, read_text, report, BAD_INPUT, PASS};
+use crate::live::{Fetcher, LiveArgs};
 use citegate_core::crossindex::{self, IndexAnswer};
 use citegate_core::library::{record_from_work, Library};
 use citegate_core::pool::{self, PoolPaper};
-use citegate_core::search::probe::{Probe, ProbeReason, ProbeState};
+use citegate_core::search::probe::{Probe, ProbeMachine, ProbeOutcome, ProbeReason, ProbeState};
 use citegate_core::search::{
-    self, respond, BackendRun, Outcome, ProbeConfig, SearchResponse, Status,
+    self, respond, BackendRun, Credentials, Outcome, ProbeConfig, SearchResponse, Selection, Status,
 };
+use citegate_core::works::request::YearRange;
+use citegate_core::works::request::{self, WorkId};
 use citegate_core::works::{parse_response, ApiError, ApiErrorKind, Service, Work};
 use clap::{Args, Subcommand};
 use serde_json::Value;
@@ -19,12 +22,12 @@ use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
 pub enum SearchCommand {
-    /// Fuse recorded search responses into one ranked list with an honest status (exit 0 ok/partial, 2 error)
+    /// Search Semantic Scholar, OpenAlex and Crossref live (or fuse recorded responses) into one ranked list with an honest status (exit 0 ok/partial, 2 error)
     Fuse(FuseArgs),
     /// Work with a refs.jsonl reference library
     #[command(subcommand)]
     Library(LibraryCommand),
-    /// Cross-check a pool against recorded Crossref and OpenAlex responses (exit 1 if a paper is flagged low/conflict or an index was unavailable, 2 bad input)
+    /// Cross-check a pool against Crossref and OpenAlex, live or from recorded responses (exit 1 if a paper is flagged low/conflict or an index was unavailable, 2 bad input)
     Crosscheck(CrosscheckArgs),
 }
 
@@ -60,6 +63,8 @@ pub struct CrosscheckArgs {
     /// Print the report as JSON
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Args)]
@@ -73,7 +78,8 @@ pub struct FuseArgs {
     /// Crossref response body
     #[arg(long)]
     crossref: Option<PathBuf>,
-    /// The query the responses answer (for the length check and the zero-result probe)
+    /// The query (live), or the query the recorded responses answer (for
+    /// the length check and the zero-result probe)
     #[arg(long, default_value = "recorded search")]
     query: String,
     /// refs.jsonl to mark results already in the library
@@ -88,6 +94,18 @@ pub struct FuseArgs {
     /// JSON output (the default)
     #[arg(long)]
     json: bool,
+    /// Live search: which backends (all, s2, openalex, crossref); used when
+    /// no recorded response is given
+    #[arg(long, default_value = "all")]
+    source: String,
+    /// Live search: hits asked of each backend
+    #[arg(long, default_value_t = 10)]
+    per_backend: usize,
+    /// Live search: publication years, A:B, A: or :B
+    #[arg(long)]
+    years: Option<String>,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Subcommand)]
@@ -104,10 +122,15 @@ pub struct AddArgs {
     #[arg(long)]
     library: PathBuf,
     /// Recorded response body holding the work
+    #[arg(long, required_unless_present = "id", conflicts_with = "id")]
+    work: Option<PathBuf>,
+    /// Look the work up live by id: a DOI, an arXiv id (`arXiv:1706.03762`),
+    /// a Semantic Scholar id or an OpenAlex `W…` id
     #[arg(long)]
-    work: PathBuf,
-    /// Backend that produced it: s2, openalex or crossref
-    #[arg(long)]
+    id: Option<String>,
+    /// Backend that produced the recorded response, or to ask with --id:
+    /// s2, openalex or crossref
+    #[arg(long, default_value = "s2")]
     service: String,
     /// Which work of the response (0-based)
     #[arg(long, default_value_t = 0)]
@@ -115,6 +138,8 @@ pub struct AddArgs {
     /// Machine-readable output
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Args)]
@@ -174,7 +199,114 @@ fn load_library(path: &Path) -> Result<Library, u8> {
     Ok(lib)
 }
 
+/// Searches the selected backends live, then runs the core's zero-result
+/// probe with the requests it names.
+fn live_search(a: &FuseArgs) -> Result<(Vec<BackendRun>, Probe), u8> {
+    let Some(selection) = Selection::parse(&a.source) else {
+        eprintln!(
+            "error: --source must be all, s2, openalex or crossref, not `{}`",
+            a.source
+        );
+        return Err(BAD_INPUT);
+    };
+    let years = match &a.years {
+        Some(y) => Some(YearRange::parse(y).map_err(|e| {
+            eprintln!("error: --years: {e}");
+            BAD_INPUT
+        })?),
+        None => None,
+    };
+    let settings = a.live.settings()?;
+    let mut fetcher = Fetcher::new(&settings, a.json || a.human)?;
+    let plan = search::plan(selection, &Credentials::default());
+    let mut runs = Vec::new();
+    if let Err(e) = search::preflight(&a.query) {
+        eprintln!("error: --query: {}", e.message);
+        return Err(BAD_INPUT);
+    }
+    let mut planned = Vec::new();
+    let mut requests = Vec::new();
+    for service in plan.run {
+        match request::search(
+            service,
+            &settings.endpoints(service),
+            &a.query,
+            a.per_backend,
+            years,
+        ) {
+            Ok(req) => {
+                planned.push(service);
+                requests.push(req);
+            }
+            Err(e) => runs.push(BackendRun {
+                backend: service,
+                outcome: Outcome::Skipped(e.message),
+            }),
+        }
+    }
+    for (service, f) in planned.iter().zip(fetcher.fetch(requests, "search")) {
+        let outcome = match parse_response(*service, f.status, &f.body) {
+            Ok(page) => Outcome::Results(page.works),
+            Err(e) => Outcome::Failed(e),
+        };
+        runs.push(BackendRun {
+            backend: *service,
+            outcome,
+        });
+    }
+    for (service, why) in plan.skipped {
+        runs.push(BackendRun {
+            backend: service,
+            outcome: Outcome::Skipped(why),
+        });
+    }
+    let mut machine = ProbeMachine::new(
+        &a.query,
+        search::total_hits(&runs),
+        &search::answered(&runs),
+        ProbeConfig::default(),
+    );
+    while let Some(pr) = machine.next_request() {
+        std::thread::sleep(std::time::Duration::from_millis(pr.delay_ms));
+        let outcome = match request::search(
+            pr.backend,
+            &settings.endpoints(pr.backend),
+            &pr.query,
+            1,
+            years,
+        ) {
+            Ok(req) => {
+                let f = fetcher.one(req, "probe");
+                match parse_response(pr.backend, f.status, &f.body) {
+                    Ok(page) => ProbeOutcome::Hits(page.total.unwrap_or(page.works.len() as u64)),
+                    Err(_) => ProbeOutcome::Failed,
+                }
+            }
+            Err(_) => ProbeOutcome::Failed,
+        };
+        machine.consume(outcome);
+    }
+    let probe = machine.result().cloned().unwrap_or_else(|| Probe {
+        state: ProbeState::Inconclusive,
+        reason: Some(ProbeReason::NoBackendAvailable),
+        backend: None,
+        content_terms: search::probe::content_terms(&a.query).len(),
+        drops_tried: 0,
+        max_drops: ProbeConfig::default().max_drops,
+        dropped_term: None,
+        query: None,
+    });
+    Ok((runs, probe))
+}
+
 fn run_fuse(a: FuseArgs) -> u8 {
+    if a.s2.is_none() && a.openalex.is_none() && a.crossref.is_none() {
+        let (runs, probe) = match live_search(&a) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        return respond_fused(&a, &runs, probe);
+    }
     let mut runs = Vec::new();
     for (service, path) in [
         (Service::SemanticScholar, &a.s2),
@@ -195,13 +327,6 @@ fn run_fuse(a: FuseArgs) -> u8 {
             outcome,
         });
     }
-    let library = match &a.library {
-        Some(p) => match load_library(p) {
-            Ok(l) => l.doi_keys(),
-            Err(code) => return code,
-        },
-        None => HashSet::new(),
-    };
     // Offline there is no backend to probe: a zero that would need probe
     // requests is reported as inconclusive, never as a clean zero.
     let probe = search::probe_without_requests(&a.query, &runs, ProbeConfig::default())
@@ -215,7 +340,18 @@ fn run_fuse(a: FuseArgs) -> u8 {
             dropped_term: None,
             query: None,
         });
-    let resp = respond(&a.query, &runs, probe, &library, a.limit);
+    respond_fused(&a, &runs, probe)
+}
+
+fn respond_fused(a: &FuseArgs, runs: &[BackendRun], probe: Probe) -> u8 {
+    let library = match &a.library {
+        Some(p) => match load_library(p) {
+            Ok(l) => l.doi_keys(),
+            Err(code) => return code,
+        },
+        None => HashSet::new(),
+    };
+    let resp = respond(&a.query, runs, probe, &library, a.limit);
     if a.human {
         print_human(&resp);
     } else {
@@ -281,22 +417,60 @@ fn run_add(a: AddArgs) -> u8 {
         );
         return BAD_INPUT;
     };
-    let body = match read_text(&a.work) {
-        Ok(t) => t,
-        Err(code) => return code,
+    let (source, status, body) = match (&a.work, &a.id) {
+        (Some(path), _) => match read_text(path) {
+            Ok(t) => (path.display().to_string(), recorded_status(path), t),
+            Err(code) => return code,
+        },
+        (None, Some(id)) => {
+            let settings = match a.live.settings() {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            let req =
+                match request::lookup(service, &settings.endpoints(service), &WorkId::guess(id)) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("error: --id: {e}");
+                        return BAD_INPUT;
+                    }
+                };
+            let mut fetcher = match Fetcher::new(&settings, a.json) {
+                Ok(f) => f,
+                Err(code) => return code,
+            };
+            let f = fetcher.one(req, "library add");
+            (
+                format!("{} lookup of `{id}`", service.name()),
+                f.status,
+                f.body,
+            )
+        }
+        (None, None) => {
+            eprintln!("error: give --work FILE or --id ID");
+            return BAD_INPUT;
+        }
     };
-    let page = match parse_response(service, recorded_status(&a.work), &body) {
+    let page = match parse_response(service, status, &body) {
         Ok(p) => p,
-        Err(e) => return report(&a.work, e.to_error()),
+        Err(e) if a.id.is_some() => {
+            // The service's error: the check ran and could not add.
+            eprintln!("error: {source}: {e}");
+            return crate::io::FAIL;
+        }
+        Err(e) => return report(Path::new(&source), e.to_error()),
     };
     let Some(work) = page.works.get(a.index) else {
         eprintln!(
-            "error: {}: no work at index {} ({} in the response)",
-            a.work.display(),
+            "error: {source}: no work at index {} ({} in the response)",
             a.index,
             page.works.len()
         );
-        return BAD_INPUT;
+        return if a.id.is_some() {
+            crate::io::FAIL
+        } else {
+            BAD_INPUT
+        };
     };
     let mut lib = match load_library(&a.library) {
         Ok(l) => l,
@@ -424,33 +598,18 @@ impl Recorded {
     }
 }
 
-fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
-    let text = read_text(&a.pool)?;
-    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
-    if pool.papers.is_empty() {
-        eprintln!("error: {}: `papers` is empty or missing", a.pool.display());
-        return Err(BAD_INPUT);
-    }
-    let mut indices = Vec::new();
-    for (service, path) in [
-        (Service::Crossref, &a.crossref),
-        (Service::OpenAlex, &a.openalex),
-    ] {
-        if let Some(p) = path {
-            indices.push(Recorded::load(service, p)?);
-        }
-    }
-    if indices.is_empty() {
-        eprintln!("error: give recorded responses with --crossref and/or --openalex");
-        return Err(BAD_INPUT);
-    }
+/// Each paper's answers from the recorded responses.
+fn recorded_crosscheck(
+    indices: &[Recorded],
+    papers: &[PoolPaper],
+) -> (Vec<Service>, Vec<Vec<(Service, IndexAnswer)>>) {
     let requested: Vec<Service> = indices.iter().map(|r| r.service).collect();
-    let mut answers = Vec::with_capacity(pool.papers.len());
+    let mut answers = Vec::with_capacity(papers.len());
     // An index that failed once is not asked again, as in the reference.
     let mut down: HashSet<Service> = HashSet::new();
-    for (i, paper) in pool.papers.iter().enumerate() {
+    for (i, paper) in papers.iter().enumerate() {
         let mut row = Vec::new();
-        for idx in &indices {
+        for idx in indices {
             if down.contains(&idx.service) {
                 continue;
             }
@@ -471,6 +630,102 @@ fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
         }
         answers.push(row);
     }
+    (requested, answers)
+}
+
+/// Hits asked of an index per title search, as the app asks.
+const CROSSCHECK_SEARCH_LIMIT: usize = 5;
+
+/// Each paper's answers from Crossref and OpenAlex, live: the DOI lookup
+/// when the paper has a DOI, the title search when it has none or the DOI
+/// is unknown (404 or no record). Any other failure, after the core's
+/// retries, makes the index unavailable for the rest of the run, as in the
+/// reference `cross_verify.py`.
+pub fn live_crosscheck(
+    live: &LiveArgs,
+    quiet: bool,
+    papers: &[PoolPaper],
+) -> Result<(Vec<Service>, Vec<Vec<(Service, IndexAnswer)>>), u8> {
+    let settings = live.settings()?;
+    let mut fetcher = Fetcher::new(&settings, quiet)?;
+    let services = [Service::Crossref, Service::OpenAlex];
+    let mut down: HashSet<Service> = HashSet::new();
+    let mut answers = Vec::with_capacity(papers.len());
+    let works = |service: Service, status: u16, body: &str| -> Result<Vec<Work>, ApiError> {
+        match parse_response(service, status, body) {
+            Ok(page) => Ok(page.works),
+            Err(e) if e.kind == ApiErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
+    };
+    for (i, paper) in papers.iter().enumerate() {
+        let mut row = Vec::new();
+        for service in services {
+            if down.contains(&service) {
+                row.push((service, IndexAnswer::Unavailable));
+                continue;
+            }
+            let ep = settings.endpoints(service);
+            let mut failed = None;
+            let mut by_doi = None;
+            if let Some(doi) = crossindex::pool_doi(paper) {
+                if let Ok(req) = request::lookup(service, &ep, &WorkId::Doi(doi)) {
+                    let f = fetcher.one(req, "crosscheck");
+                    match works(service, f.status, &f.body) {
+                        Ok(ws) => by_doi = ws.into_iter().next().map(Box::new),
+                        Err(e) => failed = Some(e),
+                    }
+                }
+            }
+            let title = paper.title.as_deref().unwrap_or("").trim().to_string();
+            let mut search = Vec::new();
+            if failed.is_none() && by_doi.is_none() && !title.is_empty() {
+                if let Ok(req) =
+                    request::search(service, &ep, &title, CROSSCHECK_SEARCH_LIMIT, None)
+                {
+                    let f = fetcher.one(req, "crosscheck");
+                    match works(service, f.status, &f.body) {
+                        Ok(ws) => search = ws,
+                        Err(e) => failed = Some(e),
+                    }
+                }
+            }
+            let answer = match failed {
+                Some(e) => {
+                    eprintln!("warning: paper {i}: {e}");
+                    down.insert(service);
+                    IndexAnswer::Unavailable
+                }
+                None => IndexAnswer::Answered { by_doi, search },
+            };
+            row.push((service, answer));
+        }
+        answers.push(row);
+    }
+    Ok((services.to_vec(), answers))
+}
+
+fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
+    let text = read_text(&a.pool)?;
+    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    if pool.papers.is_empty() {
+        eprintln!("error: {}: `papers` is empty or missing", a.pool.display());
+        return Err(BAD_INPUT);
+    }
+    let mut indices = Vec::new();
+    for (service, path) in [
+        (Service::Crossref, &a.crossref),
+        (Service::OpenAlex, &a.openalex),
+    ] {
+        if let Some(p) = path {
+            indices.push(Recorded::load(service, p)?);
+        }
+    }
+    let (requested, answers) = if indices.is_empty() {
+        live_crosscheck(&a.live, a.json, &pool.papers)?
+    } else {
+        recorded_crosscheck(&indices, &pool.papers)
+    };
     let cfg = crossindex::Config {
         threshold: a.threshold,
         strong_threshold: a.strong_threshold,

@@ -21,6 +21,8 @@
 //! a Semantic Scholar title search is keyed by its normalized title alone,
 //! the layout of the reference `s2_cache.json`, so caches move between tools.
 
+pub mod queue;
+
 use crate::works::request::{Method, Request};
 use crate::works::Service;
 

@@ -131,15 +131,18 @@ pub enum S2Body {
 }
 
 /// Reads a Semantic Scholar response body. `status` is the HTTP status when
-/// the caller knows it; any status ≥ 400 makes the body an error.
+/// the caller knows it; any status ≥ 400 makes the body an error, and so
+/// does 0 (no response read; the body then describes the failure).
 ///
 /// Errors: the body is not JSON, or a record has the wrong shape (with the
 /// hit's index and field).
 pub fn read_s2_body(body: &str, status: Option<u16>) -> Result<S2Body> {
+    // Status 0: no response was read; the body is the caller's description.
+    let failed = |s: u16| s >= 400 || s == 0;
     let value: Value = match serde_json::from_str(body) {
         Ok(v) => v,
         Err(e) => {
-            if status.is_some_and(|s| s >= 400) {
+            if status.is_some_and(failed) {
                 return Ok(S2Body::Error(ApiError {
                     status,
                     failure: failure_of(status, body),
@@ -172,7 +175,7 @@ pub fn read_s2_body(body: &str, status: Option<u16>) -> Result<S2Body> {
             message,
         }));
     }
-    if let Some(s) = status.filter(|s| *s >= 400) {
+    if let Some(s) = status.filter(|s| failed(*s)) {
         return Ok(S2Body::Error(ApiError {
             status: Some(s),
             failure: failure_of(Some(s), ""),
@@ -444,6 +447,80 @@ pub fn decide_body(
     }
 }
 
+/// The identifier a candidate is batch-looked-up by: a DOI (`doi` or
+/// `externalIds.DOI`), else an arXiv id from its URLs. An arXiv DOI
+/// (`10.48550/arXiv.X`) becomes the arXiv id `X`, without version: Semantic
+/// Scholar indexes arXiv papers as `ARXIV:<id>`, not by arXiv's DOI.
+pub fn candidate_id(c: &Candidate) -> Option<crate::works::request::WorkId> {
+    use crate::ids::{ArxivId, Doi};
+    use crate::works::request::WorkId;
+    let doi = c
+        .extra
+        .get("doi")
+        .and_then(Value::as_str)
+        .or_else(|| {
+            c.extra
+                .get("externalIds")
+                .and_then(|e| e.get("DOI"))
+                .and_then(Value::as_str)
+        })
+        .and_then(Doi::parse);
+    if let Some(d) = doi {
+        return Some(match d.arxiv() {
+            Some(a) => WorkId::Arxiv(a.as_str().to_string()),
+            None => WorkId::Doi(d.as_str().to_string()),
+        });
+    }
+    [c.source_url.as_deref(), c.url.as_deref()]
+        .into_iter()
+        .flatten()
+        .find_map(crate::candidates::arxiv_id)
+        .and_then(|a| ArxivId::parse(&a))
+        .map(|a| WorkId::Arxiv(a.as_str().to_string()))
+}
+
+/// The plan of a pool verification's Semantic Scholar lookups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchPlan {
+    /// Chunks of at most 500 `(candidate position, id)`, in candidate order
+    /// over the whole list (a resumed run rebuilds the same requests).
+    pub chunks: Vec<Vec<(usize, crate::works::request::WorkId)>>,
+    /// Positions of candidates without an id: a title search each.
+    pub titles: Vec<usize>,
+}
+
+/// Splits `candidates` into batch chunks (those with an id) and title
+/// searches (the rest).
+pub fn plan_batch(candidates: &[Candidate]) -> BatchPlan {
+    let mut with = Vec::new();
+    let mut titles = Vec::new();
+    for (i, c) in candidates.iter().enumerate() {
+        match candidate_id(c) {
+            Some(id) => with.push((i, id)),
+            None => titles.push(i),
+        }
+    }
+    BatchPlan {
+        chunks: with
+            .chunks(crate::works::request::S2_BATCH_MAX)
+            .map(<[_]>::to_vec)
+            .collect(),
+        titles,
+    }
+}
+
+/// The decision for a candidate from its batch record, or `None` when the
+/// batch did not know its id: then the candidate falls back to a title
+/// search. A missing record says the id is unknown to Semantic Scholar, not
+/// that the paper does not exist, so it is never a [`Rejection::NoHit`].
+pub fn decide_batch_record(
+    candidate: &Candidate,
+    record: Option<&PoolPaper>,
+    opts: &VerifyOptions,
+) -> Option<Decision> {
+    record.map(|p| decide(candidate, std::slice::from_ref(p), opts))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -652,6 +729,9 @@ mod tests {
             (r#"{"message": "Too Many Requests", "code": "429"}"#, None),
             (r#"{"error": "Paper with id 0 not found"}"#, Some(404)),
             ("Service Unavailable", Some(503)),
+            // No response at all: the caller's description of the failure.
+            ("semantic_scholar: no answer within 30000 ms", Some(0)),
+            (r#"{"total": 0, "data": []}"#, Some(0)),
         ] {
             let e = decide_body(&c, body, status, 0, &opts()).unwrap_err();
             assert_eq!(e.kind, ErrorKind::Api, "{body}");
@@ -685,5 +765,62 @@ mod tests {
             vec![2021]
         );
         assert_eq!(years_in("1999-2001"), vec![1999, 2001]);
+    }
+
+    #[test]
+    fn batch_ids_and_the_missing_record_rule() {
+        use crate::works::request::WorkId;
+        let mk = |extra: serde_json::Value, url: Option<&str>| {
+            let mut c = Candidate::titled("T");
+            c.extra = extra.as_object().cloned().unwrap_or_default();
+            c.url = url.map(String::from);
+            c
+        };
+        for (c, id) in [
+            (
+                mk(serde_json::json!({"doi": "https://doi.org/10.1/X"}), None),
+                Some(WorkId::Doi("10.1/X".into())),
+            ),
+            (
+                mk(
+                    serde_json::json!({"externalIds": {"DOI": "10.48550/arXiv.1706.03762v2"}}),
+                    None,
+                ),
+                Some(WorkId::Arxiv("1706.03762".into())),
+            ),
+            (
+                mk(
+                    serde_json::json!({}),
+                    Some("https://arxiv.org/abs/2101.00001v3"),
+                ),
+                Some(WorkId::Arxiv("2101.00001".into())),
+            ),
+            (
+                mk(serde_json::json!({}), Some("https://example.org/x")),
+                None,
+            ),
+        ] {
+            assert_eq!(candidate_id(&c), id, "{c:?}");
+        }
+        let cands = vec![
+            mk(serde_json::json!({"doi": "10.1/a"}), None),
+            mk(serde_json::json!({}), None),
+            mk(
+                serde_json::json!({}),
+                Some("https://arxiv.org/abs/2101.00001"),
+            ),
+        ];
+        let plan = plan_batch(&cands);
+        assert_eq!(plan.chunks.len(), 1);
+        assert_eq!(
+            plan.chunks[0].iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            [0, 2]
+        );
+        assert_eq!(plan.titles, [1]);
+        let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
+        // An id S2 does not know: search the title instead of rejecting.
+        assert_eq!(decide_batch_record(&cands[0], None, &opts), None);
+        let p: PoolPaper = serde_json::from_value(serde_json::json!({"title": "T"})).unwrap();
+        assert!(decide_batch_record(&cands[0], Some(&p), &opts).is_some());
     }
 }

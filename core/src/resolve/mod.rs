@@ -240,6 +240,9 @@ pub struct Options {
     pub title_hits: usize,
     /// Use the batch forms for identifiers (on by default).
     pub batch: bool,
+    /// Spacing overrides per service in ms (a relay's own limit, a
+    /// loopback test server), applied to every lane of the service.
+    pub intervals_ms: std::collections::BTreeMap<Service, u64>,
 }
 
 impl Options {
@@ -253,6 +256,7 @@ impl Options {
             retry: RetryPolicy::default(),
             title_hits: 5,
             batch: true,
+            intervals_ms: Default::default(),
         }
     }
 }

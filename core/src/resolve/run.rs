@@ -323,7 +323,11 @@ impl Run {
     }
 
     fn limits(&self, lane: Lane) -> fetch::Limits {
-        fetch::lane_limits(lane, self.mailto(), self.opts.s2_interval_ms)
+        let mut lim = fetch::lane_limits(lane, self.mailto(), self.opts.s2_interval_ms);
+        if let Some(ms) = self.opts.intervals_ms.get(&lane.service) {
+            lim.min_interval_ms = *ms;
+        }
+        lim
     }
 
     /// The earliest time `lane` may send, or `None` while it is full.

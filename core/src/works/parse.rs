@@ -199,10 +199,13 @@ fn crossref_work(map: &Map<String, Value>) -> Work {
     w.abstract_text = text(map.get("abstract")).map(|a| strip_tags(&a));
     w.citation_count = map.get("is-referenced-by-count").and_then(Value::as_u64);
     w.kind = text(map.get("type"));
-    if let Some(d) = &w.doi {
-        if let Some(rest) = d.to_ascii_lowercase().strip_prefix("10.48550/arxiv.") {
-            w.arxiv_id = Some(strip_arxiv_version(rest));
-        }
+    if let Some(a) = w
+        .doi
+        .as_deref()
+        .and_then(crate::ids::Doi::parse)
+        .and_then(|d| d.arxiv())
+    {
+        w.arxiv_id = Some(a.as_str().to_string());
     }
     w
 }
@@ -296,10 +299,13 @@ fn openalex_work(map: &Map<String, Value>) -> Work {
         .and_then(rebuild_abstract);
     w.citation_count = map.get("cited_by_count").and_then(Value::as_u64);
     w.kind = text(map.get("type"));
-    if let Some(d) = &w.doi {
-        if let Some(rest) = d.to_ascii_lowercase().strip_prefix("10.48550/arxiv.") {
-            w.arxiv_id = Some(strip_arxiv_version(rest));
-        }
+    if let Some(a) = w
+        .doi
+        .as_deref()
+        .and_then(crate::ids::Doi::parse)
+        .and_then(|d| d.arxiv())
+    {
+        w.arxiv_id = Some(a.as_str().to_string());
     }
     w
 }
@@ -662,5 +668,119 @@ mod tests {
         );
         check_envelope(OpenAlex, 200, r#"[]"#, None);
         check_envelope(OpenAlex, 404, r#"{"error":"x","message":"y"}"#, None);
+    }
+
+    fn fixture(path: &str) -> String {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/api")
+            .join(path);
+        std::fs::read_to_string(p).expect("fixture")
+    }
+
+    /// `(doi, title prefix, year, first author, venue, arxiv id)` of the first work.
+    fn check_first(
+        service: Service,
+        file: &str,
+        n: usize,
+        expected: (
+            Option<&str>,
+            &str,
+            Option<i32>,
+            Option<&str>,
+            Option<&str>,
+            Option<&str>,
+        ),
+    ) {
+        let page = parse_response(service, 200, &fixture(file)).expect(file);
+        assert_eq!(page.works.len(), n, "{file}");
+        let w = &page.works[0];
+        let got = (
+            w.doi.as_deref(),
+            &w.title[..expected.1.len().min(w.title.len())],
+            w.year(),
+            w.authors.first().map(|a| a.name.as_str()),
+            w.venue.as_deref(),
+            w.arxiv_id.as_deref(),
+        );
+        assert_eq!(got, expected, "{file}");
+        assert_eq!(w.source, service);
+    }
+
+    #[test]
+    fn datacite_and_dblp_bodies() {
+        use Service::{DataCite, Dblp};
+        check_first(
+            DataCite,
+            "datacite/doi_zenodo_48440.json",
+            1,
+            (
+                Some("10.5281/zenodo.48440"),
+                "Analysis Tools for Crossover Experiment",
+                Some(2016),
+                Some("Kristian Garza"),
+                Some("Zenodo"),
+                None,
+            ),
+        );
+        check_first(
+            DataCite,
+            "datacite/doi_arxiv_2311_16162.json",
+            1,
+            (
+                Some("10.48550/arxiv.2311.16162"),
+                "Leveraging Artificial Intelligence",
+                Some(2023),
+                Some("Hui Yin"),
+                Some("arXiv"),
+                Some("2311.16162"),
+            ),
+        );
+        check_first(
+            DataCite,
+            "datacite/list_ids_page5.json",
+            5,
+            (
+                Some("10.5281/zenodo.3596961"),
+                "ALSETLab/sysml",
+                Some(2020),
+                Some("Francis Gómez"),
+                Some("Zenodo"),
+                None,
+            ),
+        );
+        check_first(
+            Dblp,
+            "dblp/search_publ_test.json",
+            30,
+            (
+                Some("10.1109/ATS.2005.17"),
+                "A Test Cost Reduction Method by Test Response and Test Vector Overlapping for Full-Scan Test Architecture",
+                Some(2005),
+                Some("Tsuyoshi Shinogi"),
+                Some("Asian Test Symposium"),
+                None,
+            ),
+        );
+        let dblp = parse_response(Dblp, 200, &fixture("dblp/search_publ_test.json")).unwrap();
+        assert_eq!(dblp.total, Some(67660));
+        // DBLP's closing period is dropped; a single author comes as a string.
+        assert!(dblp.works.iter().all(|w| !w.title.ends_with('.')));
+        assert_eq!(dblp.works[5].authors.len(), 1);
+        let e = parse_response(DataCite, 404, &fixture("datacite/error_404_not_found.json"))
+            .unwrap_err();
+        assert_eq!(e.kind, crate::works::ApiErrorKind::NotFound);
+    }
+
+    #[test]
+    fn dblp_shapes() {
+        let zero = r#"{"result":{"hits":{"@total":"0","@computed":"0","@sent":"0","@first":"0"}}}"#;
+        check_envelope(Service::Dblp, 200, zero, Some(0));
+        // Newer answers give authors as {"@pid", "text"} and may send one hit as an object.
+        let one = r#"{"result":{"hits":{"@total":"1","hit":{"info":{"authors":{"author":{"@pid":"1","text":"Wei Wang 0001"}},"title":"T.","year":"2020","ee":["https://arxiv.org/abs/2001.00001"]}}}}}"#;
+        let p = parse_response(Service::Dblp, 200, one).unwrap();
+        assert_eq!(p.works[0].authors[0].name, "Wei Wang");
+        assert_eq!(p.works[0].arxiv_id.as_deref(), Some("2001.00001"));
+        check_envelope(Service::Dblp, 200, r#"{"x":1}"#, None);
+        check_envelope(Service::DataCite, 200, r#"{"errors":[]}"#, None);
     }
 }
