@@ -153,31 +153,9 @@ pub struct Verdict {
     pub corrected: Option<String>,
 }
 
-/// Splits a BibTeX author field on ` and ` outside braces.
+/// Splits a BibTeX author field on ` and ` outside braces (see [`crate::names`]).
 pub fn split_names(field: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut word_start = 0;
-    let mut last = 0;
-    let bytes = field.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
-            _ if b.is_ascii_whitespace() && depth == 0 => {
-                let word = field.get(word_start..i).unwrap_or("");
-                if word.eq_ignore_ascii_case("and") && word_start > last {
-                    out.push(field.get(last..word_start).unwrap_or("").trim().to_string());
-                    last = i;
-                }
-                word_start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(field.get(last..).unwrap_or("").trim().to_string());
-    out.retain(|n| !n.is_empty());
-    out
+    crate::names::split_field(field)
 }
 
 const SUFFIXES: &[&str] = &["jr", "sr", "ii", "iii", "iv"];

@@ -617,7 +617,13 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
     };
     let known = venues::lookup(venue);
     if known.is_some_and(|v| v.kind == VenueKind::Preprint) {
-        // A preprint of a paper is always citable as a preprint.
+        // A preprint of a paper is always citable as a preprint, but not
+        // under a year none of its versions has.
+        if let Some(w) = matched.iter().find(|w| w.year().is_some()) {
+            if !matched.iter().any(year_ok) {
+                out.push(year_reason(cited, w));
+            }
+        }
         return out;
     }
     let with_venue: Vec<&&Work> = matched

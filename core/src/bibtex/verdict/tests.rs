@@ -124,6 +124,7 @@ fn one_rule_each() {
     check(&f(TITLE, "Ada Lovelace and Alan Turing", "doi = {10.1/other}, year = 2016"), Found(rec("Another Paper", "Ada Lovelace and Alan Turing", 2020, "", "10.1/other")), vec![resnet()], false, Hallucinated, Some(MergedCitation));
     check(&f(TITLE, "Ada Lovelace and Alan Turing", "booktitle = {AAAI}, year = 2016"), NoId, vec![resnet()], false, Hallucinated, Some(MergedCitation));
     check(&f(TITLE, "Kaiming He and Xiangyu Zhang", y), NoId, vec![resnet()], false, Hallucinated, Some(PartialAuthorList));
+    check(&f(TITLE, AUTHORS, "journal = {bioRxiv}, year = 2019"), NoId, vec![rec(TITLE, AUTHORS, 2016, "bioRxiv", "")], false, Hallucinated, Some(ArxivVersionMismatch));
     check(&f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2019"), NoId, vec![resnet()], false, Hallucinated, Some(ArxivVersionMismatch));
 }
 

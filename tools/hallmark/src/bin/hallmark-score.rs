@@ -9,14 +9,16 @@ use citegate_hallmark::{arg, prediction_line, read_split, score};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// The entries of bibcheck's JSON: a list, or an object holding one under `entries`.
+/// The per-entry verdicts in bibcheck's JSON: the list under `online.entries`
+/// (or a bare list of objects with `key` and `verdict`).
 fn entries(v: &Value) -> Vec<&Value> {
     match v {
-        Value::Array(a) => a.iter().collect(),
-        Value::Object(m) => m
-            .get("entries")
-            .or_else(|| m.get("results"))
+        Value::Array(a) if a.iter().all(|e| e.get("key").is_some()) => a.iter().collect(),
+        Value::Object(m) => ["online", "entries", "results"]
+            .iter()
+            .filter_map(|k| m.get(*k))
             .map(entries)
+            .find(|e| !e.is_empty())
             .unwrap_or_default(),
         _ => Vec::new(),
     }
@@ -59,8 +61,24 @@ fn main() {
                     .collect()
             })
             .unwrap_or_default();
+        let mut sources: Vec<&str> = e
+            .get("evidence")
+            .and_then(Value::as_array)
+            .map(|ev| {
+                ev.iter()
+                    .filter_map(|x| x.get("source").and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default();
+        sources.sort_unstable();
+        sources.dedup();
         predicted.insert(key.to_string(), verdict == Verdict::Hallucinated);
-        lines.push_str(&prediction_line(key, verdict, &reasons.join("; "), &[]));
+        lines.push_str(&prediction_line(
+            key,
+            verdict,
+            &reasons.join("; "),
+            &sources,
+        ));
         lines.push('\n');
     }
     if let Some(out) = arg(&args, "--out") {
