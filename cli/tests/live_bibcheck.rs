@@ -241,7 +241,15 @@ fn keys_stay_out_of_the_report_and_the_cache() {
     args.extend(fast_world(&server));
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     let (s2, oa) = ("s2-KEY-SECRET-1", "oa-KEY-SECRET-2");
-    let o = run(&a, &[("S2_API_KEY", s2), ("OPENALEX_API_KEY", oa)]);
+    let o = run(
+        &a,
+        &[
+            ("S2_API_KEY", s2),
+            ("OPENALEX_API_KEY", oa),
+            ("CROSSREF_MAILTO", "cr@lab.example"),
+            ("OPENALEX_MAILTO", "oa@lab.example"),
+        ],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let cached = std::fs::read_to_string(dir.path().join("c.json")).unwrap();
     for secret in [s2, oa] {
@@ -256,5 +264,12 @@ fn keys_stay_out_of_the_report_and_the_cache() {
         assert_eq!(h.headers.get("x-api-key").is_some(), to_s2, "{h:?}");
         assert_eq!(h.target.contains(oa), to_oa, "{h:?}");
         assert!(!h.target.contains(s2) && !h.body.contains(s2), "{h:?}");
+        // Each contact address to its own polite pool.
+        let want = match () {
+            _ if to_oa => Some("oa@lab.example"),
+            _ if h.path.starts_with("/crossref/") => Some("cr@lab.example"),
+            _ => None,
+        };
+        assert_eq!(h.param("mailto"), want, "{h:?}");
     }
 }
