@@ -108,6 +108,8 @@ pub struct Run {
     unavailable: BTreeMap<Service, ApiError>,
     next_id: u64,
     requests: u64,
+    /// A request carrying the S2 key got a 2xx answer this run.
+    s2_key_worked: bool,
 }
 
 /// The order lanes are served in each step.
@@ -234,8 +236,15 @@ fn doi_key_of(r: &Reference, route: Route) -> Option<String> {
 }
 
 /// One sentence on why a source could not be asked.
-fn failure_reason(e: &ApiError) -> String {
+///
+/// A refusal by Semantic Scholar blames the key only when no keyed request
+/// has succeeded this run (`key_worked`): S2 also answers 403 at its
+/// gateway for reasons that have nothing to do with the key.
+fn failure_reason(e: &ApiError, key_worked: bool) -> String {
     let why = match e.kind {
+        ApiErrorKind::Forbidden if e.service == Service::SemanticScholar && key_worked => {
+            "refused the request (the api key worked earlier in this run)".to_string()
+        }
         _ if e.status == 0 && e.message.contains("security policy") => e.message.clone(),
         ApiErrorKind::Network => {
             "no readable response (offline, blocked, or rate-limited without cors headers)"
@@ -282,6 +291,7 @@ impl Run {
             unavailable: BTreeMap::new(),
             next_id: 1,
             requests: 0,
+            s2_key_worked: false,
         }
     }
 
@@ -507,6 +517,12 @@ impl Run {
             st.in_flight = st.in_flight.saturating_sub(1);
         }
         let service = sent.lane.service;
+        if service == Service::SemanticScholar
+            && (200..300).contains(&reply.status)
+            && sent.request.headers.iter().any(|(k, _)| k == "x-api-key")
+        {
+            self.s2_key_worked = true;
+        }
         if reply.blocked_by_policy {
             let err = ApiError {
                 service,
@@ -767,6 +783,7 @@ impl Run {
 
     /// Decides a slot whose every ask is answered and nothing matched.
     fn finish(&mut self, i: usize) {
+        let key_worked = self.s2_key_worked;
         let s = &mut self.slots[i];
         if s.outcome.is_some() {
             return;
@@ -774,7 +791,7 @@ impl Run {
         let mut reasons: Vec<String> = Vec::new();
         for e in &s.evidence {
             if let Answer::Failed { error } = &e.answer {
-                let r = failure_reason(error);
+                let r = failure_reason(error, key_worked);
                 if !reasons.contains(&r) {
                     reasons.push(r);
                 }
