@@ -463,37 +463,29 @@ impl Run {
     fn build(&mut self, lane: Lane) -> Option<Sent> {
         let first = (0..self.slots.len()).find(|&i| self.wants(i, lane).is_some())?;
         let kind = self.wants(first, lane)?;
-        let ep = &self.opts.endpoints;
-        let (request, slots) = match kind {
-            Kind::Id(a) if a.batch => {
-                let slots: Vec<usize> = (0..self.slots.len())
-                    .filter(|&i| self.wants(i, lane).is_some_and(|k| same_batch(k, kind)))
-                    .take(batch_max(a.service))
-                    .collect();
-                let ids: Vec<WorkId> = slots
-                    .iter()
-                    .filter_map(|&i| {
-                        let route = self.slots[i].asks.front()?.route;
-                        work_id(&self.slots[i].reference, route)
-                    })
-                    .collect();
-                if ids.len() != slots.len() {
-                    return None;
+        let slots: Vec<usize> = match kind {
+            Kind::Id(a) if a.batch => (0..self.slots.len())
+                .filter(|&i| self.wants(i, lane).is_some_and(|k| same_batch(k, kind)))
+                .take(batch_max(a.service))
+                .collect(),
+            _ => vec![first],
+        };
+        let built = self.request_for(kind, &slots);
+        let request = match built {
+            Ok(r) => r,
+            Err(e) => {
+                // A request that cannot be built is answered as failed, so the
+                // slots move on instead of waiting for a lane forever.
+                let err = ApiError {
+                    service: lane.service,
+                    status: 0,
+                    kind: ApiErrorKind::BadRequest,
+                    message: e,
+                };
+                for &i in &slots {
+                    self.record(i, kind, Answer::Failed { error: err.clone() });
                 }
-                let req = request::batch(a.service, ep, &ids)
-                    .ok()?
-                    .into_iter()
-                    .next()?;
-                (req, slots)
-            }
-            Kind::Id(a) => {
-                let id = work_id(&self.slots[first].reference, a.route)?;
-                (request::lookup(a.service, ep, &id).ok()?, vec![first])
-            }
-            Kind::Title(service) => {
-                let title = self.slots[first].reference.title.clone()?;
-                let req = request::search(service, ep, &title, self.opts.title_hits, None).ok()?;
-                (req, vec![first])
+                return None;
             }
         };
         for &i in &slots {
@@ -506,6 +498,43 @@ impl Run {
             slots,
             tries: 0,
         })
+    }
+
+    /// The request asking `kind` for `slots`.
+    fn request_for(&self, kind: Kind, slots: &[usize]) -> Result<Request, String> {
+        let ep = &self.opts.endpoints;
+        let first = *slots.first().ok_or("no reference to ask about")?;
+        match kind {
+            Kind::Id(a) => {
+                let mut ids = Vec::new();
+                for &i in slots {
+                    let route = self.slots[i].asks.front().map_or(a.route, |f| f.route);
+                    ids.push(
+                        work_id(&self.slots[i].reference, route)
+                            .ok_or("the reference has no id for this route")?,
+                    );
+                }
+                let r = if a.batch {
+                    request::batch(a.service, ep, &ids)
+                        .map_err(|e| e.to_string())?
+                        .into_iter()
+                        .next()
+                        .ok_or("an empty batch")?
+                } else {
+                    request::lookup(a.service, ep, &ids[0]).map_err(|e| e.to_string())?
+                };
+                Ok(r)
+            }
+            Kind::Title(service) => {
+                let title = self.slots[first]
+                    .reference
+                    .title
+                    .clone()
+                    .ok_or("the reference has no title")?;
+                request::search(service, ep, &title, self.opts.title_hits, None)
+                    .map_err(|e| e.to_string())
+            }
+        }
     }
 
     /// Takes the reply to request `id` (unknown ids are ignored).
