@@ -1,25 +1,7 @@
-//! Cite commands in LaTeX sources: finding every cited key, and rewriting keys.
-//!
-//! A regular expression sees a cite command as a flat string, but LaTeX does
-//! not: optional arguments may hold braces (`\cite[see {a]b}][]{k}`), keys may
-//! be split over lines with a `%` at each line end, a multicite carries any
-//! number of `[…]{…}` groups, and a `%` starts a comment unless it is `\%`.
-//! So this module is a small hand-written scanner that walks the source once,
-//! byte by byte, and knows just enough TeX to get those cases right: comments,
-//! control words and symbols, `verbatim`-like environments, `\verb`, and the
-//! argument shapes of the natbib and biblatex cite commands. Nesting is
-//! tracked with counters and explicit stacks, never with recursion, so ten thousand nested
-//! braces cost a counter, not a stack frame, and every access is bounds-checked,
-//! so a file that ends in the middle of a command yields what was complete.
-//! The scanner records the byte span of each key, which is what lets
-//! [`sync_keys`] replace a key and leave every other byte of the file as it was.
-//!
-//! Commented-out text is not LaTeX input, so a cite inside a comment is neither
-//! reported nor rewritten. (The reference script rewrites keys anywhere its
-//! pattern matches, comments included; see `DEVIATIONS.md`.)
+//! The scanner: one forward pass over a source that finds cites, `\nocite{*}` and includes.
 
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::HashMap;
 
 /// One cited key, where it stands, and the command that cited it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -66,7 +48,7 @@ pub struct Include {
 pub struct Scan {
     /// Every cited key, in source order (repeats kept).
     pub cites: Vec<Cite>,
-    /// Where `\nocite{*}` occurs; it cites the whole bibliography, not a key.
+    /// Where `\\nocite{*}` occurs; it cites the whole bibliography, not a key.
     pub nocite_all: Vec<Place>,
     /// `\input` and `\include` commands, in source order.
     pub includes: Vec<Include>,
@@ -179,7 +161,7 @@ const VERBATIM_ENVS: &[&str] = &[
     "filecontents*",
 ];
 
-/// Scans a LaTeX source for cites, `\nocite{*}` and included files.
+/// Scans a LaTeX source for cites, `\\nocite{*}` and included files.
 ///
 /// ```
 /// let scan = citegate_core::tex::scan("See \\citep[p.~2]{a, b} % \\cite{c}\n\\input{sec/intro}");
@@ -244,7 +226,7 @@ struct Scanner<'a> {
     b: &'a [u8],
     pos: usize,
     out: Scan,
-    /// Where each `\nocite{*}` star stands; turned into places at the end.
+    /// Where each `\\nocite{*}` star stands; turned into places at the end.
     nocite_offsets: Vec<usize>,
     /// Where each include's backslash stands; turned into places at the end.
     include_offsets: Vec<usize>,
@@ -714,229 +696,4 @@ fn find_comment(s: &str) -> Option<usize> {
         }
     }
     None
-}
-
-/// A key rewritten by [`sync_keys`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Replacement {
-    /// The key as it was.
-    pub old: String,
-    /// The key it became.
-    pub new: String,
-    /// 1-based line of the key.
-    pub line: usize,
-    /// 1-based column of the key.
-    pub column: usize,
-}
-
-/// The renames [`sync_keys`] applies for a pool: each paper's agent `key` →
-/// its `bibtex_key`, where both are set and they differ (as the reference does).
-pub fn pool_key_map(papers: &[crate::pool::PoolPaper]) -> BTreeMap<String, String> {
-    let mut map = BTreeMap::new();
-    for p in papers {
-        if let (Some(old), Some(new)) = (p.key.as_deref(), p.bibtex_key.as_deref()) {
-            if !old.is_empty() && !new.is_empty() && old != new {
-                map.insert(old.to_string(), new.to_string());
-            }
-        }
-    }
-    map
-}
-
-/// Rewrites cited keys through `map` (old key → new key), only inside cite
-/// commands and only the key's own bytes; every other byte stays as it was.
-/// Keys in comments and verbatim text are not touched.
-///
-/// ```
-/// use std::collections::BTreeMap;
-/// let map = BTreeMap::from([("lewis2020rag".to_string(), "lewis2020retrieval".to_string())]);
-/// let (out, done) = citegate_core::tex::sync_keys("\\citep{lewis2020rag,  x} lewis2020rag", &map);
-/// assert_eq!(out, "\\citep{lewis2020retrieval,  x} lewis2020rag");
-/// assert_eq!(done.len(), 1);
-/// ```
-pub fn sync_keys(source: &str, map: &BTreeMap<String, String>) -> (String, Vec<Replacement>) {
-    let mut out = String::with_capacity(source.len());
-    let mut done = Vec::new();
-    let mut copied = 0;
-    for cite in scan(source).cites {
-        let Some(new) = map.get(&cite.key) else {
-            continue;
-        };
-        // A key broken by a comment is not one run of bytes; leave it alone.
-        if source.get(cite.start..cite.end) != Some(cite.key.as_str()) || cite.start < copied {
-            continue;
-        }
-        out.push_str(source.get(copied..cite.start).unwrap_or(""));
-        out.push_str(new);
-        copied = cite.end;
-        done.push(Replacement {
-            old: cite.key,
-            new: new.clone(),
-            line: cite.line,
-            column: cite.column,
-        });
-    }
-    out.push_str(source.get(copied..).unwrap_or(""));
-    (out, done)
-}
-
-/// One source file of a project and what was found in it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SourceFile {
-    /// The file's name as given or as resolved from an include.
-    pub name: String,
-    /// What the scanner found in it.
-    pub scan: Scan,
-}
-
-/// An `\input`/`\include` whose file was not supplied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MissingInclude {
-    /// The file holding the command.
-    pub file: String,
-    /// 1-based line of the command.
-    pub line: usize,
-    /// The name as written.
-    pub name: String,
-}
-
-/// Several sources scanned together, includes followed.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Project {
-    /// Each file once, roots first in the order given, then included files
-    /// in the order they were first reached.
-    pub files: Vec<SourceFile>,
-    /// Includes whose file could not be loaded.
-    pub missing: Vec<MissingInclude>,
-}
-
-impl Project {
-    /// Every cite of every file, with the file's name.
-    pub fn cites(&self) -> impl Iterator<Item = (&str, &Cite)> + '_ {
-        self.files
-            .iter()
-            .flat_map(|f| f.scan.cites.iter().map(move |c| (f.name.as_str(), c)))
-    }
-}
-
-/// Normalizes a `/`-separated path: drops `.` parts and folds `dir/..`.
-pub fn normalize_path(path: &str) -> String {
-    let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|p| *p != "..") {
-                    parts.pop();
-                } else if !absolute {
-                    parts.push("..");
-                }
-            }
-            p => parts.push(p),
-        }
-    }
-    let joined = parts.join("/");
-    if absolute {
-        format!("/{joined}")
-    } else {
-        joined
-    }
-}
-
-fn dir_of(path: &str) -> &str {
-    match path.rfind('/') {
-        Some(i) => path.get(..i).unwrap_or(""),
-        None => "",
-    }
-}
-
-/// The paths an include may name, most likely first: relative to the root
-/// file's directory (where LaTeX runs), then to the including file's; each
-/// with `.tex` added first when the name has no `.tex` ending, as `\input` does.
-///
-/// ```
-/// let c = citegate_core::tex::include_candidates("paper/main.tex", "paper/sec/a.tex", "sec/b");
-/// assert_eq!(c, ["paper/sec/b.tex", "paper/sec/b", "paper/sec/sec/b.tex", "paper/sec/sec/b"]);
-/// ```
-pub fn include_candidates(root: &str, from: &str, name: &str) -> Vec<String> {
-    let name = name.trim();
-    let mut bases = vec![dir_of(root)];
-    if dir_of(from) != dir_of(root) {
-        bases.push(dir_of(from));
-    }
-    if name.starts_with('/') {
-        bases = vec![""];
-    }
-    let mut out: Vec<String> = Vec::new();
-    for base in bases {
-        let joined = if base.is_empty() {
-            normalize_path(name)
-        } else {
-            normalize_path(&format!("{base}/{name}"))
-        };
-        let mut forms = Vec::new();
-        if !joined.ends_with(".tex") {
-            forms.push(format!("{joined}.tex"));
-        }
-        forms.push(joined);
-        for f in forms {
-            if !out.contains(&f) {
-                out.push(f);
-            }
-        }
-    }
-    out
-}
-
-/// Scans the root files and every file they include, loading each through
-/// `load` (which returns `None` for a file it does not have). Each file is
-/// scanned once, however often it is included, so include cycles end.
-pub fn scan_project_with(
-    roots: &[String],
-    mut load: impl FnMut(&str) -> Option<String>,
-) -> Project {
-    let mut project = Project::default();
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    // (file name, its root, its text)
-    let mut queue: VecDeque<(String, String, String)> = VecDeque::new();
-    for root in roots {
-        if seen.insert(root.clone()) {
-            if let Some(text) = load(root) {
-                queue.push_back((root.clone(), root.clone(), text));
-            }
-        }
-    }
-    while let Some((name, root, text)) = queue.pop_front() {
-        let found = scan(&text);
-        for inc in &found.includes {
-            let mut loaded = false;
-            for cand in include_candidates(&root, &name, &inc.name) {
-                if seen.contains(&cand) {
-                    loaded = true;
-                    break;
-                }
-                if let Some(t) = load(&cand) {
-                    seen.insert(cand.clone());
-                    queue.push_back((cand, root.clone(), t));
-                    loaded = true;
-                    break;
-                }
-            }
-            if !loaded {
-                project.missing.push(MissingInclude {
-                    file: name.clone(),
-                    line: inc.line,
-                    name: inc.name.clone(),
-                });
-            }
-        }
-        project.files.push(SourceFile { name, scan: found });
-    }
-    project
-}
-
-/// [`scan_project_with`] over a map of file name → content.
-pub fn scan_project(roots: &[String], files: &BTreeMap<String, String>) -> Project {
-    scan_project_with(roots, |name| files.get(name).cloned())
 }
