@@ -26,5 +26,5 @@ pub use project::{
     include_candidates, normalize_path, scan_project, scan_project_with, MissingInclude, Project,
     SourceFile,
 };
-pub use scan::{extract_cites, scan, Cite, Include, Place, Scan};
+pub use scan::{extract_cites, scan, scan_with, Cite, Definition, Form, Include, Place, Scan};
 pub use sync::{pool_key_map, sync_keys, Replacement};
