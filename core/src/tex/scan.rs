@@ -707,11 +707,8 @@ impl<'a> Scanner<'a> {
         let mut keys = Vec::new();
         for c in &found.cites {
             match param_number(&c.key) {
-                Some(k) => {
-                    if k <= params.len() && !key_params.contains(&k) {
-                        key_params.push(k);
-                    }
-                }
+                Some(k) if k <= params.len() && !key_params.contains(&k) => key_params.push(k),
+                Some(_) => {}
                 None if !c.key.contains('#') => keys.push(c.key.clone()),
                 None => {}
             }
