@@ -67,6 +67,10 @@ pub struct Scan {
     /// `\let\pc\citep`, `\DeclareCiteCommand{\mycite}…`), in source order.
     /// A project passes them on to its other files.
     pub definitions: Vec<Definition>,
+    /// Keys written in the bodies of definitions (`\newcommand{\classics}{\citep{a,b}}`),
+    /// with their places. They are not cites of the document (LaTeX cites
+    /// them where the command is used), but [`super::sync_keys`] rewrites them.
+    pub in_definitions: Vec<Cite>,
 }
 
 /// A cite command defined in a document, learned so that its uses are read.
@@ -304,7 +308,14 @@ impl<'a> Scanner<'a> {
         self.out
             .cites
             .dedup_by(|a, b| a.start == b.start && a.key == b.key);
-        let mut offsets: Vec<usize> = self.out.cites.iter().map(|c| c.start).collect();
+        self.out.in_definitions.sort_by_key(|c| c.start);
+        let mut offsets: Vec<usize> = self
+            .out
+            .cites
+            .iter()
+            .chain(&self.out.in_definitions)
+            .map(|c| c.start)
+            .collect();
         self.nocite_offsets.sort_unstable();
         offsets.extend(&self.nocite_offsets);
         offsets.extend(&self.include_offsets);
@@ -318,7 +329,12 @@ impl<'a> Scanner<'a> {
                 .and_then(|i| found.get(i).copied())
                 .unwrap_or(Place { line: 0, column: 0 })
         };
-        for cite in &mut self.out.cites {
+        for cite in self
+            .out
+            .cites
+            .iter_mut()
+            .chain(&mut self.out.in_definitions)
+        {
             let p = place_of(cite.start);
             cite.line = p.line;
             cite.column = p.column;
@@ -696,6 +712,17 @@ impl<'a> Scanner<'a> {
         inner.run();
         let found = inner.finish();
         self.pos = end;
+        // Written keys (not parameters) keep their place in this source.
+        let shift = i + 1;
+        for c in found.cites.iter().chain(&found.in_definitions) {
+            if !c.key.contains('#') {
+                self.out.in_definitions.push(Cite {
+                    start: c.start + shift,
+                    end: c.end + shift,
+                    ..c.clone()
+                });
+            }
+        }
         if found.cites.is_empty() {
             // A redefinition that no longer cites forgets the command.
             if self.learned.remove(name).is_some() {
