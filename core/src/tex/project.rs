@@ -218,12 +218,22 @@ pub fn scan_project_with(
         }
     }
     let mut known: Vec<Definition> = Vec::new();
+    let mut known_at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut texts: Vec<String> = Vec::new();
     while let Some((name, root, base, text)) = queue.pop_front() {
         let found = scan_with(&text, &known);
         for d in &found.definitions {
-            known.retain(|k| k.name != d.name);
-            known.push(d.clone());
+            match known_at.get(&d.name) {
+                Some(&at) => {
+                    if let Some(k) = known.get_mut(at) {
+                        *k = d.clone();
+                    }
+                }
+                None => {
+                    known_at.insert(d.name.clone(), known.len());
+                    known.push(d.clone());
+                }
+            }
         }
         for inc in &found.includes {
             let mut loaded = false;

@@ -300,6 +300,16 @@ impl<'a> Scanner<'a> {
     /// Puts cites in source order (a cite inside a braced note is found after
     /// the command around it) and fills in every line and column.
     fn finish(mut self) -> Scan {
+        // Each name's last definition, if the name is still a cite command.
+        let mut seen = std::collections::HashSet::new();
+        let mut definitions: Vec<Definition> = std::mem::take(&mut self.out.definitions)
+            .into_iter()
+            .rev()
+            .filter(|d| seen.insert(d.name.clone()))
+            .filter(|d| self.learned.get(&d.name) == Some(&d.form))
+            .collect();
+        definitions.reverse();
+        self.out.definitions = definitions;
         self.out.cites.sort_by_key(|c| c.start);
         // A command whose note swallowed another command's start (brackets do
         // not nest) is scanned again from its name; a key is reported once.
@@ -438,13 +448,26 @@ impl<'a> Scanner<'a> {
             "input" | "include" | "subfile" => self.include(start, name),
             "import" | "subimport" | "inputfrom" | "includefrom" | "subinputfrom"
             | "subincludefrom" => self.import(start, name),
-            "newcommand"
-            | "renewcommand"
-            | "providecommand"
-            | "DeclareRobustCommand"
-            | "newrobustcmd"
-            | "renewrobustcmd"
-            | "providerobustcmd" => self.define_command(),
+            // Inside a body, a nested definition is read as plain text, so
+            // each byte of a source is read by at most two scanners.
+            _ if is_definition(name) => {
+                if !self.in_definition {
+                    self.define(name);
+                }
+            }
+            _ => {
+                if let Some(form) = self.learned.get(name).cloned() {
+                    self.use_learned(start, name, &form);
+                } else if let Some(known) = builtin(name) {
+                    self.cite(name, known);
+                }
+            }
+        }
+    }
+
+    /// After a command that defines a command.
+    fn define(&mut self, name: &str) {
+        match name {
             "def" | "gdef" | "edef" | "xdef" => self.define_def(),
             "let" | "NewCommandCopy" | "RenewCommandCopy" | "DeclareCommandCopy" => {
                 self.define_let()
@@ -455,13 +478,7 @@ impl<'a> Scanner<'a> {
             | "RenewDocumentCommand"
             | "ProvideDocumentCommand"
             | "DeclareDocumentCommand" => self.define_document_command(),
-            _ => {
-                if let Some(form) = self.learned.get(name).cloned() {
-                    self.use_learned(start, name, &form);
-                } else if let Some(known) = builtin(name) {
-                    self.cite(name, known);
-                }
-            }
+            _ => self.define_command(),
         }
     }
 
@@ -551,9 +568,8 @@ impl<'a> Scanner<'a> {
             }
         }
         if self.at(i) == Some(b'{') {
-            if let Some(end) = self.group_end(i) {
-                self.pos = end;
-            }
+            // Unclosed, TeX would read to the end of the file as its argument.
+            self.pos = self.group_end(i).unwrap_or(self.b.len());
         }
     }
 
@@ -658,6 +674,7 @@ impl<'a> Scanner<'a> {
             return;
         }
         let Some(spec_end) = self.group_end(i) else {
+            self.pos = self.b.len();
             return;
         };
         let spec = self.src.get(i + 1..spec_end - 1).unwrap_or("");
@@ -704,12 +721,16 @@ impl<'a> Scanner<'a> {
             return;
         }
         let Some(end) = self.group_end(i) else {
+            // A body that never closes runs to the end of the file.
+            self.pos = self.b.len();
             return;
         };
         let body = self.src.get(i + 1..end - 1).unwrap_or("");
         let mut inner = Scanner::new(body, true);
-        inner.learned = self.learned.clone();
+        // Lent, not copied: a preamble of many definitions stays linear.
+        inner.learned = std::mem::take(&mut self.learned);
         inner.run();
+        self.learned = std::mem::take(&mut inner.learned);
         let found = inner.finish();
         self.pos = end;
         // Written keys (not parameters) keep their place in this source.
@@ -725,9 +746,7 @@ impl<'a> Scanner<'a> {
         }
         if found.cites.is_empty() {
             // A redefinition that no longer cites forgets the command.
-            if self.learned.remove(name).is_some() {
-                self.out.definitions.retain(|d| d.name != name);
-            }
+            self.learned.remove(name);
             return;
         }
         let mut key_params = Vec::new();
@@ -752,9 +771,10 @@ impl<'a> Scanner<'a> {
         );
     }
 
+    /// Learns a cite command. [`Self::finish`] keeps each name's last
+    /// definition only, so learning costs the same however many there are.
     fn learn(&mut self, name: &str, form: Form) {
         self.learned.insert(name.to_string(), form.clone());
-        self.out.definitions.retain(|d| d.name != name);
         self.out.definitions.push(Definition {
             name: name.to_string(),
             form,
@@ -1008,6 +1028,7 @@ impl<'a> Scanner<'a> {
                 return;
             }
             let Some(end) = self.group_end(i) else {
+                self.pos = self.b.len();
                 return;
             };
             args.push(self.src.get(i + 1..end - 1).unwrap_or("").trim());
@@ -1273,6 +1294,34 @@ impl<'a> Scanner<'a> {
         }
         Ok(i)
     }
+}
+
+/// Whether `name` is a command that defines a command.
+fn is_definition(name: &str) -> bool {
+    matches!(
+        name,
+        "newcommand"
+            | "renewcommand"
+            | "providecommand"
+            | "DeclareRobustCommand"
+            | "newrobustcmd"
+            | "renewrobustcmd"
+            | "providerobustcmd"
+            | "def"
+            | "gdef"
+            | "edef"
+            | "xdef"
+            | "let"
+            | "NewCommandCopy"
+            | "RenewCommandCopy"
+            | "DeclareCommandCopy"
+            | "DeclareCiteCommand"
+            | "DeclareMultiCiteCommand"
+            | "NewDocumentCommand"
+            | "RenewDocumentCommand"
+            | "ProvideDocumentCommand"
+            | "DeclareDocumentCommand"
+    )
 }
 
 /// `n` for a macro parameter `#n`.
