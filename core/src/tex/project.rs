@@ -179,13 +179,34 @@ fn resolve(
                 Some(dir),
             )
         }
-        ("subimport" | "subinputfrom" | "subincludefrom", Some(dir)) => {
-            let here = base.map_or_else(|| dir_of(from).to_string(), str::to_string);
-            let dir = join(&here, dir);
-            (
-                candidates_in(std::slice::from_ref(&dir), &inc.name),
-                Some(dir),
-            )
+        ("subimport" | "subinputfrom" | "subincludefrom", Some(sub)) => {
+            // Relative to the import directory the `import` package keeps:
+            // the enclosing `\import`'s, or the main file's when the file
+            // was reached by `\input` (as LaTeX does); the including file's
+            // own directory is tried after that.
+            let here = base.map_or_else(|| root_dir.to_string(), str::to_string);
+            let dir = join(&here, sub);
+            let mut candidates = candidates_in(std::slice::from_ref(&dir), &inc.name);
+            for c in candidates_in(&[join(dir_of(from), sub)], &inc.name) {
+                if !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+            (candidates, Some(dir))
+        }
+        // The `subfiles` package reads a subfile as `\subimport` does, so
+        // the subfile's own includes are read from its directory first.
+        ("subfile", _) => {
+            let here = base.map_or_else(|| root_dir.to_string(), str::to_string);
+            let path = join(&here, &inc.name);
+            let dir = dir_of(&path).to_string();
+            let mut candidates = candidates_in(&[String::new()], &path);
+            for c in candidates_in(&include_candidate_bases(root, from), &inc.name) {
+                if !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+            (candidates, Some(dir))
         }
         _ => {
             let mut bases: Vec<String> = base.map(str::to_string).into_iter().collect();
