@@ -152,7 +152,9 @@ fn not_cite_commands() {
     check(r"\recite{a}", &[]);
     check(r"\mycite{a}", &[]);
     check(r"cite{a}", &[]);
-    check(r"\newcommand{\mc}{\cite} \mc{a}", &[]);
+    // (`\newcommand{\mc}{\cite} \mc{a}` used to be here; LaTeX cites `a`,
+    // see fixtures/latex-oracle/52-alias-by-newcommand, so it is in
+    // `learned_wrappers` now.)
 }
 
 #[test]
@@ -507,6 +509,9 @@ fn learned_wrappers() {
     );
     check(r"\def\mycite#1{\citet{#1}}\mycite{a}", &["a"]);
     check(r"\let\pc\citep \pc{a} \let\tc=\citet \tc{b}", &["a", "b"]);
+    check(r"\newcommand{\mycite}{\citep}\mycite[p.~2]{a}", &["a"]);
+    check(r"\newcommand{\mc}{\cite} \mc{a}", &["a"]);
+    check(r"\def\ay{\citeauthor}\ay{a}", &["a"]);
     check(r"\NewCommandCopy{\pc}{\parencite}\pc{a}", &["a"]);
     check(
         r"\newcommand{\two}[2]{\citet{#1} and \citet{#2}}\two{a}{b}",

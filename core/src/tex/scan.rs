@@ -726,6 +726,15 @@ impl<'a> Scanner<'a> {
             return;
         };
         let body = self.src.get(i + 1..end - 1).unwrap_or("");
+        // `\newcommand{\mycite}{\citep}`: another name for a cite command,
+        // which then reads its own arguments after the new name.
+        if params.is_empty() {
+            if let Some(form) = self.form_of_name(body.trim()) {
+                self.pos = end;
+                self.learn(name, form);
+                return;
+            }
+        }
         let mut inner = Scanner::new(body, true);
         // Lent, not copied: a preamble of many definitions stays linear.
         inner.learned = std::mem::take(&mut self.learned);
@@ -794,17 +803,25 @@ impl<'a> Scanner<'a> {
             return;
         };
         self.pos = end;
-        let form = match self.learned.get(old) {
-            Some(f) => f.clone(),
-            None => match builtin(old) {
-                Some(k) => Form::Like {
-                    shape: k.shape.name().to_string(),
-                    nocite: k.nocite,
-                },
-                None => return,
-            },
-        };
-        self.learn(name, form);
+        if let Some(form) = self.form_of_name(&format!("\\{old}")) {
+            self.learn(name, form);
+        }
+    }
+
+    /// How the cite command written as `text` (`\citep`, nothing else)
+    /// reads its arguments, if it is one.
+    fn form_of_name(&self, text: &str) -> Option<Form> {
+        let name = text.strip_prefix('\\')?;
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        match self.learned.get(name) {
+            Some(f) => Some(f.clone()),
+            None => builtin(name).map(|k| Form::Like {
+                shape: k.shape.name().to_string(),
+                nocite: k.nocite,
+            }),
+        }
     }
 
     /// After `\DeclareCiteCommand` or `\DeclareMultiCiteCommand`: the named
