@@ -177,7 +177,7 @@ pub fn cites_of(project: &crate::tex::Project) -> Vec<CiteAt> {
             key: c.key.clone(),
             file: file.to_string(),
             line: c.line,
-            nocite: c.command.eq_ignore_ascii_case("nocite"),
+            nocite: c.nocite,
         })
         .collect()
 }
