@@ -18,8 +18,10 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test -p citegate-wasm-tests --target wasm32-unknown-unknown
 
-echo "== JavaScript API (js/pkg-node, js/pkg-web) under node --test"
+echo "== JavaScript API (js/pkg-node, js/pkg-web, the packed tarball) under node --test"
 js/build.sh
+echo "== packaging: the crates publish (dry run), the npm package packs"
+scripts/package-check.sh
 node --test js/test/
 
 echo "== 3/3 end-to-end tests of the built app in headless Chromium"
