@@ -90,8 +90,9 @@ fn run_bibcheck(a: BibcheckArgs) -> u8 {
         }
     };
     let bib_name = a.bib.display().to_string();
-    let bib = match parse::parse_bytes(&bytes) {
-        Ok(b) => b,
+    // `.bib`, CSL-JSON or RIS, by extension or content (core::bibtex::read_bibliography).
+    let bib = match citegate_core::text::decode(&bytes) {
+        Ok(text) => citegate_core::bibtex::read_bibliography(&bib_name, text),
         Err(e) => {
             eprintln!("error: {}", e.in_file(bib_name));
             return BAD_INPUT;

@@ -307,6 +307,12 @@ pub fn write(entries: &[Entry]) -> String {
     serde_json::to_string_pretty(&Value::Array(items)).unwrap_or_else(|_| "[]".to_string())
 }
 
+/// A `.bib` text (such as the pool's `refs.bib`) as CSL-JSON: [`write`] of
+/// its entries.
+pub fn from_bibtex(bib: &str) -> String {
+    write(&super::parse::parse(bib).entries)
+}
+
 fn item(e: &Entry) -> Value {
     let mut m = Map::new();
     m.insert("id".into(), e.key.clone().into());
