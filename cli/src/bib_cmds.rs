@@ -1,11 +1,18 @@
-//! `citegate bibcheck`: the offline layer of BibTeX checking — reading the
-//! `.bib`, the format rules, and agreement with the `.tex` cites.
+//! `citegate bibcheck`: BibTeX checking — reading the `.bib`, the format
+//! rules and agreement with the `.tex` cites (layer 1, offline), and with
+//! `--online` whether each entry is a real work that says what its record
+//! says (layers 2–4: the core's resolver run, then its verdict rules).
 
 use crate::io::{print_json, read_text, BAD_INPUT, FAIL, PASS};
+use crate::live::{Executor, LiveArgs};
 use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
 use citegate_core::bibtex::matching::Mode;
 use citegate_core::bibtex::parse;
+use citegate_core::bibtex::verdict::{self, Reason, Verdict};
+use citegate_core::cutoff::Date;
+use citegate_core::resolve::{self, Answer, Outcome, Reference, Resolution, Route};
 use citegate_core::tex;
+use citegate_core::works::{ApiError, Work};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -33,9 +40,15 @@ pub struct BibcheckArgs {
     /// Matching thresholds for the online layers (recorded in the report; the offline checks do not depend on it)
     #[arg(long, value_enum, default_value = "default")]
     mode: ModeArg,
+    /// Also ask the services whether each entry exists and matches its
+    /// record (Semantic Scholar, Crossref, OpenAlex, DataCite, DBLP, arXiv)
+    #[arg(long)]
+    online: bool,
     /// Machine-readable output
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 impl BibCommand {
@@ -57,27 +70,155 @@ struct Report {
     undefined: Vec<String>,
     unused: Vec<String>,
     findings: Vec<Finding>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    online: Option<Online>,
 }
 
-/// The current year from the system clock (UTC), for the year-range rule.
-fn current_year() -> i32 {
+/// The online layers' part of the report (`--online`); the schema is in
+/// the README and stable.
+#[derive(serde::Serialize)]
+struct Online {
+    valid: usize,
+    hallucinated: usize,
+    uncertain: usize,
+    /// Requests sent to the services (retries included).
+    requests: usize,
+    /// Requests answered from `--cache`.
+    from_cache: usize,
+    entries: Vec<OnlineEntry>,
+}
+
+#[derive(serde::Serialize)]
+struct OnlineEntry {
+    key: String,
+    verdict: Verdict,
+    reasons: Vec<Reason>,
+    /// The resolver's decision: found, wrong_id, not_found or unverified.
+    outcome: &'static str,
+    /// The decision in words.
+    summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    corrected: Option<String>,
+    evidence: Vec<SourceEvidence>,
+}
+
+/// What one source answered about one entry.
+#[derive(serde::Serialize)]
+struct SourceEvidence {
+    source: &'static str,
+    route: Route,
+    asked: String,
+    /// found, hits, not_here or failed.
+    answered: &'static str,
+    records: Vec<Work>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ApiError>,
+}
+
+fn outcome_name(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::Found { .. } => "found",
+        Outcome::WrongId { .. } => "wrong_id",
+        Outcome::NotFound => "not_found",
+        Outcome::Unverified { .. } => "unverified",
+    }
+}
+
+fn evidence_of(res: &Resolution) -> Vec<SourceEvidence> {
+    res.evidence
+        .iter()
+        .map(|e| {
+            let (answered, records, error) = match &e.answer {
+                Answer::Found { work } => ("found", vec![work.clone()], None),
+                Answer::Hits { works } => ("hits", works.clone(), None),
+                Answer::NotHere => ("not_here", Vec::new(), None),
+                Answer::Failed { error } => ("failed", Vec::new(), Some(error.clone())),
+            };
+            SourceEvidence {
+                source: e.service.name(),
+                route: e.route,
+                asked: e.asked.clone(),
+                answered,
+                records,
+                error,
+            }
+        })
+        .collect()
+}
+
+/// Today (UTC) from the system clock, for the future-year rule.
+fn today() -> Date {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    // Civil year from days since 1970-01-01 (proleptic Gregorian).
-    let days = (secs / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let doe = days.rem_euclid(146_097);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    Date::new(y, m, d).unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
+fn civil_from_days(days: i64) -> (i32, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    year as i32
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
+    (year, month, day)
+}
+
+/// Layers 2–4: one resolver run over every entry, then the verdict rules.
+fn run_online(bib: &parse::Bibliography, a: &BibcheckArgs) -> Result<Online, u8> {
+    let settings = a.live.settings()?;
+    let mut exec = Executor::new(&settings, a.json)?;
+    let refs: Vec<Reference> = bib.entries.iter().map(Reference::from_entry).collect();
+    let mut run = resolve::Run::new(refs, settings.resolve_options());
+    exec.drive(&mut run, "bibcheck");
+    let report = run.report();
+    let today = today();
+    let mut online = Online {
+        valid: 0,
+        hallucinated: 0,
+        uncertain: 0,
+        requests: exec.sent,
+        from_cache: exec.from_cache,
+        entries: Vec::new(),
+    };
+    for (entry, res) in bib.entries.iter().zip(&report.resolutions) {
+        let v = verdict::judge(entry, res, today);
+        match v.verdict {
+            Verdict::Valid => online.valid += 1,
+            Verdict::Hallucinated => online.hallucinated += 1,
+            Verdict::Uncertain => online.uncertain += 1,
+        }
+        online.entries.push(OnlineEntry {
+            key: entry.key.clone(),
+            verdict: v.verdict,
+            reasons: v.reasons,
+            outcome: outcome_name(&res.outcome),
+            summary: res.outcome.describe(),
+            corrected: v.corrected,
+            evidence: evidence_of(res),
+        });
+    }
+    Ok(online)
+}
+
+/// The current year from the system clock (UTC), for the year-range rule.
+fn current_year() -> i32 {
+    today().year()
 }
 
 fn run_bibcheck(a: BibcheckArgs) -> u8 {
+    // Settings are checked before any work, so a bad flag is exit 2 at once.
+    if a.online {
+        if let Err(code) = a.live.settings() {
+            return code;
+        }
+    }
     let bytes = match std::fs::read(&a.bib) {
         Ok(b) => b,
         Err(e) => {
@@ -168,7 +309,15 @@ fn run_bibcheck(a: BibcheckArgs) -> u8 {
         undefined: keys_of(format::Code::UndefinedCite),
         unused: keys_of(format::Code::UnusedEntry),
         findings,
+        online: None,
     };
+    let mut report = report;
+    if a.online {
+        match run_online(&bib, &a) {
+            Ok(o) => report.online = Some(o),
+            Err(code) => return code,
+        }
+    }
     if a.json {
         print_json(&report);
     } else {
@@ -187,6 +336,18 @@ fn run_bibcheck(a: BibcheckArgs) -> u8 {
                 None => println!("{at}: {sev}: {}", f.message),
             }
         }
+        if let Some(o) = &report.online {
+            for e in o.entries.iter().filter(|e| e.verdict != Verdict::Valid) {
+                let v = match e.verdict {
+                    Verdict::Hallucinated => "hallucinated",
+                    _ => "uncertain",
+                };
+                println!("{}: {v}: {}", e.key, e.summary);
+                for r in &e.reasons {
+                    println!("    {}", r.message);
+                }
+            }
+        }
         println!(
             "{} entries, {} errors, {} warnings, {} undefined keys, {} unused entries",
             report.entries,
@@ -195,8 +356,18 @@ fn run_bibcheck(a: BibcheckArgs) -> u8 {
             report.undefined.len(),
             report.unused.len()
         );
+        if let Some(o) = &report.online {
+            println!(
+                "online: {} valid, {} hallucinated, {} uncertain ({} requests, {} from cache)",
+                o.valid, o.hallucinated, o.uncertain, o.requests, o.from_cache
+            );
+        }
     }
-    if report.findings.is_empty() {
+    let online_clean = report
+        .online
+        .as_ref()
+        .is_none_or(|o| o.hallucinated == 0 && o.uncertain == 0);
+    if report.findings.is_empty() && online_clean {
         PASS
     } else {
         FAIL

@@ -8,13 +8,15 @@
 //! found problems), 2 bad input or usage.
 
 mod bib_cmds;
+mod http;
 mod io;
+mod live;
 mod match_cmds;
 mod pool_cmds;
 mod search_cmds;
 mod tex_cmds;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// citegate — check a paper's citations before you submit it.
@@ -39,9 +41,30 @@ enum Command {
     Tex(tex_cmds::TexCommand),
 }
 
+/// Lets every single-valued flag take a value that begins with `-` (a title
+/// such as "-omics data", a negative threshold), in every subcommand.
+/// Flags taking several values keep the default, or `--tex a.tex --json`
+/// would read `--json` as a file name.
+fn hyphen_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|arg: Arg| {
+        let single = arg
+            .get_num_args()
+            .map_or(true, |n| n.max_values() <= 1 && n.takes_values());
+        if single && arg.get_action().takes_values() {
+            arg.allow_hyphen_values(true)
+        } else {
+            arg
+        }
+    })
+    .mut_subcommands(hyphen_values)
+}
+
 fn main() -> ExitCode {
     io::exit_quietly_on_broken_pipe();
-    let cli = match Cli::try_parse() {
+    let parsed = hyphen_values(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help/version with exit 0 and usage errors with 2.

@@ -8,12 +8,15 @@
 use crate::io::{
     load_responses, print_json, read_text, recorded, report, response_key, BAD_INPUT, FAIL, PASS,
 };
+use crate::live::{Fetcher, LiveArgs};
 use citegate_core::bibtex::write::write_bib;
 use citegate_core::candidates::{self, PRE_DEDUP_THRESHOLD};
 use citegate_core::cutoff::Date;
 use citegate_core::pool::{self, Pool, Severity};
 use citegate_core::prompt::{self, PromptValues};
 use citegate_core::verify::{self, Decision, VerifyOptions};
+use citegate_core::works::request;
+use citegate_core::works::Service;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -24,7 +27,7 @@ pub enum PoolCommand {
     PreDedup(PreDedupArgs),
     /// List the search queries of an outline.json with their discovered_for tags
     OutlineQueries(OutlineArgs),
-    /// Decide candidates offline from recorded Semantic Scholar responses (exit 1 if any is undecided)
+    /// Decide candidates against Semantic Scholar, live at 1 request/s or from recorded responses (exit 1 if any is undecided)
     Verify(VerifyArgs),
     /// Deduplicate verified papers by paperId > DOI > arXiv id > title; writes citation_pool.json
     Dedupe(DedupeArgs),
@@ -65,14 +68,15 @@ pub struct OutlineArgs {
 #[derive(Args)]
 pub struct VerifyArgs {
     /// The candidates (raw or pre-deduplicated)
-    #[arg(long)]
+    #[arg(long, visible_alias = "in")]
     candidates: PathBuf,
     /// Recorded responses: a JSON object keyed by candidate title, or a
     /// directory of `<key>.json` files, where the key is the title
     /// lowercased with only letters and digits kept. A value is a response
-    /// body, or {"status": N, "body": …} to give the HTTP status.
+    /// body, or {"status": N, "body": …} to give the HTTP status. Without
+    /// it, each candidate is searched on Semantic Scholar (live)
     #[arg(long)]
-    responses: PathBuf,
+    responses: Option<PathBuf>,
     /// The research cutoff, YYYY-MM-DD
     #[arg(long)]
     cutoff: String,
@@ -88,6 +92,8 @@ pub struct VerifyArgs {
     /// Machine-readable output
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Args)]
@@ -233,47 +239,86 @@ fn run_outline(a: OutlineArgs) -> Result<u8, u8> {
     Ok(PASS)
 }
 
+/// Hits asked of Semantic Scholar per candidate, as the reference's
+/// `s2_search.py` does by default.
+const S2_SEARCH_LIMIT: usize = 5;
+
+/// Each candidate's Semantic Scholar answer `(status, body)`, from the
+/// recorded responses (`None`: none recorded) or live.
+fn verify_answers(
+    a: &VerifyArgs,
+    cands: &[candidates::Candidate],
+) -> Result<Vec<Option<(Option<u16>, String)>>, u8> {
+    if let Some(path) = &a.responses {
+        let responses = load_responses(path)?;
+        let mut by_key: std::collections::HashMap<String, &Value> =
+            std::collections::HashMap::new();
+        for (k, v) in &responses {
+            by_key.insert(k.clone(), v);
+            by_key.entry(response_key(k)).or_insert(v);
+        }
+        return Ok(cands
+            .iter()
+            .map(|c| {
+                by_key
+                    .get(&c.title)
+                    .or_else(|| by_key.get(&response_key(&c.title)))
+                    .map(|v| recorded(v))
+            })
+            .collect());
+    }
+    let settings = a.live.settings()?;
+    let mut fetcher = Fetcher::new(&settings, a.json)?;
+    let ep = settings.endpoints(Service::SemanticScholar);
+    let mut requests = Vec::new();
+    for c in cands {
+        let req = request::search(
+            Service::SemanticScholar,
+            &ep,
+            &c.title,
+            S2_SEARCH_LIMIT,
+            None,
+        )
+        .map_err(|e| report(&a.candidates, e))?;
+        requests.push(req);
+    }
+    let finals = fetcher.fetch(requests, "verify");
+    Ok(finals
+        .into_iter()
+        .map(|f| Some((Some(f.status), f.body)))
+        .collect())
+}
+
 fn run_verify(a: VerifyArgs) -> Result<u8, u8> {
     let cutoff = parse_cutoff(&a.cutoff)?;
     let text = read_text(&a.candidates)?;
     let cands = candidates::parse_candidates(&text).map_err(|e| report(&a.candidates, e))?;
-    let responses = load_responses(&a.responses)?;
-    let mut by_key: std::collections::HashMap<String, &Value> = std::collections::HashMap::new();
-    for (k, v) in &responses {
-        by_key.insert(k.clone(), v);
-        by_key.entry(response_key(k)).or_insert(v);
-    }
+    let answers = verify_answers(&a, &cands)?;
     let mut opts = VerifyOptions::new(cutoff);
     opts.paper_faithful = a.paper_faithful;
     opts.substring_bypass = !a.no_substring_bypass;
     let mut accepted: Vec<citegate_core::pool::PoolPaper> = Vec::new();
     let mut rows: Vec<Value> = Vec::new();
     let mut undecided = 0usize;
-    for (i, c) in cands.iter().enumerate() {
-        let found = by_key
-            .get(&c.title)
-            .or_else(|| by_key.get(&response_key(&c.title)));
+    for (i, (c, found)) in cands.iter().zip(answers).enumerate() {
         let row = match found {
             None => {
                 undecided += 1;
                 json!({"index": i, "title": c.title, "outcome": "no_response"})
             }
-            Some(v) => {
-                let (status, body) = recorded(v);
-                match verify::decide_body(c, &body, status, 0, &opts) {
-                    Ok(d) => {
-                        let row = json!({"index": i, "title": c.title, "outcome": &d});
-                        if let Decision::Accepted { paper, .. } = d {
-                            accepted.push(*paper);
-                        }
-                        row
+            Some((status, body)) => match verify::decide_body(c, &body, status, 0, &opts) {
+                Ok(d) => {
+                    let row = json!({"index": i, "title": c.title, "outcome": &d});
+                    if let Decision::Accepted { paper, .. } = d {
+                        accepted.push(*paper);
                     }
-                    Err(e) => {
-                        undecided += 1;
-                        json!({"index": i, "title": c.title, "outcome": "error", "error": e})
-                    }
+                    row
                 }
-            }
+                Err(e) => {
+                    undecided += 1;
+                    json!({"index": i, "title": c.title, "outcome": "error", "error": e})
+                }
+            },
         };
         rows.push(row);
     }

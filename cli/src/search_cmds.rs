@@ -4,6 +4,7 @@
 
 use crate::io::{load_responses, recorded, response_key};
 use crate::io::{print_json, read_text, report, BAD_INPUT, PASS};
+use crate::live::{Fetcher, LiveArgs};
 use citegate_core::crossindex::{self, IndexAnswer};
 use citegate_core::library::{record_from_work, Library};
 use citegate_core::pool::{self, PoolPaper};
@@ -11,6 +12,7 @@ use citegate_core::search::probe::{Probe, ProbeReason, ProbeState};
 use citegate_core::search::{
     self, respond, BackendRun, Outcome, ProbeConfig, SearchResponse, Status,
 };
+use citegate_core::works::request::{self, WorkId};
 use citegate_core::works::{parse_response, ApiError, ApiErrorKind, Service, Work};
 use clap::{Args, Subcommand};
 use serde_json::Value;
@@ -24,7 +26,7 @@ pub enum SearchCommand {
     /// Work with a refs.jsonl reference library
     #[command(subcommand)]
     Library(LibraryCommand),
-    /// Cross-check a pool against recorded Crossref and OpenAlex responses (exit 1 if a paper is flagged low/conflict or an index was unavailable, 2 bad input)
+    /// Cross-check a pool against Crossref and OpenAlex, live or from recorded responses (exit 1 if a paper is flagged low/conflict or an index was unavailable, 2 bad input)
     Crosscheck(CrosscheckArgs),
 }
 
@@ -60,6 +62,8 @@ pub struct CrosscheckArgs {
     /// Print the report as JSON
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Args)]
@@ -424,33 +428,18 @@ impl Recorded {
     }
 }
 
-fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
-    let text = read_text(&a.pool)?;
-    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
-    if pool.papers.is_empty() {
-        eprintln!("error: {}: `papers` is empty or missing", a.pool.display());
-        return Err(BAD_INPUT);
-    }
-    let mut indices = Vec::new();
-    for (service, path) in [
-        (Service::Crossref, &a.crossref),
-        (Service::OpenAlex, &a.openalex),
-    ] {
-        if let Some(p) = path {
-            indices.push(Recorded::load(service, p)?);
-        }
-    }
-    if indices.is_empty() {
-        eprintln!("error: give recorded responses with --crossref and/or --openalex");
-        return Err(BAD_INPUT);
-    }
+/// Each paper's answers from the recorded responses.
+fn recorded_crosscheck(
+    indices: &[Recorded],
+    papers: &[PoolPaper],
+) -> (Vec<Service>, Vec<Vec<(Service, IndexAnswer)>>) {
     let requested: Vec<Service> = indices.iter().map(|r| r.service).collect();
-    let mut answers = Vec::with_capacity(pool.papers.len());
+    let mut answers = Vec::with_capacity(papers.len());
     // An index that failed once is not asked again, as in the reference.
     let mut down: HashSet<Service> = HashSet::new();
-    for (i, paper) in pool.papers.iter().enumerate() {
+    for (i, paper) in papers.iter().enumerate() {
         let mut row = Vec::new();
-        for idx in &indices {
+        for idx in indices {
             if down.contains(&idx.service) {
                 continue;
             }
@@ -471,6 +460,101 @@ fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
         }
         answers.push(row);
     }
+    (requested, answers)
+}
+
+/// Hits asked of an index per title search, as the app asks.
+const CROSSCHECK_SEARCH_LIMIT: usize = 5;
+
+/// Each paper's answers from Crossref and OpenAlex, live: the DOI lookup
+/// when the paper has a DOI, the title search when it has none or the DOI
+/// is unknown (404 or no record). Any other failure, after the core's
+/// retries, makes the index unavailable for the rest of the run, as in the
+/// reference `cross_verify.py`.
+fn live_crosscheck(
+    a: &CrosscheckArgs,
+    papers: &[PoolPaper],
+) -> Result<(Vec<Service>, Vec<Vec<(Service, IndexAnswer)>>), u8> {
+    let settings = a.live.settings()?;
+    let mut fetcher = Fetcher::new(&settings, a.json)?;
+    let services = [Service::Crossref, Service::OpenAlex];
+    let mut down: HashSet<Service> = HashSet::new();
+    let mut answers = Vec::with_capacity(papers.len());
+    let works = |service: Service, status: u16, body: &str| -> Result<Vec<Work>, ApiError> {
+        match parse_response(service, status, body) {
+            Ok(page) => Ok(page.works),
+            Err(e) if e.kind == ApiErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
+    };
+    for (i, paper) in papers.iter().enumerate() {
+        let mut row = Vec::new();
+        for service in services {
+            if down.contains(&service) {
+                row.push((service, IndexAnswer::Unavailable));
+                continue;
+            }
+            let ep = settings.endpoints(service);
+            let mut failed = None;
+            let mut by_doi = None;
+            if let Some(doi) = crossindex::pool_doi(paper) {
+                if let Ok(req) = request::lookup(service, &ep, &WorkId::Doi(doi)) {
+                    let f = fetcher.one(req, "crosscheck");
+                    match works(service, f.status, &f.body) {
+                        Ok(ws) => by_doi = ws.into_iter().next().map(Box::new),
+                        Err(e) => failed = Some(e),
+                    }
+                }
+            }
+            let title = paper.title.as_deref().unwrap_or("").trim().to_string();
+            let mut search = Vec::new();
+            if failed.is_none() && by_doi.is_none() && !title.is_empty() {
+                if let Ok(req) =
+                    request::search(service, &ep, &title, CROSSCHECK_SEARCH_LIMIT, None)
+                {
+                    let f = fetcher.one(req, "crosscheck");
+                    match works(service, f.status, &f.body) {
+                        Ok(ws) => search = ws,
+                        Err(e) => failed = Some(e),
+                    }
+                }
+            }
+            let answer = match failed {
+                Some(e) => {
+                    eprintln!("warning: paper {i}: {e}");
+                    down.insert(service);
+                    IndexAnswer::Unavailable
+                }
+                None => IndexAnswer::Answered { by_doi, search },
+            };
+            row.push((service, answer));
+        }
+        answers.push(row);
+    }
+    Ok((services.to_vec(), answers))
+}
+
+fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
+    let text = read_text(&a.pool)?;
+    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    if pool.papers.is_empty() {
+        eprintln!("error: {}: `papers` is empty or missing", a.pool.display());
+        return Err(BAD_INPUT);
+    }
+    let mut indices = Vec::new();
+    for (service, path) in [
+        (Service::Crossref, &a.crossref),
+        (Service::OpenAlex, &a.openalex),
+    ] {
+        if let Some(p) = path {
+            indices.push(Recorded::load(service, p)?);
+        }
+    }
+    let (requested, answers) = if indices.is_empty() {
+        live_crosscheck(&a, &pool.papers)?
+    } else {
+        recorded_crosscheck(&indices, &pool.papers)
+    };
     let cfg = crossindex::Config {
         threshold: a.threshold,
         strong_threshold: a.strong_threshold,

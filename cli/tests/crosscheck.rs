@@ -182,7 +182,11 @@ fn text_report_and_annotated_pool() {
 #[test]
 fn bad_input_exits_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["--pool", "pool_dir.json"], "--crossref and/or --openalex"),
+        // Without recorded responses the check is live; a bad base is bad input.
+        (
+            &["--pool", "pool_dir.json", "--crossref-base", "ftp://x"],
+            "not an http(s) url",
+        ),
         (
             &["--pool", "missing.json", "--crossref", "dir/crossref"],
             "cannot read",

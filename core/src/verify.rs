@@ -131,15 +131,18 @@ pub enum S2Body {
 }
 
 /// Reads a Semantic Scholar response body. `status` is the HTTP status when
-/// the caller knows it; any status ≥ 400 makes the body an error.
+/// the caller knows it; any status ≥ 400 makes the body an error, and so
+/// does 0 (no response read; the body then describes the failure).
 ///
 /// Errors: the body is not JSON, or a record has the wrong shape (with the
 /// hit's index and field).
 pub fn read_s2_body(body: &str, status: Option<u16>) -> Result<S2Body> {
+    // Status 0: no response was read; the body is the caller's description.
+    let failed = |s: u16| s >= 400 || s == 0;
     let value: Value = match serde_json::from_str(body) {
         Ok(v) => v,
         Err(e) => {
-            if status.is_some_and(|s| s >= 400) {
+            if status.is_some_and(failed) {
                 return Ok(S2Body::Error(ApiError {
                     status,
                     failure: failure_of(status, body),
@@ -172,7 +175,7 @@ pub fn read_s2_body(body: &str, status: Option<u16>) -> Result<S2Body> {
             message,
         }));
     }
-    if let Some(s) = status.filter(|s| *s >= 400) {
+    if let Some(s) = status.filter(|s| failed(*s)) {
         return Ok(S2Body::Error(ApiError {
             status: Some(s),
             failure: failure_of(Some(s), ""),
@@ -652,6 +655,9 @@ mod tests {
             (r#"{"message": "Too Many Requests", "code": "429"}"#, None),
             (r#"{"error": "Paper with id 0 not found"}"#, Some(404)),
             ("Service Unavailable", Some(503)),
+            // No response at all: the caller's description of the failure.
+            ("semantic_scholar: no answer within 30000 ms", Some(0)),
+            (r#"{"total": 0, "data": []}"#, Some(0)),
         ] {
             let e = decide_body(&c, body, status, 0, &opts()).unwrap_err();
             assert_eq!(e.kind, ErrorKind::Api, "{body}");

@@ -22,6 +22,8 @@ pub mod inherit;
 pub mod matching;
 pub mod parse;
 pub mod ris;
+pub mod venues;
+pub mod verdict;
 pub mod write;
 
 use parse::Bibliography;

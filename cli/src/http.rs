@@ -1,0 +1,107 @@
+//! The blocking HTTP client: a core [`Request`] in, a core [`Reply`] out.
+//!
+//! One `ureq` agent (rustls, no async runtime) with a connect timeout and an
+//! overall timeout per request, so a service that accepts the connection and
+//! then says nothing is a failure after `timeout`, never a stall. Every
+//! status comes back as a reply (`http_status_as_error` is off): deciding
+//! what a 429 or a 503 means is the core's job. When no response could be
+//! read — refused, timed out, dropped mid-body — the reply has status 0 and
+//! a lowercase description naming the service; the URL in it has its
+//! credentials replaced (`api_key=***`), and the `x-api-key` header is never
+//! part of a message.
+
+use citegate_core::fetch::queue::Reply;
+use citegate_core::fetch::{redact_url, retry_after_seconds};
+use citegate_core::works::request::{Method, Request};
+use std::time::Duration;
+
+/// Largest body read, in bytes (an OpenAlex page of 200 works is ~2 MB).
+const MAX_BODY: u64 = 64 * 1024 * 1024;
+
+/// The client; cheap to share by reference.
+pub struct Client {
+    agent: ureq::Agent,
+    timeout_ms: u64,
+}
+
+impl Client {
+    /// A client whose connects and whole requests end after `timeout_ms`.
+    pub fn new(timeout_ms: u64) -> Client {
+        let t = Duration::from_millis(timeout_ms.max(1));
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_connect(Some(t))
+            .timeout_global(Some(t))
+            .user_agent(concat!("citegate/", env!("CARGO_PKG_VERSION")))
+            .build();
+        Client {
+            agent: config.into(),
+            timeout_ms,
+        }
+    }
+
+    /// Sends `req` and reads the whole answer.
+    pub fn send(&self, req: &Request) -> Reply {
+        let result = match req.method {
+            Method::Get => {
+                let mut b = self.agent.get(&req.url);
+                for (k, v) in &req.headers {
+                    b = b.header(k, v);
+                }
+                b.call()
+            }
+            Method::Post => {
+                let mut b = self.agent.post(&req.url);
+                for (k, v) in &req.headers {
+                    b = b.header(k, v);
+                }
+                if req.body.is_some() {
+                    b = b.header("content-type", "application/json");
+                }
+                b.send(req.body.clone().unwrap_or_default())
+            }
+        };
+        let mut response = match result {
+            Ok(r) => r,
+            Err(e) => return self.failure(req, &e),
+        };
+        let status = response.status().as_u16();
+        let retry_after_ms = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(retry_after_seconds);
+        match response
+            .body_mut()
+            .with_config()
+            .limit(MAX_BODY)
+            .read_to_string()
+        {
+            Ok(body) => Reply {
+                status,
+                body,
+                retry_after_ms,
+                blocked_by_policy: false,
+            },
+            // A body cut short is no answer: the status alone says nothing
+            // about the work.
+            Err(e) => self.failure(req, &e),
+        }
+    }
+
+    fn failure(&self, req: &Request, e: &ureq::Error) -> Reply {
+        let what = match e {
+            ureq::Error::Timeout(_) => format!("no answer within {} ms", self.timeout_ms),
+            ureq::Error::HostNotFound => "host not found".to_string(),
+            ureq::Error::ConnectionFailed => "connection failed".to_string(),
+            ureq::Error::Io(io) => format!("connection error: {}", io.kind()).to_lowercase(),
+            other => other.to_string().to_lowercase(),
+        };
+        Reply {
+            status: 0,
+            body: format!("{}: {what} ({})", req.service.name(), redact_url(&req.url)),
+            retry_after_ms: None,
+            blocked_by_policy: false,
+        }
+    }
+}

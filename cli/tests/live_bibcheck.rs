@@ -1,0 +1,227 @@
+//! `citegate bibcheck --online` against a loopback stand-in for every
+//! service (tools/world: records rendered as each service renders them),
+//! with and without scripted faults; the JSON schema; the cache.
+
+mod common;
+
+use common::{fast_world, json_out, run, stderr, tempdir, world_server, Answer, Hit, Server};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+const WORLD: &str = r#"{"type": "inproceedings", "fields": {"title": "Deep Residual Learning for Image Recognition", "author": "Kaiming He and Xiangyu Zhang and Shaoqing Ren and Jian Sun", "year": "2016", "doi": "10.1109/CVPR.2016.90", "url": "https://dblp.org/rec/conf/cvpr/HeZRS16", "booktitle": "CVPR"}}
+{"type": "inproceedings", "fields": {"title": "Attention is All you Need", "author": "Ashish Vaswani and Noam Shazeer and Niki Parmar", "year": "2017", "url": "https://dblp.org/rec/conf/nips/VaswaniSPUJGKP17", "booktitle": "NeurIPS"}}
+"#;
+
+const BIB: &str = r#"@inproceedings{he2016,
+  title = {Deep Residual Learning for Image Recognition},
+  author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},
+  booktitle = {CVPR},
+  year = {2016},
+  doi = {10.1109/CVPR.2016.90}
+}
+@inproceedings{vaswani2017,
+  title = {Attention Is All You Need},
+  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},
+  booktitle = {NeurIPS},
+  year = {2017}
+}
+@article{fake2023,
+  title = {Quantum Gravitational Transformers for Protein Folding at Scale},
+  author = {Keller, Maria and Okafor, Chidi},
+  journal = {Nature},
+  year = {2023}
+}
+"#;
+
+fn world() -> citegate_world::World {
+    citegate_world::World::from_jsonl(WORLD)
+}
+
+fn bibcheck(server: &Server, dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let bib = common::write(dir, "refs.bib", BIB);
+    let cache = dir.join("s2_cache.json").display().to_string();
+    let mut args: Vec<String> = [
+        "bibcheck", "--bib", &bib, "--online", "--json", "--cache", &cache,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(fast_world(server));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&a, &[])
+}
+
+/// key → (verdict, reason kinds).
+fn verdicts(v: &Value) -> BTreeMap<String, (String, Vec<String>)> {
+    v["online"]["entries"]
+        .as_array()
+        .expect("online.entries")
+        .iter()
+        .map(|e| {
+            let kinds = e["reasons"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| r["kind"].as_str().unwrap_or("").to_string())
+                .collect();
+            (
+                e["key"].as_str().unwrap_or("").to_string(),
+                (e["verdict"].as_str().unwrap_or("").to_string(), kinds),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_entry_gets_a_verdict_with_its_evidence() {
+    let server = world_server(world(), |_, _| None);
+    let dir = tempdir();
+    let o = bibcheck(&server, dir.path(), &[]);
+    let v = json_out(&o);
+    let got = verdicts(&v);
+    assert_eq!(got["he2016"].0, "valid", "{got:?}");
+    assert_eq!(got["vaswani2017"].0, "valid", "{got:?}");
+    assert_eq!(got["fake2023"].0, "hallucinated", "{got:?}");
+    assert_eq!(got["fake2023"].1, ["plausible_fabrication"], "{got:?}");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // The schema: every entry has key, verdict, reasons, evidence; every
+    // evidence item names its source and what it answered.
+    for e in v["online"]["entries"].as_array().unwrap() {
+        for field in [
+            "key", "verdict", "reasons", "evidence", "outcome", "summary",
+        ] {
+            assert!(e.get(field).is_some(), "{field} missing in {e}");
+        }
+        for ev in e["evidence"].as_array().unwrap() {
+            assert!(
+                ev["source"].is_string() && ev["answered"].is_string(),
+                "{ev}"
+            );
+            assert!(ev["records"].is_array(), "{ev}");
+        }
+    }
+    let he = &v["online"]["entries"][0];
+    assert!(he["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["answered"] == "found" && e["records"][0]["title"].is_string()));
+}
+
+/// The scripted faults: every service misbehaves at least once.
+fn faults(hit: &Hit, seen: usize) -> Option<Answer> {
+    let p = hit.path.as_str();
+    let first = seen == 0;
+    if p.starts_with("/s2/") && p.ends_with("/paper/batch") && first {
+        return Some(Answer::too_many(None));
+    }
+    if p.starts_with("/s2/") && p.ends_with("/paper/search") && first {
+        return Some(Answer::too_many(Some("0")));
+    }
+    if p.starts_with("/crossref/") && first {
+        return Some(Answer::status(503, "<html>busy</html>"));
+    }
+    if p.starts_with("/openalex/") && hit.target.contains("Quantum") {
+        return Some(Answer::ok("{\"results\": [ {\"id\": "));
+    }
+    if p.starts_with("/dblp/") && first {
+        return Some(Answer::Hang(Duration::from_millis(1500)));
+    }
+    if p.starts_with("/datacite/") {
+        return Some(Answer::DropMidBody("{\"data\": []}".into()));
+    }
+    None
+}
+
+/// `(method, target, body)` of the requests a server answered with a
+/// readable 200 or a 404.
+fn answered(server: &Server) -> Vec<(String, String, String)> {
+    server
+        .hits()
+        .into_iter()
+        .filter(|h| matches!(h.answered, 200 | 404))
+        .filter(|h| !(h.path.starts_with("/openalex/") && h.target.contains("Quantum")))
+        .map(|h| (h.method, h.target, h.body))
+        .collect()
+}
+
+#[test]
+fn a_faulty_run_ends_decided_or_uncertain_and_a_rerun_asks_only_the_rest() {
+    // One server for both runs (cache keys name the base URL); the faults
+    // are switched off for the rerun.
+    let faulty = Arc::new(AtomicBool::new(true));
+    let on = Arc::clone(&faulty);
+    let server = world_server(world(), move |h, seen| {
+        if on.load(Ordering::SeqCst) {
+            faults(h, seen)
+        } else {
+            None
+        }
+    });
+    let dir = tempdir();
+    let o = bibcheck(&server, dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_out(&o);
+    let got = verdicts(&v);
+    assert_eq!(got["he2016"].0, "valid", "{got:?}");
+    assert_eq!(got["vaswani2017"].0, "valid", "{got:?}");
+    // OpenAlex never answered about it: absence is not established.
+    assert_eq!(
+        got["fake2023"],
+        ("uncertain".to_string(), vec!["not_checked".to_string()])
+    );
+    let fake = &v["online"]["entries"][2];
+    let failed: Vec<&str> = fake["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["answered"] == "failed")
+        .filter_map(|e| e["source"].as_str())
+        .collect();
+    assert!(failed.contains(&"openalex"), "{fake}");
+    let first = answered(&server);
+    assert!(!first.is_empty());
+
+    faulty.store(false, Ordering::SeqCst);
+    server.clear();
+    let o = bibcheck(&server, dir.path(), &[]);
+    let v = json_out(&o);
+    assert_eq!(verdicts(&v)["fake2023"].0, "hallucinated");
+    let again: Vec<_> = server
+        .hits()
+        .into_iter()
+        .map(|h| (h.method, h.target, h.body))
+        .filter(|r| first.contains(r))
+        .collect();
+    assert!(again.is_empty(), "asked again: {again:?}");
+    assert!(v["online"]["from_cache"].as_u64().unwrap_or(0) > 0);
+}
+
+#[test]
+fn a_run_with_every_service_down_is_uncertain_never_hallucinated() {
+    let server = Server::start(|_, _| Answer::status(503, "down"));
+    let dir = tempdir();
+    let o = bibcheck(&server, dir.path(), &["--max-tries", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    for (key, (verdict, _)) in verdicts(&json_out(&o)) {
+        assert_eq!(verdict, "uncertain", "{key}");
+    }
+}
+
+#[test]
+fn a_hung_service_is_named_and_never_stalls_the_run() {
+    let server = Server::start(|_, _| Answer::Hang(Duration::from_secs(5)));
+    let dir = tempdir();
+    let started = std::time::Instant::now();
+    let o = bibcheck(&server, dir.path(), &["--max-tries", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_out(&o);
+    let text = v.to_string();
+    assert!(text.contains("no answer within 400 ms"), "{text}");
+    // Each service is given up on after its retries, not after 5 s each.
+    assert!(started.elapsed() < Duration::from_secs(20));
+}

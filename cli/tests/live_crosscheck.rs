@@ -1,0 +1,132 @@
+//! `citegate crosscheck` live against a loopback Crossref and OpenAlex that
+//! answer with the recorded bodies of `tests/fixtures/crosscheck` (copies of
+//! `core/tests/fixtures/api`), with scripted faults: the report is the one
+//! the recorded run gives, and a rerun with the cache asks nothing answered.
+
+mod common;
+
+use common::{fast, json_out, run, stderr, Answer, Hit, Server};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+fn fixture(rel: &str) -> String {
+    let p = common::fixtures().join("crosscheck").join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Crossref from the recorded bodies; OpenAlex down (503), as the
+/// recorded `dir/openalex` says.
+fn recorded_world(hit: &Hit) -> Answer {
+    match hit.path.as_str() {
+        "/works/10.1371/journal.pone.0033693" => Answer::ok(fixture("dir/crossref/plos2012.json")),
+        "/works/10.1038/srep16696" => Answer::ok(fixture("dir/crossref/srep2013.json")),
+        "/works" if hit.param("query.bibliographic").is_some() => {
+            Answer::ok(fixture("dir/crossref/phantom2021.json"))
+        }
+        _ => Answer::status(404, "Resource not found."),
+    }
+}
+
+fn crosscheck(server: &Server, dir: &std::path::Path) -> std::process::Output {
+    let pool = common::fixtures()
+        .join("crosscheck/pool_dir.json")
+        .display()
+        .to_string();
+    let cache = dir.join("s2_cache.json").display().to_string();
+    let mut args: Vec<String> = ["crosscheck", "--pool", &pool, "--json", "--cache", &cache]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(fast(server));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&a, &[("OPENALEX_API_KEY", "oa-SECRET-42")])
+}
+
+#[test]
+fn live_faulty_run_gives_the_recorded_report_and_a_rerun_asks_nothing_answered() {
+    let faulty = Arc::new(AtomicBool::new(true));
+    let on = Arc::clone(&faulty);
+    let server = Server::start(move |hit, seen| {
+        let faults = on.load(Ordering::SeqCst);
+        let openalex = hit.param("mailto").is_none() && hit.param("api_key").is_some();
+        if openalex {
+            // OpenAlex: down for the whole first run.
+            if faults {
+                return Answer::status(503, "Service Unavailable");
+            }
+            return Answer::status(404, "not found");
+        }
+        match (faults, hit.path.as_str(), seen) {
+            (true, "/works/10.1371/journal.pone.0033693", 0) => Answer::too_many(Some("0")),
+            (true, "/works/10.1038/srep16696", 0) => Answer::too_many(None),
+            (true, "/works", 0) => Answer::status(500, "<html>oops</html>"),
+            _ => recorded_world(hit),
+        }
+    });
+    let dir = common::tempdir();
+    let live = crosscheck(&server, dir.path());
+    assert_eq!(live.status.code(), Some(1), "{}", stderr(&live));
+    let live_json = json_out(&live);
+
+    let recorded = run(
+        &[
+            "crosscheck",
+            "--pool",
+            &common::fixtures()
+                .join("crosscheck/pool_dir.json")
+                .display()
+                .to_string(),
+            "--crossref",
+            &common::fixtures()
+                .join("crosscheck/dir/crossref")
+                .display()
+                .to_string(),
+            "--openalex",
+            &common::fixtures()
+                .join("crosscheck/dir/openalex")
+                .display()
+                .to_string(),
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(live_json, json_out(&recorded));
+    assert_eq!(
+        live_json["indices_unavailable"],
+        serde_json::json!(["openalex"])
+    );
+    // The OpenAlex key went to OpenAlex only.
+    for h in server.hits() {
+        let to_openalex = h.param("api_key").is_some();
+        assert!(!h.target.contains("oa-SECRET-42") || to_openalex, "{h:?}");
+    }
+    let cache = std::fs::read_to_string(dir.path().join("s2_cache.json")).unwrap();
+    assert!(!cache.contains("oa-SECRET-42"));
+    assert!(!stderr(&live).contains("oa-SECRET-42"));
+
+    // Rerun without faults: the Crossref answers come from the cache.
+    let answered: Vec<(String, String)> = server
+        .hits()
+        .into_iter()
+        .filter(|h| matches!(h.answered, 200 | 404))
+        .map(|h| (h.method, h.target))
+        .collect();
+    assert_eq!(answered.len(), 3, "{answered:?}");
+    faulty.store(false, Ordering::SeqCst);
+    server.clear();
+    let again = crosscheck(&server, dir.path());
+    let sent: Vec<(String, String)> = server
+        .hits()
+        .into_iter()
+        .map(|h| (h.method, h.target))
+        .collect();
+    assert!(sent.iter().all(|r| !answered.contains(r)), "{sent:?}");
+    assert!(
+        !sent.is_empty(),
+        "openalex was never answered, so it is asked"
+    );
+    assert!(json_out(&again)["indices_unavailable"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}

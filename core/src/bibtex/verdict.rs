@@ -1,0 +1,773 @@
+//! Is this entry a hallucinated citation? The rules, one per kind of fake.
+//!
+//! The indexes' answers for an entry ([`Findings`]: what its DOI or arXiv id
+//! resolved to, the records a title search came back with, which services
+//! could not be asked) are compared with the entry field by field, and every
+//! disagreement becomes a [`Reason`] in a researcher's words: which words of
+//! the title differ, which authors are missing, swapped or not on the paper,
+//! where the paper really appeared, which DOI is the right one. The kinds are
+//! the fourteen types of the HALLMARK benchmark, so a program can count them.
+//!
+//! Three principles hold the rules together:
+//!
+//! * A record *is* the cited work only when its title is the entry's title
+//!   (case, accents, LaTeX and punctuation aside). Everything else about the
+//!   entry — authors and their order, venue, year, DOI — is then held to that
+//!   record. A near title is never silently accepted.
+//! * Missing evidence is never a fake: when no record matches and a service
+//!   could not be asked, the verdict is [`Verdict::Uncertain`], not
+//!   hallucinated. A positive disagreement (the DOI belongs to another
+//!   paper; the year is in the future) needs no complete search.
+//! * Venue names are compared through the venue table ([`super::venues`]),
+//!   so "NIPS" and "Advances in Neural Information Processing Systems" agree
+//!   and "ICML" and "AAAI" do not. A preprint of a published paper may be
+//!   cited as a preprint; a paper only known as a preprint may not be cited
+//!   as published.
+
+use super::parse::Entry;
+use super::venues::{self, VenueKind};
+use crate::cutoff::Date;
+use crate::names::{self, Person};
+use crate::resolve::{Answer, Outcome, Resolution, Route};
+use crate::title;
+use crate::works::Work;
+use serde::Serialize;
+
+/// The verdict on one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The entry is a real paper and says what its record says.
+    Valid,
+    /// The entry is not a real paper, or misstates one.
+    Hallucinated,
+    /// The sources could not settle it.
+    Uncertain,
+}
+
+/// What is wrong with an entry: HALLMARK's types, plus `not_checked`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonKind {
+    /// The DOI resolves nowhere (or to another paper) while the title exists.
+    FabricatedDoi,
+    /// The venue is not a venue we know and not the paper's.
+    NonexistentVenue,
+    /// The authors are placeholders (`John Doe`, `Author Name`).
+    PlaceholderAuthors,
+    /// The year is after today.
+    FutureDate,
+    /// Real authors under a title no index has.
+    ChimericTitle,
+    /// The paper appeared at another venue.
+    WrongVenue,
+    /// Authors that are not the paper's, or in another order.
+    SwappedAuthors,
+    /// A paper only known as a preprint, cited as published.
+    PreprintAsPublished,
+    /// A real paper's id or near title with fabricated parts.
+    HybridFabrication,
+    /// A title close to a real paper's but not equal.
+    NearMissTitle,
+    /// No index knows the paper.
+    PlausibleFabrication,
+    /// Title of one paper, authors or DOI of another.
+    MergedCitation,
+    /// Fewer authors than the paper has, without `and others`.
+    PartialAuthorList,
+    /// Year and venue of different versions of the paper.
+    ArxivVersionMismatch,
+    /// Not enough evidence to decide (a source could not be asked).
+    NotChecked,
+}
+
+/// One finding, in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reason {
+    /// Machine-readable kind.
+    pub kind: ReasonKind,
+    /// What is wrong, for people.
+    pub message: String,
+}
+
+/// The verdict with its reasons and, when a record is the cited work, the
+/// entry rebuilt from it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntryVerdict {
+    /// Valid, hallucinated or uncertain.
+    pub verdict: Verdict,
+    /// Why; empty for a valid entry.
+    pub reasons: Vec<Reason>,
+    /// The entry rebuilt from the record, when the record is the cited work
+    /// and the entry misstates it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrected: Option<String>,
+}
+
+/// What looking up the entry's own id (DOI or arXiv id) gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IdAnswer {
+    /// The entry cites no id (or it was not looked up).
+    NoId,
+    /// The id resolved to this record.
+    Found(Work),
+    /// Every service asked says the id does not exist.
+    NotFound,
+    /// The id could not be checked (the reason).
+    Failed(String),
+}
+
+/// What the indexes said about one entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Findings {
+    /// The entry's DOI or arXiv id, looked up.
+    pub by_id: IdAnswer,
+    /// Records found by title search (nearest first), from every service.
+    pub hits: Vec<Work>,
+    /// Services that could not be asked or failed, each with the reason.
+    pub unanswered: Vec<String>,
+}
+
+impl Findings {
+    /// What a resolver run learned about one reference, as findings: the
+    /// id routes' answers (a record if any source had it; not found only
+    /// when every source asked said so), every title search's hits, and
+    /// every failed source.
+    pub fn from_resolution(res: &Resolution) -> Findings {
+        let mut by_id = IdAnswer::NoId;
+        let mut hits = Vec::new();
+        let mut unanswered = Vec::new();
+        for e in &res.evidence {
+            let on_id = e.route != Route::Title;
+            match &e.answer {
+                Answer::Found { work } if on_id => {
+                    if !matches!(by_id, IdAnswer::Found(_)) {
+                        by_id = IdAnswer::Found(work.clone());
+                    }
+                }
+                Answer::Found { work } => hits.push(work.clone()),
+                Answer::Hits { works } => hits.extend(works.iter().cloned()),
+                Answer::NotHere if on_id => {
+                    if matches!(by_id, IdAnswer::NoId) {
+                        by_id = IdAnswer::NotFound;
+                    }
+                }
+                Answer::NotHere => {}
+                Answer::Failed { error } => {
+                    let why = format!(
+                        "{} could not be asked about the {} ({})",
+                        error.service.label(),
+                        match e.route {
+                            Route::Doi => "DOI",
+                            Route::Arxiv => "arXiv id",
+                            Route::Title => "title",
+                        },
+                        if error.message.is_empty() {
+                            format!("status {}", error.status)
+                        } else {
+                            error.message.clone()
+                        }
+                    );
+                    if on_id && !matches!(by_id, IdAnswer::Found(_)) {
+                        by_id = IdAnswer::Failed(why);
+                    } else {
+                        unanswered.push(why);
+                    }
+                }
+            }
+        }
+        match &res.outcome {
+            Outcome::Unverified { reasons } if unanswered.is_empty() => {
+                unanswered.extend(reasons.iter().cloned());
+            }
+            Outcome::WrongId { record, .. } | Outcome::Found { work: record, .. } => {
+                if !hits.contains(record) {
+                    hits.push(record.clone());
+                }
+            }
+            _ => {}
+        }
+        Findings {
+            by_id,
+            hits,
+            unanswered,
+        }
+    }
+}
+
+/// Judges an entry against a resolver run's record of it ([`Findings::from_resolution`]).
+pub fn judge(entry: &Entry, resolution: &Resolution, today: Date) -> EntryVerdict {
+    judge_findings(entry, &Findings::from_resolution(resolution), today)
+}
+
+/// Titles this close (python-Levenshtein ratio of normalized titles, 0–100)
+/// to a record's are a near miss, not another paper.
+pub const NEAR_TITLE: f64 = 85.0;
+
+/// Judges an entry against what the indexes said. `today` is the date the
+/// check runs (a year after it is a future date).
+pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryVerdict {
+    let cited = Cited::read(entry);
+    let mut reasons = Vec::new();
+    let mut corrected = None;
+
+    if let Some(y) = cited.year {
+        if y > today.year() {
+            reasons.push(reason(
+                ReasonKind::FutureDate,
+                format!("the year {y} is after today ({today})"),
+            ));
+        }
+    }
+    if let Some(p) = placeholder(&cited.authors) {
+        reasons.push(reason(
+            ReasonKind::PlaceholderAuthors,
+            format!("“{p}” is a placeholder, not an author"),
+        ));
+    }
+
+    let id_work = match &findings.by_id {
+        IdAnswer::Found(w) => Some(w),
+        _ => None,
+    };
+    let candidates: Vec<&Work> = id_work.into_iter().chain(findings.hits.iter()).collect();
+    let matched: Vec<&Work> = match cited.title.as_deref() {
+        Some(t) => candidates
+            .iter()
+            .copied()
+            .filter(|w| same_title(t, &w.title))
+            .collect(),
+        None => Vec::new(),
+    };
+
+    if let Some(&record) = matched.first() {
+        // Prefer the record that agrees on authors (an index may hold a
+        // namesake paper); then check everything against the matched set.
+        let record = matched
+            .iter()
+            .copied()
+            .max_by_key(|w| author_overlap(&cited.authors, w))
+            .unwrap_or(record);
+        id_rules(&cited, findings, record, &mut reasons);
+        reasons.extend(author_rules(&cited, record));
+        reasons.extend(venue_year_rules(&cited, &matched));
+        if !reasons.is_empty() {
+            corrected = Some(super::matching::corrected_entry(&entry.key, record));
+        }
+    } else if let Some(t) = cited.title.as_deref() {
+        let nearest = candidates
+            .iter()
+            .copied()
+            .map(|w| (title::ratio(t, &w.title), w))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let positive = unmatched_rules(
+            &cited,
+            findings,
+            nearest,
+            &mut reasons,
+            &mut corrected,
+            entry,
+        );
+        if !positive && reasons.is_empty() {
+            if findings.unanswered.is_empty() && !matches!(findings.by_id, IdAnswer::Failed(_)) {
+                let near = nearest
+                    .filter(|(r, _)| *r >= 60.0)
+                    .map(|(_, w)| format!("; the nearest record is “{}”", w.title))
+                    .unwrap_or_default();
+                let doi = if matches!(findings.by_id, IdAnswer::NotFound) {
+                    ", and its identifier resolves nowhere"
+                } else {
+                    ""
+                };
+                reasons.push(reason(
+                    ReasonKind::PlausibleFabrication,
+                    format!("no index has a paper with this title{doi}{near}"),
+                ));
+            } else {
+                return uncertain(reasons, findings);
+            }
+        }
+    } else if reasons.is_empty() {
+        return uncertain(reasons, findings);
+    }
+
+    let verdict = if reasons.is_empty() {
+        Verdict::Valid
+    } else {
+        Verdict::Hallucinated
+    };
+    EntryVerdict {
+        verdict,
+        reasons,
+        corrected,
+    }
+}
+
+fn uncertain(mut reasons: Vec<Reason>, findings: &Findings) -> EntryVerdict {
+    let mut why: Vec<String> = findings.unanswered.clone();
+    if let IdAnswer::Failed(e) = &findings.by_id {
+        why.push(e.clone());
+    }
+    let message = if why.is_empty() {
+        "the entry has neither a title nor an identifier to look up".to_string()
+    } else {
+        format!(
+            "no source that answered has this paper, and {}",
+            why.join("; ")
+        )
+    };
+    reasons.push(reason(ReasonKind::NotChecked, message));
+    EntryVerdict {
+        verdict: Verdict::Uncertain,
+        reasons,
+        corrected: None,
+    }
+}
+
+fn reason(kind: ReasonKind, message: String) -> Reason {
+    Reason { kind, message }
+}
+
+/// The parts of an entry the rules look at, decoded.
+struct Cited {
+    title: Option<String>,
+    authors: Vec<Person>,
+    others: bool,
+    year: Option<i32>,
+    venue: Option<String>,
+    doi: Option<String>,
+}
+
+impl Cited {
+    fn read(entry: &Entry) -> Cited {
+        let (authors, others) = entry.get("author").map(names::split).unwrap_or_default();
+        let year = entry.decoded("year").and_then(|y| {
+            let digits: String = y.chars().filter(char::is_ascii_digit).take(4).collect();
+            (digits.len() == 4).then(|| digits.parse().ok()).flatten()
+        });
+        let venue = ["booktitle", "journal"]
+            .iter()
+            .find_map(|f| entry.decoded(f));
+        let doi = entry
+            .decoded("doi")
+            .and_then(|d| crate::works::bare_doi(&d));
+        Cited {
+            title: entry.decoded("title"),
+            authors,
+            others,
+            year,
+            venue,
+            doi,
+        }
+    }
+}
+
+/// Titles equal up to case, accents, LaTeX, punctuation and spacing.
+pub fn same_title(a: &str, b: &str) -> bool {
+    let squash = |t: &str| -> String { title::normalize(t).replace(' ', "") };
+    let (x, y) = (squash(a), squash(b));
+    !x.is_empty() && x == y
+}
+
+/// The words that differ between two titles: (only in `ours`, only in `theirs`).
+pub fn title_diff(ours: &str, theirs: &str) -> (Vec<String>, Vec<String>) {
+    let a: Vec<&str> = ours.split_whitespace().collect();
+    let b: Vec<&str> = theirs.split_whitespace().collect();
+    let key = |w: &str| title::normalize(w);
+    let (n, m) = (a.len(), b.len());
+    // Longest common subsequence of normalized words.
+    let mut t = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            t[i][j] = if key(a[i]) == key(b[j]) {
+                t[i + 1][j + 1] + 1
+            } else {
+                t[i + 1][j].max(t[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    while i < n || j < m {
+        if i < n && j < m && key(a[i]) == key(b[j]) {
+            i += 1;
+            j += 1;
+        } else if j < m && (i == n || t[i][j + 1] >= t[i + 1][j]) {
+            only_b.push(b[j].to_string());
+            j += 1;
+        } else {
+            only_a.push(a[i].to_string());
+            i += 1;
+        }
+    }
+    (only_a, only_b)
+}
+
+/// Names that are placeholders, not people.
+fn placeholder(authors: &[Person]) -> Option<String> {
+    const FAKE: &[&str] = &[
+        "john doe",
+        "jane doe",
+        "j doe",
+        "author name",
+        "first author",
+        "second author",
+        "firstname lastname",
+        "first last",
+        "anonymous",
+        "anonymous author",
+        "unknown",
+        "unknown author",
+        "a author",
+        "author",
+        "authors",
+        "name surname",
+        "your name",
+    ];
+    authors.iter().find_map(|p| {
+        let shown = p.display();
+        let key = title::normalize(&shown);
+        FAKE.contains(&key.as_str()).then_some(shown)
+    })
+}
+
+/// One record author as a person.
+fn record_person(a: &crate::works::Author) -> Person {
+    match (&a.family, &a.given) {
+        (Some(f), g) if !f.trim().is_empty() => Person {
+            given: g.clone().unwrap_or_default(),
+            family: f.clone(),
+            ..Person::default()
+        },
+        _ => Person::parse(&a.name),
+    }
+}
+
+/// Whether two people can be the same author: same family name and, when
+/// both have given names, compatible initials. A name written family-first
+/// (`Wang Yining`) is tried both ways.
+fn same_person(a: &Person, b: &Person) -> bool {
+    let compatible = |x: &Person, y: &Person| {
+        let (fx, fy) = (x.family_key(), y.family_key());
+        if fx.is_empty() || fx != fy {
+            return false;
+        }
+        let (ix, iy) = (x.initials(), y.initials());
+        ix.is_empty()
+            || iy.is_empty()
+            || ix.starts_with(&iy)
+            || iy.starts_with(&ix)
+            || ix.chars().next() == iy.chars().next()
+    };
+    if compatible(a, b) {
+        return true;
+    }
+    // Family and given swapped (common for East Asian names in some indexes).
+    let swapped = Person {
+        given: b.family.clone(),
+        family: b.given.clone(),
+        ..Person::default()
+    };
+    !b.given.is_empty() && compatible(a, &swapped)
+}
+
+/// For each cited author, the index of the record author it matches.
+fn align(cited: &[Person], record: &[Person]) -> Vec<Option<usize>> {
+    let mut used = vec![false; record.len()];
+    cited
+        .iter()
+        .map(|c| {
+            let hit = record
+                .iter()
+                .enumerate()
+                .position(|(j, r)| !used[j] && same_person(c, r));
+            if let Some(j) = hit {
+                used[j] = true;
+            }
+            hit
+        })
+        .collect()
+}
+
+fn author_overlap(cited: &[Person], w: &Work) -> usize {
+    let rec: Vec<Person> = w.authors.iter().map(record_person).collect();
+    align(cited, &rec).iter().flatten().count()
+}
+
+fn list(people: &[&Person]) -> String {
+    let names: Vec<String> = people.iter().map(|p| p.display()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+/// Authors against the record: identity, completeness, order.
+fn author_rules(cited: &Cited, record: &Work) -> Vec<Reason> {
+    let rec: Vec<Person> = record.authors.iter().map(record_person).collect();
+    if cited.authors.is_empty() || rec.is_empty() {
+        return Vec::new();
+    }
+    let al = align(&cited.authors, &rec);
+    let common = al.iter().flatten().count();
+    let strangers: Vec<&Person> = cited
+        .authors
+        .iter()
+        .zip(&al)
+        .filter(|(_, m)| m.is_none())
+        .map(|(p, _)| p)
+        .collect();
+    let missing: Vec<&Person> = rec
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| !al.contains(&Some(*j)))
+        .map(|(_, p)| p)
+        .collect();
+    if common == 0 {
+        return vec![reason(
+            ReasonKind::SwappedAuthors,
+            format!(
+                "none of the cited authors wrote this paper: it is by {}, not {}",
+                list(&rec.iter().collect::<Vec<_>>()),
+                list(&cited.authors.iter().collect::<Vec<_>>())
+            ),
+        )];
+    }
+    if !strangers.is_empty() {
+        let mut m = format!(
+            "{} {} not among this paper's authors",
+            list(&strangers),
+            if strangers.len() == 1 { "is" } else { "are" }
+        );
+        if !missing.is_empty() {
+            m.push_str(&format!("; missing {}", list(&missing)));
+        }
+        return vec![reason(ReasonKind::SwappedAuthors, m)];
+    }
+    let in_order = al.iter().flatten().enumerate().all(|(i, &j)| i == j);
+    if !missing.is_empty() {
+        if cited.others && in_order {
+            return Vec::new();
+        }
+        if !cited.others {
+            return vec![reason(
+                ReasonKind::PartialAuthorList,
+                format!(
+                    "the paper has {} authors, the entry lists {}: missing {}",
+                    rec.len(),
+                    cited.authors.len(),
+                    list(&missing)
+                ),
+            )];
+        }
+    }
+    if !in_order {
+        let ordered: Vec<&Person> = rec.iter().collect();
+        return vec![reason(
+            ReasonKind::SwappedAuthors,
+            format!(
+                "the authors are in another order: the paper lists {}",
+                list(&ordered)
+            ),
+        )];
+    }
+    Vec::new()
+}
+
+/// Venue and year against every record of the paper.
+fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
+    let mut out = Vec::new();
+    let year_ok = |w: &&Work| match (cited.year, w.year()) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1,
+        _ => true,
+    };
+    let Some(venue) = cited.venue.as_deref() else {
+        if let Some(w) = matched.iter().find(|w| w.year().is_some()) {
+            if !matched.iter().any(year_ok) {
+                out.push(year_reason(cited, w));
+            }
+        }
+        return out;
+    };
+    let known = venues::lookup(venue);
+    if known.is_some_and(|v| v.kind == VenueKind::Preprint) {
+        // A preprint of a paper is always citable as a preprint.
+        return out;
+    }
+    let with_venue: Vec<&&Work> = matched
+        .iter()
+        .filter(|w| w.venue.as_deref().is_some_and(|v| !v.trim().is_empty()))
+        .collect();
+    if with_venue.is_empty() {
+        return out;
+    }
+    let venue_ok = |w: &&&Work| w.venue.as_deref().is_some_and(|v| venues::same(venue, v));
+    if with_venue.iter().any(|w| venue_ok(w) && year_ok(w)) {
+        return out;
+    }
+    let published: Vec<&&&Work> = with_venue
+        .iter()
+        .filter(|w| {
+            !w.venue
+                .as_deref()
+                .and_then(venues::lookup)
+                .is_some_and(|v| v.kind == VenueKind::Preprint)
+        })
+        .collect();
+    if published.is_empty() {
+        let server = with_venue[0]
+            .venue
+            .as_deref()
+            .unwrap_or("a preprint server");
+        out.push(reason(
+            ReasonKind::PreprintAsPublished,
+            format!(
+                "the paper is only known as a preprint ({server}), not as published at {venue}"
+            ),
+        ));
+        return out;
+    }
+    if let Some(w) = with_venue.iter().find(|w| venue_ok(w)) {
+        out.push(year_reason(cited, w));
+        return out;
+    }
+    let w = published[0];
+    let real = w.venue.as_deref().unwrap_or("");
+    let year_differs = !year_ok(w) || cited.year.zip(w.year()).is_some_and(|(a, b)| a != b);
+    if year_differs {
+        out.push(reason(
+            ReasonKind::ArxivVersionMismatch,
+            format!(
+                "the entry mixes versions: it says {venue} {}, but the paper appeared at {real} in {}",
+                cited.year.map(|y| y.to_string()).unwrap_or_default(),
+                w.year().map(|y| y.to_string()).unwrap_or_default()
+            ),
+        ));
+    } else if known.is_none() {
+        out.push(reason(
+            ReasonKind::NonexistentVenue,
+            format!("“{venue}” is not a venue we know, and the paper appeared at {real}"),
+        ));
+    } else {
+        out.push(reason(
+            ReasonKind::WrongVenue,
+            format!("the paper appeared at {real}, not {venue}"),
+        ));
+    }
+    out
+}
+
+fn year_reason(cited: &Cited, w: &Work) -> Reason {
+    reason(
+        ReasonKind::ArxivVersionMismatch,
+        format!(
+            "the entry says {}, but the paper is from {}",
+            cited.year.map(|y| y.to_string()).unwrap_or_default(),
+            w.year().map(|y| y.to_string()).unwrap_or_default()
+        ),
+    )
+}
+
+/// The cited id against the matched record.
+fn id_rules(cited: &Cited, findings: &Findings, record: &Work, reasons: &mut Vec<Reason>) {
+    let Some(doi) = cited.doi.as_deref() else {
+        return;
+    };
+    let right = record
+        .doi
+        .as_deref()
+        .map(|d| format!("; the paper's DOI is {d}"))
+        .unwrap_or_else(|| "; the paper's record has no DOI".into());
+    match &findings.by_id {
+        IdAnswer::NotFound => reasons.push(reason(
+            ReasonKind::FabricatedDoi,
+            format!("the DOI {doi} resolves nowhere{right}"),
+        )),
+        IdAnswer::Found(w) if !same_title(&w.title, &record.title) => {
+            let kind = if author_overlap(&cited.authors, record) > 0 {
+                ReasonKind::FabricatedDoi
+            } else {
+                ReasonKind::MergedCitation
+            };
+            reasons.push(reason(
+                kind,
+                format!(
+                    "the DOI {doi} belongs to another paper, “{}”{right}",
+                    w.title
+                ),
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// Rules for an entry no record has the title of. Returns whether a
+/// positive finding (evidence of a fake, not absence of evidence) was made.
+fn unmatched_rules(
+    cited: &Cited,
+    findings: &Findings,
+    nearest: Option<(f64, &Work)>,
+    reasons: &mut Vec<Reason>,
+    corrected: &mut Option<String>,
+    entry: &Entry,
+) -> bool {
+    let t = cited.title.as_deref().unwrap_or("");
+    if let Some((r, w)) = nearest.filter(|(r, _)| *r >= NEAR_TITLE) {
+        let (ours, theirs) = title_diff(t, &w.title);
+        let words = |v: &[String]| {
+            v.iter()
+                .map(|s| format!("“{s}”"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let what = match (ours.is_empty(), theirs.is_empty()) {
+            (false, false) => format!("{} where the paper has {}", words(&ours), words(&theirs)),
+            (false, true) => format!("{} that the paper's title lacks", words(&ours)),
+            (true, false) => format!("no {} that the paper's title has", words(&theirs)),
+            (true, true) => "different spelling".to_string(),
+        };
+        let overlap = author_overlap(&cited.authors, w);
+        if overlap > 0 || cited.authors.is_empty() {
+            reasons.push(reason(
+                ReasonKind::NearMissTitle,
+                format!("the title is close to “{}” but not equal: {what}", w.title),
+            ));
+            *corrected = Some(super::matching::corrected_entry(&entry.key, w));
+        } else {
+            reasons.push(reason(
+                ReasonKind::HybridFabrication,
+                format!(
+                    "the title is a changed copy of “{}” ({what}, ratio {r:.0}), and none of the cited authors wrote it",
+                    w.title
+                ),
+            ));
+        }
+        return true;
+    }
+    if let IdAnswer::Found(w) = &findings.by_id {
+        let id = cited.doi.clone().unwrap_or_else(|| "identifier".into());
+        if author_overlap(&cited.authors, w) > 0 {
+            reasons.push(reason(
+                ReasonKind::ChimericTitle,
+                format!(
+                    "no paper has this title; its {id} and authors belong to “{}”",
+                    w.title
+                ),
+            ));
+        } else {
+            reasons.push(reason(
+                ReasonKind::HybridFabrication,
+                format!(
+                    "no paper has this title, and its {id} belongs to another paper, “{}”, by other authors",
+                    w.title
+                ),
+            ));
+        }
+        return true;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,81 @@
+//! `hallmark-sim --split FILE --world FILE [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain]`
+//!
+//! Runs citegate's resolver and verdict rules over a HALLMARK split against
+//! a world, in process (no HTTP, virtual clock), writes HALLMARK predictions
+//! when asked, and prints the scores. `--explain` lists every miss and every
+//! false positive with citegate's reasons, to iterate on the rules.
+
+use citegate_core::cutoff::Date;
+use citegate_hallmark::{arg, prediction_line, read_split, score, simulate, to_bib, today_utc};
+use citegate_world::World;
+use std::collections::HashMap;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(split), Some(world)) = (arg(&args, "--split"), arg(&args, "--world")) else {
+        eprintln!("usage: hallmark-sim --split FILE --world FILE [--out FILE] [--today YYYY-MM-DD] [--explain]");
+        std::process::exit(2);
+    };
+    let read = |p: &str| {
+        std::fs::read_to_string(p).unwrap_or_else(|e| {
+            eprintln!("cannot read {p}: {e}");
+            std::process::exit(2)
+        })
+    };
+    let today = arg(&args, "--today")
+        .and_then(|t| Date::parse_iso(&t).ok())
+        .unwrap_or_else(today_utc);
+    let items = read_split(&read(&split));
+    let world = World::from_jsonl(&read(&world));
+    let started = std::time::Instant::now();
+    let (verdicts, requests) = simulate(&to_bib(&items), &world, today);
+    eprintln!(
+        "{} entries, {requests} requests, {:.1} s",
+        verdicts.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let mut predicted = HashMap::new();
+    let mut lines = String::new();
+    for (key, v) in &verdicts {
+        predicted.insert(
+            key.clone(),
+            v.verdict == citegate_core::bibtex::verdict::Verdict::Hallucinated,
+        );
+        let reason: Vec<&str> = v.reasons.iter().map(|r| r.message.as_str()).collect();
+        lines.push_str(&prediction_line(key, v.verdict, &reason.join("; "), &[]));
+        lines.push('\n');
+    }
+    if let Some(out) = arg(&args, "--out") {
+        if let Err(e) = std::fs::write(&out, lines) {
+            eprintln!("cannot write {out}: {e}");
+            std::process::exit(2);
+        }
+    }
+    let scores = score(&items, &predicted);
+    if args.iter().any(|a| a == "--explain") {
+        let by_key: HashMap<&str, _> = verdicts.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        for it in &items {
+            let said = predicted.get(&it.key).copied().unwrap_or(false);
+            if it.hallucinated == Some(said) {
+                continue;
+            }
+            let v = by_key.get(it.key.as_str());
+            let title = it
+                .fields
+                .iter()
+                .find(|(k, _)| k == "title")
+                .map(|(_, v)| v.as_str())
+                .unwrap_or("");
+            println!(
+                "{} [{}] {title}\n    {:?}",
+                if said { "FALSE POSITIVE" } else { "MISSED" },
+                it.htype.as_deref().unwrap_or("valid"),
+                v.map(|v| (
+                    &v.verdict,
+                    v.reasons.iter().map(|r| &r.message).collect::<Vec<_>>()
+                ))
+            );
+        }
+    }
+    print!("{}", scores.render());
+}
