@@ -22,6 +22,11 @@ echo "== JavaScript API (js/pkg-node, js/pkg-web, the packed tarball) under node
 js/build.sh
 echo "== packaging: the crates publish (dry run), the npm package packs"
 scripts/package-check.sh
+echo "== the pre-commit hooks under PyPI's pre-commit (try-repo)"
+scripts/pre-commit-check.sh
+echo "== the WebAssembly component (wasm32-wasip2), called from Node through jco"
+rustup target add wasm32-wasip2
+(cd component && npm ci --no-audit --no-fund && ./build.sh && node --test test/)
 node --test js/test/
 
 echo "== 3/3 end-to-end tests of the built app in headless Chromium"
