@@ -172,3 +172,25 @@ fn dblp_child_with_crossref_passes_layer_1() {
     let child = &bib.entries[0];
     assert!(!child.has("booktitle") && !child.has("year") && child.has("crossref"));
 }
+
+#[test]
+fn ris_from_zoteros_tests_and_bibtex_of_zoteros_items() {
+    // Zotero's RIS translator test inputs, and the same records as BibTeX
+    // written from the items Zotero's tests expect for them.
+    check(
+        "zotero-ris.ris",
+        "zotero-ris.bib",
+        &[
+            // "Deprecated tag test" and "Mixed author tags" have no journal;
+            // the first has no author, the second no year.
+            "4 Error MissingField author",
+            "4 Error MissingField journal",
+            "5 Error MissingField journal",
+            "5 Error MissingField year",
+            // A record with only a secondary title (T2) and PY 0000.
+            "7 Error MissingField author",
+            "7 Error MissingField title",
+            "7 Error MissingField year",
+        ],
+    );
+}

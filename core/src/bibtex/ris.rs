@@ -36,15 +36,20 @@ pub fn bibtex_type(ty: &str, has_book: bool) -> &'static str {
 
 /// One `TG  - value` line: the tag and the value (`None` for a continuation).
 fn tagged(line: &str) -> Option<(&str, &str)> {
+    // The standard is two spaces before the hyphen; some exporters write one.
     let b = line.as_bytes();
-    let tag_ok = b.len() >= 5
+    let tag_ok = b.len() >= 4
         && b[0].is_ascii_uppercase()
-        && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
-        && &b[2..5] == b"  -";
+        && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit());
     if !tag_ok {
         return None;
     }
-    let rest = line.get(5..)?;
+    let after = line.get(2..)?;
+    let rest = after.trim_start_matches(' ');
+    let spaces = after.len() - rest.len();
+    let rest = rest
+        .strip_prefix('-')
+        .filter(|_| (1..=2).contains(&spaces))?;
     Some((
         line.get(..2)?,
         rest.strip_prefix(' ').unwrap_or(rest).trim_end(),
@@ -64,7 +69,7 @@ fn tagged(line: &str) -> Option<(&str, &str)> {
 pub fn parse(text: &str) -> Bibliography {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut bib = Bibliography::default();
-    let mut record: Option<(usize, Vec<(String, String, usize)>)> = None;
+    let mut record: Option<(usize, Tags)> = None;
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
         match tagged(line) {
@@ -113,7 +118,10 @@ fn problem(line: usize, message: &str) -> Problem {
     }
 }
 
-fn finish(bib: &mut Bibliography, start: usize, tags: Vec<(String, String, usize)>) {
+/// A record's tags in order: (tag, value, line).
+type Tags = Vec<(String, String, usize)>;
+
+fn finish(bib: &mut Bibliography, start: usize, tags: Tags) {
     let all = |t: &str| -> Vec<&(String, String, usize)> {
         tags.iter()
             .filter(|(tag, v, _)| tag == t && !v.trim().is_empty())
@@ -157,7 +165,19 @@ fn finish(bib: &mut Bibliography, start: usize, tags: Vec<(String, String, usize
         _ => {}
     }
     let web = matches!(ty.as_str(), "ELEC" | "WEB" | "BLOG" | "EBOOK");
-    let date = first(&["PY", "Y1"]).or_else(|| first(&["DA"]).filter(|_| !web));
+    // PY, then DA (the access date in web records), then the deprecated Y1
+    // (Zotero's order); a year of zeros is no year (Zotero drops it).
+    let date = first(&["PY"])
+        .or_else(|| first(&["DA"]).filter(|_| !web))
+        .or_else(|| first(&["Y1"]))
+        .filter(|(d, _)| {
+            !d.split('/')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .bytes()
+                .all(|b| b == b'0')
+        });
     // `2019`, `2019/05/17/`, `2023-10-24`, `1984 - 1985`: four leading digits
     // not followed by a fifth are the year (as citation.js reads them);
     // anything else is kept so that the year check reports it.
@@ -263,6 +283,15 @@ mod tests {
         check(
             "TY  - CONF\nT2  - Proc\nKW  - a\nKW  - b\nER  - ",
             &["inproceedings ris1 | booktitle=Proc keywords=a, b"],
+        );
+    }
+
+    #[test]
+    fn zotero_rules() {
+        // One space before the hyphen; DA before the deprecated Y1; PY 0000 is no year.
+        check(
+            "TY - JOUR\nY1 - 1900/01/01\nDA - 1950/01/01\nER - \nTY  - JOUR\nPY  - 0000\nER  - ",
+            &["article ris1 | year=1950", "article ris2 |"],
         );
     }
 
