@@ -11,6 +11,13 @@ cd "$(dirname "$0")/.."
 verify=()
 [ "${1:-}" = --no-verify ] && verify=(--no-verify)
 
+# Cargo unpacks the packed citegate-core into its registry cache to build
+# citegate-cli against it, and reuses that copy for the same version even
+# after core changed: drop the copies from earlier runs (only ours, only the
+# local overlay registries, whose folder names start with "-").
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+rm -rf "$cargo_home"/registry/src/-*/citegate-* "$cargo_home"/registry/cache/-*/citegate-*
+
 echo "== cargo package -p citegate-core: the file list"
 cargo package -p citegate-core --list --allow-dirty
 echo "== cargo publish --dry-run: citegate-core, citegate-cli"
