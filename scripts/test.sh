@@ -18,8 +18,15 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test -p citegate-wasm-tests --target wasm32-unknown-unknown
 
-echo "== JavaScript API (js/pkg-node, js/pkg-web) under node --test"
+echo "== JavaScript API (js/pkg-node, js/pkg-web, the packed tarball) under node --test"
 js/build.sh
+echo "== packaging: the crates publish (dry run), the npm package packs"
+scripts/package-check.sh
+echo "== the pre-commit hooks under PyPI's pre-commit (try-repo)"
+scripts/pre-commit-check.sh
+echo "== the WebAssembly component (wasm32-wasip2), called from Node through jco"
+rustup target add wasm32-wasip2
+(cd component && npm ci --no-audit --no-fund && ./build.sh && node --test test/)
 node --test js/test/
 
 echo "== 3/3 end-to-end tests of the built app in headless Chromium"

@@ -31,9 +31,18 @@ enum ModeArg {
 
 #[derive(Args)]
 pub struct BibcheckArgs {
-    /// The bibliography
-    #[arg(long)]
-    bib: PathBuf,
+    /// Bibliographies (.bib, CSL-JSON or RIS); `-` reads standard input
+    #[arg(value_name = "FILE", required_unless_present = "bib")]
+    files: Vec<PathBuf>,
+    /// The bibliography (the same as a FILE argument)
+    #[arg(long, value_name = "FILE")]
+    bib: Option<PathBuf>,
+    /// Output: text, json (the same as --json), github (workflow annotations) or sarif (2.1.0)
+    #[arg(long, value_enum, default_value = "text")]
+    format: crate::annotate::OutputFormat,
+    /// Exit 1 only for findings of this severity or worse: `warning` (any finding) or `error`
+    #[arg(long, value_enum, default_value = "warning")]
+    fail_on: crate::annotate::FailOn,
     /// LaTeX root files; their \input/\include files are read too
     #[arg(long, num_args = 1..)]
     tex: Vec<PathBuf>,
@@ -54,7 +63,15 @@ pub struct BibcheckArgs {
 impl BibCommand {
     pub fn run(self) -> u8 {
         match self {
-            BibCommand::Bibcheck(a) => run_bibcheck(a),
+            BibCommand::Bibcheck(a) => {
+                // Every file is checked; the exit code is the worst one.
+                let paths: Vec<PathBuf> = a.bib.iter().chain(&a.files).cloned().collect();
+                paths
+                    .iter()
+                    .map(|p| run_bibcheck(&a, p))
+                    .max()
+                    .unwrap_or(PASS)
+            }
         }
     }
 }
@@ -212,27 +229,28 @@ fn current_year() -> i32 {
     today().year()
 }
 
-fn run_bibcheck(a: BibcheckArgs) -> u8 {
+fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
     // Settings are checked before any work, so a bad flag is exit 2 at once.
     if a.online {
         if let Err(code) = a.live.settings() {
             return code;
         }
     }
-    let bytes = match std::fs::read(&a.bib) {
+    let bytes = match crate::annotate::read_input(path) {
         Ok(b) => b,
         Err(e) => {
             eprintln!(
                 "error: cannot read {}: {}",
-                a.bib.display(),
+                path.display(),
                 e.to_string().to_lowercase()
             );
             return BAD_INPUT;
         }
     };
-    let bib_name = a.bib.display().to_string();
-    let bib = match parse::parse_bytes(&bytes) {
-        Ok(b) => b,
+    let bib_name = crate::annotate::display_name(path);
+    // `.bib`, CSL-JSON or RIS, by extension or content (core::bibtex::read_bibliography).
+    let bib = match citegate_core::text::decode(&bytes) {
+        Ok(text) => citegate_core::bibtex::read_bibliography(&bib_name, text),
         Err(e) => {
             eprintln!("error: {}", e.in_file(bib_name));
             return BAD_INPUT;
@@ -289,7 +307,7 @@ fn run_bibcheck(a: BibcheckArgs) -> u8 {
         v
     };
     let report = Report {
-        bib: a.bib.display().to_string(),
+        bib: bib_name.clone(),
         mode: match a.mode {
             ModeArg::Default => Mode::Default,
             ModeArg::Strict => Mode::Strict,
@@ -312,12 +330,21 @@ fn run_bibcheck(a: BibcheckArgs) -> u8 {
     };
     let mut report = report;
     if a.online {
-        match run_online(&bib, &a) {
+        match run_online(&bib, a) {
             Ok(o) => report.online = Some(o),
             Err(code) => return code,
         }
     }
-    if a.json {
+    let format = if a.json {
+        crate::annotate::OutputFormat::Json
+    } else {
+        a.format
+    };
+    if format == crate::annotate::OutputFormat::Github {
+        crate::annotate::print_github(&report.bib, &report.findings);
+    } else if format == crate::annotate::OutputFormat::Sarif {
+        print_json(&crate::annotate::sarif(&report.bib, &report.findings));
+    } else if format == crate::annotate::OutputFormat::Json {
         print_json(&report);
     } else {
         for f in &report.findings {
@@ -366,7 +393,7 @@ fn run_bibcheck(a: BibcheckArgs) -> u8 {
         .online
         .as_ref()
         .is_none_or(|o| o.hallucinated == 0 && o.uncertain == 0);
-    if report.findings.is_empty() && online_clean {
+    if !crate::annotate::fails(&report.findings, a.fail_on) && online_clean {
         PASS
     } else {
         FAIL

@@ -7,6 +7,7 @@
 //! Exit codes follow the reference scripts: 0 pass, 1 fail (the check ran and
 //! found problems), 2 bad input or usage.
 
+mod annotate;
 mod bib_cmds;
 mod http;
 mod io;
@@ -39,6 +40,59 @@ enum Command {
     Search(search_cmds::SearchCommand),
     #[command(flatten)]
     Tex(tex_cmds::TexCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), generated from these definitions
+    Man,
+}
+
+/// Examples shown at the end of each subcommand's `--help`.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("bibcheck", "citegate bibcheck refs.bib --tex main.tex\n  citegate bibcheck zotero.json --format github --fail-on error\n  cat refs.ris | citegate bibcheck - --format sarif > citegate.sarif"),
+    ("completions", "citegate completions bash > ~/.local/share/bash-completion/completions/citegate\n  citegate completions zsh > ~/.zfunc/_citegate"),
+    ("man", "citegate man > citegate.1 && man ./citegate.1"),
+];
+
+/// Adds `Examples:` to every subcommand's help (the tables below).
+fn with_examples(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    names.iter().fold(cmd, |cmd, name| {
+        let text = EXAMPLES
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.to_string())
+            .or_else(|| example_of(name))
+            .unwrap_or_else(|| format!("citegate {name} --help"));
+        cmd.mut_subcommand(name, |c| c.after_help(format!("Examples:\n  {text}")))
+    })
+}
+
+/// Examples of the other subcommands (the README's, where it has one).
+fn example_of(name: &str) -> Option<String> {
+    Some(match name {
+        "match" => "citegate match --candidate \"Linformer\" --found \"Linformer: Self-Attention with Linear Complexity\" --substring-bypass".into(),
+        "cutoff" => "citegate cutoff --paper-year 2024 --paper-month 9 --cutoff 2024-10-01".into(),
+        "pre-dedup" => "citegate pre-dedup --in raw_candidates.json --out candidates.json".into(),
+        "dedupe" => "citegate dedupe --in raw_pool.json --out citation_pool.json --cutoff 2024-10-01".into(),
+        "bibtex" => "citegate bibtex --pool citation_pool.json --out refs.bib --csl-out refs.json".into(),
+        "coverage" => "citegate coverage --tex main.tex --pool citation_pool.json".into(),
+        "outline-queries" => "citegate outline-queries --outline outline.json --json".into(),
+        "verify" => "citegate verify --candidates candidates.json --cutoff 2024-10-01 --out raw_pool.json".into(),
+        "validate-pool" => "citegate validate-pool --pool citation_pool.json --fix".into(),
+        "prompt" => "citegate prompt --pool citation_pool.json --out prompt.md".into(),
+        "fuse" => "citegate fuse --s2 s2.json --openalex openalex.json --query \"graph transformers\" --human".into(),
+        "library" => "citegate library list --library refs.jsonl".into(),
+        "crosscheck" => "citegate crosscheck --pool citation_pool.json".into(),
+        "cites" => "citegate cites --tex main.tex --json".into(),
+        "sync-keys" => "citegate sync-keys --pool citation_pool.json --tex main.tex --inplace".into(),
+        _ => return None,
+    })
 }
 
 /// Lets every single-valued flag take a value that begins with `-` (a title
@@ -61,7 +115,7 @@ fn hyphen_values(cmd: clap::Command) -> clap::Command {
 
 fn main() -> ExitCode {
     io::exit_quietly_on_broken_pipe();
-    let parsed = hyphen_values(Cli::command())
+    let parsed = hyphen_values(with_examples(Cli::command()))
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
@@ -79,6 +133,24 @@ fn main() -> ExitCode {
         Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),
         Command::Tex(cmd) => cmd.run(),
+        Command::Completions { shell } => {
+            let mut cmd = with_examples(Cli::command());
+            clap_complete::generate(shell, &mut cmd, "citegate", &mut std::io::stdout());
+            0
+        }
+        Command::Man => {
+            let man = clap_mangen::Man::new(with_examples(Cli::command()));
+            match man.render(&mut std::io::stdout()) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!(
+                        "error: cannot write the man page: {}",
+                        e.to_string().to_lowercase()
+                    );
+                    2
+                }
+            }
+        }
     };
     ExitCode::from(code)
 }

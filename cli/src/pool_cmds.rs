@@ -161,6 +161,9 @@ pub struct BibtexArgs {
     /// Where to write refs.bib
     #[arg(long)]
     out: PathBuf,
+    /// Also write the same entries as CSL-JSON (for Zotero, pandoc, citation.js)
+    #[arg(long, value_name = "PATH")]
+    csl_out: Option<PathBuf>,
     /// Machine-readable output
     #[arg(long)]
     json: bool,
@@ -509,6 +512,9 @@ fn run_bibtex(a: BibtexArgs) -> Result<u8, u8> {
     }
     let bib = write_bib(&mut pool);
     write_text(&a.out, &bib.text)?;
+    if let Some(csl_out) = &a.csl_out {
+        write_text(csl_out, &citegate_core::bibtex::csl::from_bibtex(&bib.text))?;
+    }
     write_text(&a.pool, &pool::to_json(&pool))?;
     if a.json {
         print_json(&json!({"out": a.out.display().to_string(), "keys": bib.keys}));

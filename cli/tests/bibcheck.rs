@@ -177,3 +177,34 @@ fn exit_codes() {
         2
     );
 }
+
+/// The same record as `.bib`, CSL-JSON and RIS (core/tests/fixtures/formats)
+/// gives the same findings; a CSL-JSON file named `.txt` is told by its content.
+#[test]
+fn csl_json_and_ris_are_checked_like_bib() {
+    let formats = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/formats");
+    let codes = |name: &str| -> (i32, Vec<String>) {
+        let (code, report, stderr) = run(&["--bib", formats.join(name).to_str().unwrap()]);
+        assert_ne!(code, 2, "{name}: {stderr}");
+        let found = report["findings"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|f| format!("{} {}", f["code"], f["field"]))
+                    .collect()
+            })
+            .unwrap_or_default();
+        (code, found)
+    };
+    let ris = codes("citationjs-ris-file.ris");
+    assert_eq!(ris.0, 1);
+    assert_eq!(ris.1.len(), 23, "{:?}", ris.1);
+    assert_eq!(ris, codes("citationjs-ris-file.json"));
+    assert_eq!(codes("citationjs-ris-record.ris"), (0, vec![]));
+    assert_eq!(codes("citationjs-ris-record.json"), (0, vec![]));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bibcheck-formats");
+    std::fs::create_dir_all(&dir).unwrap();
+    let txt = dir.join("export.txt");
+    std::fs::copy(formats.join("citationjs-ris-file.json"), &txt).unwrap();
+    assert_eq!(codes(txt.to_str().unwrap()), ris);
+}

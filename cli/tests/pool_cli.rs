@@ -265,3 +265,29 @@ fn verify_replays_recorded_responses() {
         "",
     );
 }
+
+/// `bibtex --csl-out` writes the same entries as CSL-JSON, which reads back
+/// to the entries of refs.bib.
+#[test]
+fn bibtex_writes_csl_json_too() {
+    let inp = tmp("csl-pool.json", POOL);
+    let (bib, csl) = (tmp("csl-refs.bib", ""), tmp("csl-refs.json", ""));
+    let (code, err) = run(&[
+        "bibtex",
+        "--pool",
+        inp.to_str().unwrap(),
+        "--out",
+        bib.to_str().unwrap(),
+        "--csl-out",
+        csl.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let items: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&csl).unwrap()).unwrap();
+    let bib_text = std::fs::read_to_string(&bib).unwrap();
+    let key = bib_text.split(['{', ',']).nth(1).unwrap();
+    assert_eq!(items[0]["id"], key);
+    assert_eq!(items[0]["title"], "Attention Is All You Need");
+    assert_eq!(items[0]["author"][0]["family"], "Vaswani");
+    assert_eq!(items[0]["issued"]["date-parts"][0][0], 2017);
+}

@@ -332,10 +332,11 @@ fn papers_arg(value: JsValue) -> Result<Vec<PoolPaper>, JsValue> {
 
 fn bib_arg(value: JsValue) -> Result<bibparse::Bibliography, JsValue> {
     match value.as_string() {
-        Some(text) => Ok(bibparse::parse(&text)),
+        // BibTeX, CSL-JSON or RIS, told apart by the content.
+        Some(text) => Ok(crate::bibtex::read_bibliography("", &text)),
         None => Err(throw(Error::new(
             ErrorKind::Shape,
-            "argument `bib` must be the text of a .bib file",
+            "argument `bib` must be the text of a .bib, CSL-JSON or RIS file",
         ))),
     }
 }
@@ -489,6 +490,21 @@ pub fn write_bib(
 #[wasm_bindgen(js_name = parseBib, unchecked_return_type = "Bibliography")]
 pub fn parse_bib(text: &str) -> JsResult {
     to_js(&bibparse::parse(text))
+}
+
+/// Reads a bibliography in any format citegate knows (`.bib`, CSL-JSON,
+/// RIS), picked by the file name's extension or else the content; the
+/// entries are the ones `parseBib` gives for the same records.
+#[wasm_bindgen(js_name = readBibliography, unchecked_return_type = "Bibliography")]
+pub fn read_bibliography(name: &str, text: &str) -> JsResult {
+    to_js(&crate::bibtex::read_bibliography(name, text))
+}
+
+/// A bibliography in any format (as `readBibliography` reads it) written
+/// as CSL-JSON text.
+#[wasm_bindgen(js_name = toCslJson)]
+pub fn to_csl_json(name: &str, text: &str) -> String {
+    crate::bibtex::csl::write(&crate::bibtex::read_bibliography(name, text).entries)
 }
 
 // ---------------------------------------------------------------- LaTeX, coverage, keys

@@ -228,3 +228,23 @@ test("refs.jsonl: add a work, refuse its DOI twice, read it back", () => {
   const bad = cg.libraryParse(first.text + "not json\n");
   check((l) => [l.records.length, l.errors.length, l.errors[0].kind], [bad], [1, 1, "json"]);
 });
+
+test("readBibliography reads CSL-JSON and RIS into the entries parseBib gives; toCslJson writes CSL-JSON", () => {
+  const F = path.resolve(here, "../../core/tests/fixtures/formats");
+  const fx = (name) => fs.readFileSync(path.join(F, name), "utf8");
+  const fields = (bib) => bib.entries.map((e) => [e.kind, e.key, e.fields.map((f) => f.name).sort()]);
+  const ris = cg.readBibliography("record.ris", fx("citationjs-ris-record.ris"));
+  const csl = cg.readBibliography("record.json", fx("citationjs-ris-record.json"));
+  assert.deepEqual(ris.entries[0].key, "Trentini2019");
+  assert.deepEqual(ris.entries.map((e) => e.kind), csl.entries.map((e) => e.kind));
+  // The layer-1 checks take any of the three as text, told apart by content.
+  for (const name of ["citationjs-ris-file.ris", "citationjs-ris-file.json"]) {
+    assert.equal(cg.bibCheckFormat(fx(name), 2026).findings.length, 23, name);
+  }
+  const back = JSON.parse(cg.toCslJson("refs.bib", "@article{k, title={T}, author={Doe, J.}, journal={J}, year={2020}}"));
+  assert.deepEqual(back, [
+    { id: "k", type: "article-journal", author: [{ family: "Doe", given: "J." }], title: "T",
+      "container-title": "J", issued: { "date-parts": [[2020]] } },
+  ]);
+  assert.ok(fields(cg.readBibliography("x.bib", "@misc{a, title={A}}")).length === 1);
+});

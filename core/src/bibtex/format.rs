@@ -10,6 +10,7 @@
 //! by the same rules. The current year is a parameter: the core reads no
 //! clock, and a year one past it is allowed (papers in press).
 
+use super::inherit::Index;
 use super::parse::{Bibliography, Entry};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -219,6 +220,8 @@ pub struct Layer1<'b> {
     duplicates: Duplicates<'b>,
     /// Duplicate findings, reported after all the per-entry ones.
     repeated: Vec<Finding>,
+    /// The entries by key, for `crossref`/`xdata` inheritance.
+    parents: Index<'b>,
 }
 
 impl<'b> Layer1<'b> {
@@ -249,6 +252,7 @@ impl<'b> Layer1<'b> {
             out,
             duplicates: Duplicates::default(),
             repeated: Vec::new(),
+            parents: Index::new(bib),
         }
     }
 
@@ -259,8 +263,11 @@ impl<'b> Layer1<'b> {
             .saturating_add(n.max(1))
             .min(self.bib.entries.len());
         for e in self.bib.entries.get(self.next..end).unwrap_or_default() {
-            check_required(e, &mut self.out);
-            check_year(e, self.now_year, &mut self.out);
+            // Required fields and the year count what the entry inherits
+            // through `crossref` and `xdata`; the rest judge it as written.
+            let resolved = self.parents.resolve(e);
+            check_required(&resolved, &mut self.out);
+            check_year(&resolved, self.now_year, &mut self.out);
             check_doi(e, &mut self.out);
             self.duplicates.see(e, &mut self.repeated);
         }

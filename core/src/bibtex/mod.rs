@@ -15,10 +15,73 @@
 //! corrected one. The network sits between layers 2 and 3 and belongs to the
 //! caller.
 
+pub mod csl;
 pub mod existence;
 pub mod format;
+pub mod inherit;
 pub mod matching;
 pub mod parse;
+pub mod ris;
 pub mod venues;
 pub mod verdict;
 pub mod write;
+
+use parse::Bibliography;
+
+/// The bibliography formats citegate reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// BibTeX or biblatex (`.bib`).
+    Bibtex,
+    /// CSL-JSON (`.json`), as Zotero, Better BibTeX and citation.js export it.
+    CslJson,
+    /// RIS (`.ris`).
+    Ris,
+}
+
+/// The format of a bibliography file: by its extension (`.bib`, `.json` /
+/// `.csl` / `.csljson`, `.ris`, `.txt` by content), else by its content (a
+/// JSON list or object is CSL-JSON, a line starting `TY  - ` is RIS, the rest
+/// is BibTeX).
+///
+/// ```
+/// use citegate_core::bibtex::{detect_format, Format};
+/// assert_eq!(detect_format("refs.bib", "[]"), Format::Bibtex);
+/// assert_eq!(detect_format("zotero.json", ""), Format::CslJson);
+/// assert_eq!(detect_format("-", "TY  - JOUR\nER  - "), Format::Ris);
+/// assert_eq!(detect_format("export", " [{\"id\": \"a\"}]"), Format::CslJson);
+/// ```
+pub fn detect_format(name: &str, text: &str) -> Format {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "bib" | "bibtex" | "biblatex" => return Format::Bibtex,
+        "json" | "csl" | "csljson" => return Format::CslJson,
+        "ris" => return Format::Ris,
+        _ => {}
+    }
+    let body = text.trim_start_matches('\u{feff}').trim_start();
+    if body.starts_with('[') || body.starts_with('{') {
+        Format::CslJson
+    } else if body.lines().any(|l| l.starts_with("TY  -")) {
+        Format::Ris
+    } else {
+        Format::Bibtex
+    }
+}
+
+/// Reads a bibliography in any format citegate knows, picked by
+/// [`detect_format`], into the same entries, so every check applies
+/// unchanged. The CLI, the app and the JavaScript package read bibliographies
+/// through this one function. Never fails: problems are in
+/// [`Bibliography::problems`].
+pub fn read_bibliography(name: &str, text: &str) -> Bibliography {
+    match detect_format(name, text) {
+        Format::Bibtex => parse::parse(text),
+        Format::CslJson => csl::parse(text),
+        Format::Ris => ris::parse(text),
+    }
+}

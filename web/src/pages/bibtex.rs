@@ -7,6 +7,7 @@ use crate::components::{
     slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
 use crate::services::Services;
+use citegate_core::bibtex;
 use citegate_core::bibtex::existence::{self, Existence, Lookup};
 use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
@@ -192,7 +193,15 @@ pub fn BibtexPage() -> impl IntoView {
             let LoadedFile { name, text } = file;
             let stale = move || read_id.get_value() != mine;
             let mb = |b: usize| b as f64 / 1_048_576.0;
-            let mut p = parse::Incremental::new(&text);
+            // CSL-JSON and RIS go through the core's shared reader in one go
+            // (the sliced reader is BibTeX's); the checks are the same.
+            let format = bibtex::detect_format(&name, &text);
+            let sliced = if format == bibtex::Format::Bibtex {
+                text.as_str()
+            } else {
+                ""
+            };
+            let mut p = parse::Incremental::new(sliced);
             while !slice(|| p.step(STEP_BYTES)) {
                 let (at, total) = p.progress();
                 reading.set(format!(
@@ -206,7 +215,10 @@ pub fn BibtexPage() -> impl IntoView {
                     return;
                 }
             }
-            let parsed = Arc::new(p.finish());
+            let parsed = Arc::new(match format {
+                bibtex::Format::Bibtex => p.finish(),
+                _ => bibtex::read_bibliography(&name, &text),
+            });
             drop(text);
             let mut l1 = format::Layer1::new(&parsed, current_year());
             while !slice(|| l1.step(STEP_ENTRIES)) {
@@ -339,7 +351,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <button type="button" id="load-example" on:click=load_example>"Load example"</button>
             </div>
             <div class="two-col">
-                <FileDrop id="bib-input" label="Drop a .bib file" accept=".bib" on_files=set_bib />
+                <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file" accept=".bib,.json,.ris" on_files=set_bib />
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it" accept=".tex" multiple=true on_files=add_tex />
             </div>
             <p class="muted" id="inputs">{move || {

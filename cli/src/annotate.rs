@@ -1,0 +1,159 @@
+//! Output for CI and scripts: GitHub workflow annotations, SARIF 2.1.0, the
+//! `--fail-on` rule, and `-` as standard input. Rendering only: the findings
+//! are the core's.
+
+use citegate_core::bibtex::format::{Finding, Severity};
+use serde_json::{json, Value};
+use std::io::Read;
+use std::path::Path;
+
+/// How a check's findings are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// One line a finding, `file:line: severity: message`.
+    Text,
+    /// The whole report as JSON.
+    Json,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
+    Github,
+    /// A SARIF 2.1.0 log (code scanning in GitHub, GitLab, Azure DevOps).
+    Sarif,
+}
+
+/// Which findings make the exit code 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Any finding, warnings included.
+    Warning,
+    /// Errors only; warnings are printed and pass.
+    Error,
+}
+
+/// Whether `findings` fail under `fail_on`.
+pub fn fails(findings: &[Finding], fail_on: FailOn) -> bool {
+    findings
+        .iter()
+        .any(|f| fail_on == FailOn::Warning || f.severity == Severity::Error)
+}
+
+/// The bytes of `path`, or of standard input when it is `-`.
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf)?;
+        Ok(buf)
+    } else {
+        std::fs::read(path)
+    }
+}
+
+/// The name shown for `path`: `<stdin>` for `-`.
+pub fn display_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Escapes a workflow command's message (GitHub's rules: `%`, CR, LF).
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value (also `:` and `,`).
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// One GitHub workflow command a finding: `::error file=F,line=L,title=T::message`.
+pub fn github_lines(bib: &str, findings: &[Finding]) -> Vec<String> {
+    findings
+        .iter()
+        .map(|f| {
+            let level = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let mut props = vec![format!(
+                "file={}",
+                escape_property(f.file.as_deref().unwrap_or(bib))
+            )];
+            if let Some(line) = f.line {
+                props.push(format!("line={line}"));
+            }
+            props.push(format!("title=citegate {}", escape_property(&code(f))));
+            let mut message = f.message.clone();
+            if let Some(s) = &f.suggestion {
+                message.push_str(&format!(" (suggested: {s})"));
+            }
+            format!("::{level} {}::{}", props.join(","), escape_data(&message))
+        })
+        .collect()
+}
+
+/// Prints [`github_lines`].
+pub fn print_github(bib: &str, findings: &[Finding]) {
+    for line in github_lines(bib, findings) {
+        println!("{line}");
+    }
+}
+
+fn code(f: &Finding) -> String {
+    serde_json::to_value(f.code)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The findings as a SARIF 2.1.0 log: one run of the tool `citegate`, one
+/// rule a finding code, one result a finding with its file and line.
+pub fn sarif(bib: &str, findings: &[Finding]) -> Value {
+    let mut rules: Vec<String> = findings.iter().map(code).collect();
+    rules.sort();
+    rules.dedup();
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| {
+            let mut location = json!({
+                "physicalLocation": {
+                    "artifactLocation": { "uri": f.file.as_deref().unwrap_or(bib) },
+                }
+            });
+            if let Some(line) = f.line {
+                location["physicalLocation"]["region"] = json!({ "startLine": line });
+            }
+            json!({
+                "ruleId": code(f),
+                "level": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "message": { "text": f.message },
+                "locations": [location],
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "citegate",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules.iter().map(|r| json!({ "id": r })).collect::<Vec<_>>(),
+            }},
+            "results": results,
+        }]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(escape_data("50% a\nb"), "50%25 a%0Ab");
+        assert_eq!(escape_property("C:\\x,y"), "C%3A\\x%2Cy");
+    }
+}
