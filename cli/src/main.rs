@@ -9,10 +9,12 @@
 
 mod bib_cmds;
 mod io;
+mod llm;
 mod match_cmds;
 mod pool_cmds;
 mod search_cmds;
 mod tex_cmds;
+mod write_cmds;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -37,6 +39,8 @@ enum Command {
     Search(search_cmds::SearchCommand),
     #[command(flatten)]
     Tex(tex_cmds::TexCommand),
+    #[command(flatten)]
+    Write(write_cmds::WriteCommand),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),
         Command::Tex(cmd) => cmd.run(),
+        Command::Write(cmd) => cmd.run(),
     };
     ExitCode::from(code)
 }

@@ -397,6 +397,12 @@ impl WriteLoop {
             .map(|(r, _)| r)
     }
 
+    /// The report as things stand: used when the caller has to stop early
+    /// (a refused key, a prompt too long), so the rounds done are not lost.
+    pub fn stop(&self) -> Report {
+        self.report()
+    }
+
     fn report(&self) -> Report {
         let best = self.best();
         let draft = best.and_then(|r| extract_latex(&r.answer).ok());
@@ -412,6 +418,7 @@ impl WriteLoop {
                     "stopped after {} rounds without a draft that passes every check; keeping round {} ({} of 4 checks pass, {}/{} papers cited)",
                     self.history.len(), r.number, c.passed(), c.coverage.n_cited, c.coverage.n_pool
                 ),
+                None if self.history.is_empty() => "stopped before any answer".to_string(),
                 None => format!("stopped after {} rounds; no answer held a LaTeX file", self.history.len()),
             })
         };
