@@ -102,7 +102,7 @@ for (const shape of ["openai", "anthropic"]) {
         "    smith2023invented\n",
         "cites 6 of the 10 papers in the pool (60.0%); at least 9 are required",
         "For related work 2.1:\n    wu2022memvit (MeMViT",
-        "For related work 2.2:\n    child2019generating (Generating Long Sequences with Sparse Transformers)\n    beltagy2020longformer",
+        "For related work 2.2:\n    beltagy2020longformer (Longformer: The Long-Document Transformer)\n    child2019generating (Generating Long Sequences with Sparse Transformers)\n    zaheer2020big",
       ]) assert.ok(r1.includes(needle), `re-prompt 1 lacks ${JSON.stringify(needle)}:\n${r1}`);
       // Re-prompt 2: only the coverage is still short.
       const r2 = lastMessage(sent[2]);
