@@ -8,6 +8,11 @@
 # every build and cannot be written by hand; a static host serves the page
 # as built, so a per-request nonce is not an option either. Perl's core
 # modules are enough (no network, no extra tool).
+#
+# The placeholder 'llm-origins' in connect-src becomes the space-separated
+# origins in $CITEGATE_LLM_ORIGINS (empty when unset): a lab that hosts its
+# own writing model adds its origin at build time, since a policy cannot be
+# loosened by the page at run time.
 set -euo pipefail
 html="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}/index.html"
 perl -0777 -i -MDigest::SHA=sha256_base64 -pe '
@@ -19,4 +24,7 @@ perl -0777 -i -MDigest::SHA=sha256_base64 -pe '
   }
   my $sources = join(" ", @h);
   s/\x27inline-script-hashes\x27/$sources/g;
+  my $llm = $ENV{CITEGATE_LLM_ORIGINS} // "";
+  $llm =~ s/[^A-Za-z0-9:\/.*\- ]//g;
+  s/ ?\x27llm-origins\x27/$llm eq "" ? "" : " $llm"/ge;
 ' "$html"

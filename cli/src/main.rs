@@ -12,10 +12,12 @@ mod bib_cmds;
 mod http;
 mod io;
 mod live;
+mod llm;
 mod match_cmds;
 mod pool_cmds;
 mod search_cmds;
 mod tex_cmds;
+mod write_cmds;
 
 use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -40,6 +42,8 @@ enum Command {
     Search(search_cmds::SearchCommand),
     #[command(flatten)]
     Tex(tex_cmds::TexCommand),
+    #[command(flatten)]
+    Write(write_cmds::WriteCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {
         /// The shell
@@ -133,6 +137,7 @@ fn main() -> ExitCode {
         Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),
         Command::Tex(cmd) => cmd.run(),
+        Command::Write(cmd) => cmd.run(),
         Command::Completions { shell } => {
             let mut cmd = with_examples(Cli::command());
             clap_complete::generate(shell, &mut cmd, "citegate", &mut std::io::stdout());

@@ -201,7 +201,7 @@ pub struct Foreign {
 }
 
 /// A pool paper the draft does not cite.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Uncited {
     /// Its key.
     pub key: String,
@@ -212,7 +212,7 @@ pub struct Uncited {
 }
 
 /// The uncited papers found for one outline tag.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct TagGroup {
     /// The tag, or `(untagged)`.
     pub tag: String,

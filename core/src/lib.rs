@@ -27,6 +27,7 @@
 //! | [`library`] | the `refs.jsonl` reference library |
 //! | [`prompt`] | the writing prompt filled from a pool |
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
+//! | [`write`] | the writing step: the model loop, its four checks, provider requests |
 //!
 //! # Example
 //!
@@ -65,5 +66,6 @@ pub mod text;
 pub mod title;
 pub mod verify;
 pub mod works;
+pub mod write;
 
 pub use error::{Error, ErrorKind, Location, Result};

@@ -137,6 +137,7 @@ async fn secrets_stay_out_of_the_workspace_and_its_export() {
     services.set_secrets(Secrets {
         s2_api_key: Some("S2-SECRET-KEY".into()),
         openalex_api_key: Some("OA-SECRET-KEY".into()),
+        llm_api_key: Some("LLM-SECRET-KEY".into()),
         remember: false,
     });
     services.save_settings().await.unwrap();
@@ -153,7 +154,9 @@ async fn secrets_stay_out_of_the_workspace_and_its_export() {
     let cache_export = services.cache().export_json().await.unwrap();
     for text in [&export, &cache_export] {
         assert!(
-            !text.contains("S2-SECRET-KEY") && !text.contains("OA-SECRET-KEY"),
+            !text.contains("S2-SECRET-KEY")
+                && !text.contains("OA-SECRET-KEY")
+                && !text.contains("LLM-SECRET-KEY"),
             "{text}"
         );
     }
@@ -166,6 +169,7 @@ async fn secrets_stay_out_of_the_workspace_and_its_export() {
     services.set_secrets(Secrets {
         s2_api_key: Some("S2-SECRET-KEY".into()),
         openalex_api_key: None,
+        llm_api_key: None,
         remember: true,
     });
     assert_eq!(

@@ -127,6 +127,7 @@ pub fn App() -> impl IntoView {
                     Page::CrossCheck => pages::crosscheck::CrossCheckPage().into_any(),
                     Page::Search => pages::search::SearchPage().into_any(),
                     Page::Settings => pages::settings::SettingsPage().into_any(),
+                    Page::Write => pages::write::WritePage().into_any(),
                     }
                 }}
             </main>

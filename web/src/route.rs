@@ -15,6 +15,8 @@ pub enum Page {
     Search,
     /// The `refs.jsonl` reference library.
     Library,
+    /// Draft the Introduction and Related Work with a language model.
+    Write,
     /// Keys, contact email, base URLs, cache.
     Settings,
     /// Score two titles the way the verifier does.
@@ -23,13 +25,14 @@ pub enum Page {
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 8] = [
+    pub const ALL: [Page; 9] = [
         Page::Pool,
         Page::Coverage,
         Page::CrossCheck,
         Page::Bibtex,
         Page::Search,
         Page::Library,
+        Page::Write,
         Page::TitleMatch,
         Page::Settings,
     ];
@@ -44,6 +47,7 @@ impl Page {
             Page::Search => "/search",
             Page::Library => "/library",
             Page::Settings => "/settings",
+            Page::Write => "/write",
             Page::TitleMatch => "/match",
         }
     }
@@ -58,6 +62,7 @@ impl Page {
             Page::Search => "Search",
             Page::Library => "Library",
             Page::Settings => "Settings",
+            Page::Write => "Write",
             Page::TitleMatch => "Title match",
         }
     }

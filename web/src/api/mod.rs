@@ -20,12 +20,15 @@
 //! - [`batch`]: id extraction and chunking so items with ids go through the
 //!   batch endpoints and only items without ids fall back to title searches.
 //!
+//! - [`llm`]: one streamed request to a language model (the Write page).
+//!
 //! Pages normally do not build a client themselves: they take
 //! [`Services`](crate::services::Services) from context and run
 //! [`services::run`](crate::services::run) drivers.
 
 pub mod batch;
 pub mod client;
+pub mod llm;
 pub mod transport;
 
 pub use client::{Client, ClientError, Fetched};

@@ -9,3 +9,4 @@ pub mod pool;
 pub mod search;
 pub mod settings;
 pub mod title_match;
+pub mod write;

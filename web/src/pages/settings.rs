@@ -6,7 +6,8 @@
 //! separate button forgets both. After saving, the page only says whether a
 //! key is set — it never puts a key back into the document, so a remembered
 //! key cannot be read off the screen or out of a screenshot. Everything else
-//! is [`Settings`], saved to the workspace through the services.
+//! is [`Settings`], saved to the workspace through the services. The writing
+//! model's key follows the same rules and goes only to the model base URL.
 
 use crate::components::{Banner, BannerKind, TextTable};
 use crate::services::cache::CacheStats;
@@ -74,6 +75,11 @@ pub fn SettingsPage() -> impl IntoView {
     let interval = RwSignal::new(current.s2_interval_ms.to_string());
     let s2_key = RwSignal::new(String::new());
     let oa_key = RwSignal::new(String::new());
+    let llm_api = RwSignal::new(current.llm_api.clone());
+    let llm_base = RwSignal::new(current.llm_base.clone());
+    let llm_model = RwSignal::new(current.llm_model.clone());
+    let llm_key = RwSignal::new(String::new());
+    let llm_key_set = RwSignal::new(services.current_secrets().llm_api_key.is_some());
     let (has_s2, has_oa, remembered) = services.secrets_state();
     let key_state = RwSignal::new((has_s2, has_oa));
     let remember = RwSignal::new(remembered);
@@ -101,6 +107,9 @@ pub fn SettingsPage() -> impl IntoView {
             s.crossref_base = cr_base.get_untracked().trim().to_string();
             s.mailto = mailto.get_untracked().trim().to_string();
             s.s2_interval_ms = ms;
+            s.llm_api = llm_api.get_untracked();
+            s.llm_base = llm_base.get_untracked().trim().to_string();
+            s.llm_model = llm_model.get_untracked().trim().to_string();
         });
         // An empty key field keeps the key already set.
         let kept = services.current_secrets();
@@ -115,8 +124,11 @@ pub fn SettingsPage() -> impl IntoView {
         let secrets = Secrets {
             s2_api_key: typed(s2_key, kept.s2_api_key),
             openalex_api_key: typed(oa_key, kept.openalex_api_key),
+            llm_api_key: typed(llm_key, kept.llm_api_key),
             remember: remember.get_untracked(),
         };
+        llm_key_set.set(secrets.llm_api_key.is_some());
+        llm_key.set(String::new());
         key_state.set((
             secrets.s2_api_key.is_some(),
             secrets.openalex_api_key.is_some(),
@@ -140,6 +152,7 @@ pub fn SettingsPage() -> impl IntoView {
     let forget = move || {
         services.set_secrets(Secrets::default());
         key_state.set((false, false));
+        llm_key_set.set(false);
         remember.set(false);
         kind.set(BannerKind::Ok);
         message.set("keys forgotten".into());
@@ -195,6 +208,14 @@ pub fn SettingsPage() -> impl IntoView {
                 {text_input("openalex-base", "OpenAlex base URL", oa_base)}
                 {text_input("crossref-base", "Crossref base URL", cr_base)}
                 {text_input("s2-interval", "Semantic Scholar interval (ms)", interval)}
+                <label for="llm-api">"Writing model API"</label>
+                <select id="llm-api" prop:value=move || llm_api.get() on:change=move |ev| llm_api.set(event_target_value(&ev))>
+                    <option value="openai">"OpenAI-compatible (OpenAI, OpenRouter, Ollama, llama.cpp, vLLM)"</option>
+                    <option value="anthropic">"Anthropic Messages"</option>
+                </select>
+                {text_input("llm-base", "Writing model base URL", llm_base)}
+                {text_input("llm-model", "Writing model name", llm_model)}
+                {key_input("llm-key", "Writing model API key", llm_key, Signal::derive(move || llm_key_set.get()))}
                 <button type="submit" id="save-settings">"Save"</button>
                 <button type="button" class="secondary" id="forget-keys" on:click=move |_| forget()>"Forget keys"</button>
             </form>

@@ -29,6 +29,12 @@ pub struct Settings {
     pub mailto: String,
     /// Minimum time between two Semantic Scholar requests, in milliseconds.
     pub s2_interval_ms: u64,
+    /// The writing model's API shape: `openai` or `anthropic`.
+    pub llm_api: String,
+    /// The writing model's base URL.
+    pub llm_base: String,
+    /// The writing model's name.
+    pub llm_model: String,
 }
 
 impl Default for Settings {
@@ -40,6 +46,9 @@ impl Default for Settings {
             crossref_base: ep.crossref_base,
             mailto: String::new(),
             s2_interval_ms: DEFAULT_S2_INTERVAL_MS,
+            llm_api: "openai".into(),
+            llm_base: "https://api.openai.com/v1".into(),
+            llm_model: String::new(),
         }
     }
 }
@@ -79,6 +88,8 @@ pub struct Secrets {
     pub s2_api_key: Option<String>,
     /// OpenAlex API key.
     pub openalex_api_key: Option<String>,
+    /// The writing model's API key (sent only to the model base URL).
+    pub llm_api_key: Option<String>,
     /// Keep the keys in this browser's `localStorage`.
     pub remember: bool,
 }
@@ -89,6 +100,7 @@ impl fmt::Debug for Secrets {
         f.debug_struct("Secrets")
             .field("s2_api_key", &shown(&self.s2_api_key))
             .field("openalex_api_key", &shown(&self.openalex_api_key))
+            .field("llm_api_key", &shown(&self.llm_api_key))
             .field("remember", &self.remember)
             .finish()
     }
@@ -96,6 +108,7 @@ impl fmt::Debug for Secrets {
 
 const S2_KEY: &str = "citegate:secret:s2_api_key";
 const OA_KEY: &str = "citegate:secret:openalex_api_key";
+const LLM_KEY: &str = "citegate:secret:llm_api_key";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
@@ -109,10 +122,12 @@ impl Secrets {
         };
         let s2 = st.get_item(S2_KEY).ok().flatten();
         let oa = st.get_item(OA_KEY).ok().flatten();
+        let llm = st.get_item(LLM_KEY).ok().flatten();
         Secrets {
-            remember: s2.is_some() || oa.is_some(),
+            remember: s2.is_some() || oa.is_some() || llm.is_some(),
             s2_api_key: s2,
             openalex_api_key: oa,
+            llm_api_key: llm,
         }
     }
 
@@ -122,7 +137,11 @@ impl Secrets {
         let Some(st) = storage() else {
             return;
         };
-        for (name, value) in [(S2_KEY, &self.s2_api_key), (OA_KEY, &self.openalex_api_key)] {
+        for (name, value) in [
+            (S2_KEY, &self.s2_api_key),
+            (OA_KEY, &self.openalex_api_key),
+            (LLM_KEY, &self.llm_api_key),
+        ] {
             match value.as_deref().filter(|_| self.remember) {
                 Some(v) if !v.is_empty() => {
                     let _ = st.set_item(name, v);
@@ -136,7 +155,7 @@ impl Secrets {
 
     /// Every key value, to check that a text does not contain one.
     pub fn values(&self) -> Vec<&str> {
-        [&self.s2_api_key, &self.openalex_api_key]
+        [&self.s2_api_key, &self.openalex_api_key, &self.llm_api_key]
             .into_iter()
             .filter_map(|k| k.as_deref())
             .filter(|k| !k.is_empty())
