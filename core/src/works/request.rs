@@ -236,6 +236,29 @@ fn unsupported(service: Service, what: &str) -> Error {
     )
 }
 
+/// A title as Semantic Scholar's `/paper/search` can match it: its API
+/// documentation says hyphenated query terms yield no matches and to use a
+/// space instead, so a hyphen between two letters or digits becomes a space
+/// ("Self-Attention" → "Self Attention"); other hyphens stay.
+pub fn s2_query(title: &str) -> String {
+    let chars: Vec<char> = title.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let word = |j: Option<usize>| {
+                j.and_then(|j| chars.get(j))
+                    .is_some_and(|c| c.is_alphanumeric())
+            };
+            if c == '-' && word(i.checked_sub(1)) && word(Some(i + 1)) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 /// A relevance search for `query`, at most `limit` hits, optionally within `years`.
 pub fn search(
     service: Service,
@@ -248,7 +271,7 @@ pub fn search(
     let mut q: Vec<(&'static str, String)> = Vec::new();
     let url = match service {
         Service::SemanticScholar => {
-            q.push(("query", query.to_string()));
+            q.push(("query", s2_query(query)));
             q.push(("limit", limit.min(100).to_string()));
             q.push(("fields", S2_FIELDS.to_string()));
             if let Some(y) = years {
@@ -421,6 +444,34 @@ mod tests {
         check_url(search(Service::SemanticScholar, &ep(), "attention is all", 5, y), &format!("https://s2.test/graph/v1/paper/search?query=attention+is+all&limit=5&fields={s2f}&year=2019-2021"));
         check_url(search(Service::OpenAlex, &ep(), "a&b", 5, y), "https://oa.test/works?search=a%26b&per_page=5&filter=publication_year%3A2019-2021&mailto=me%40x.org&api_key=KO");
         check_url(search(Service::Crossref, &ep(), "x", 3, YearRange::parse("2019:").ok()), "https://cr.test/works?query.bibliographic=x&rows=3&filter=from-pub-date%3A2019&mailto=me%40x.org");
+    }
+
+    #[test]
+    fn s2_queries_drop_hyphens_between_words() {
+        for (title, query) in [
+            (
+                "Linformer: Self-Attention with Linear Complexity",
+                "Linformer: Self Attention with Linear Complexity",
+            ),
+            (
+                "Memory-Efficient IO-Awareness",
+                "Memory Efficient IO Awareness",
+            ),
+            ("Linear-Time", "Linear Time"),
+            ("a - b", "a - b"),
+            ("-x x- --", "-x x- --"),
+            (
+                "e-mail, Schrödinger-Gleichung",
+                "e mail, Schrödinger Gleichung",
+            ),
+            ("", ""),
+        ] {
+            assert_eq!(s2_query(title), query, "{title}");
+        }
+        let r = search(Service::SemanticScholar, &ep(), "Self-Attention", 5, None).unwrap();
+        assert!(r.url.contains("query=Self+Attention&"), "{}", r.url);
+        let oa = search(Service::OpenAlex, &ep(), "Self-Attention", 5, None).unwrap();
+        assert!(oa.url.contains("search=Self-Attention&"), "{}", oa.url);
     }
 
     #[test]
