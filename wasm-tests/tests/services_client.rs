@@ -63,7 +63,9 @@ fn quick_throttle(prefix: &str) -> Rc<Throttle> {
 }
 
 fn client(t: &Rc<ScriptedTransport>, prefix: &str) -> Client {
-    Client::new(t.clone(), quick_throttle(prefix), None).with_policy(fast())
+    Client::new(t.clone(), quick_throttle(prefix), None)
+        .with_policy(fast())
+        .with_s2_backoff_ms(10)
 }
 
 fn n_of(doi: &str) -> usize {

@@ -32,10 +32,15 @@ fn query_param(name: &str) -> Option<String> {
 /// shows and edits the same values. `?timeout_ms=MS` sets how long a request
 /// may hang before it counts as a network failure (30 s by default); it
 /// lasts for the page's life only and is not saved, since only tests that
-/// simulate a stalled service have reason to shorten it.
+/// simulate a stalled service have reason to shorten it. `?s2_backoff_ms=MS`
+/// likewise sets the first wait after an unreadable Semantic Scholar answer
+/// (5 s by default, doubled per try), for tests of its rate limit.
 async fn apply_url_overrides(services: Services) {
     if let Some(ms) = query_param("timeout_ms").and_then(|t| t.trim().parse::<u32>().ok()) {
         crate::api::transport::set_timeout_ms(ms);
+    }
+    if let Some(ms) = query_param("s2_backoff_ms").and_then(|t| t.trim().parse::<u64>().ok()) {
+        crate::api::client::set_s2_backoff_ms(ms);
     }
     let api = query_param("api").filter(|a| !a.trim().is_empty());
     let interval = query_param("s2_interval").and_then(|i| i.trim().parse::<u64>().ok());

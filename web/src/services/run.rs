@@ -160,6 +160,32 @@ fn from_decision(d: Decision) -> VerifyItem {
     }
 }
 
+/// One id looked up on its own (`GET /paper/{id}`), for when the batch
+/// cannot be sent: the record, `None` when the service does not know it
+/// (404), or the reason it stays unverified.
+async fn lookup_one(
+    client: &Client,
+    ep: &Endpoints,
+    id: &WorkId,
+) -> Result<Result<Option<PoolPaper>, String>, RunError> {
+    let req = request::lookup(Service::SemanticScholar, ep, id)
+        .map_err(|e| RunError::Plan(e.to_string()))?;
+    Ok(match client.execute(&req).await {
+        Ok(f) => match verify::read_s2_body(&f.body, Some(f.status)) {
+            Ok(S2Body::Paper(p)) => Ok(Some(*p)),
+            Ok(S2Body::Error(e)) if e.status == Some(404) => Ok(None),
+            Ok(S2Body::Error(e)) => Err(format!("unverified: {}", e.to_error())),
+            Ok(_) => Err("unverified: semantic_scholar paper answer is not a record".into()),
+            Err(e) => Err(unreadable(&e)),
+        },
+        Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e)),
+        Err(e) => Err(match unverified(&e) {
+            VerifyItem::Unverified { reason } => reason,
+            _ => UNAVAILABLE.into(),
+        }),
+    })
+}
+
 /// Verifies `candidates` against Semantic Scholar, resuming run `id`.
 /// `on_item` is called after each checkpoint with (position, result).
 pub async fn verify_run(
@@ -179,6 +205,8 @@ pub async fn verify_run(
         candidate_id,
         batch::batch_max(Service::SemanticScholar),
     );
+    // Set once the batch's preflight failed: later chunks go one GET per id.
+    let mut batch_blocked = false;
     for chunk in chunks {
         if !chunk.iter().any(|(i, _)| todo(&state, *i)) {
             continue;
@@ -186,24 +214,51 @@ pub async fn verify_run(
         let ids: Vec<WorkId> = chunk.iter().map(|(_, id)| id.clone()).collect();
         let reqs = request::batch(Service::SemanticScholar, ep, &ids)
             .map_err(|e| RunError::Plan(e.to_string()))?;
-        let answer = match reqs.first() {
-            Some(r) => client.execute(r).await,
-            None => continue,
+        let Some(req) = reqs.first() else { continue };
+        let answer = if batch_blocked {
+            None
+        } else {
+            Some(client.execute(req).await)
         };
-        let records = match &answer {
-            Ok(f) => match verify::read_s2_body(&f.body, Some(f.status)) {
-                Ok(S2Body::Batch(r)) => Ok(r),
-                Ok(S2Body::Error(e)) => Err(format!("unverified: {}", e.to_error())),
-                Ok(_) => Err("unverified: semantic_scholar batch answer is not a list".into()),
-                Err(e) => Err(unreadable(&e)),
+        // One result per chunk position: a record, none (not found), or why not.
+        let records: Vec<Result<Option<PoolPaper>, String>> = match answer {
+            Some(Ok(f)) => match verify::read_s2_body(&f.body, Some(f.status)) {
+                Ok(S2Body::Batch(r)) => (0..chunk.len())
+                    .map(|pos| Ok(r.get(pos).cloned().flatten()))
+                    .collect(),
+                Ok(S2Body::Error(e)) => {
+                    vec![Err(format!("unverified: {}", e.to_error())); chunk.len()]
+                }
+                Ok(_) => vec![
+                    Err("unverified: semantic_scholar batch answer is not a list".into());
+                    chunk.len()
+                ],
+                Err(e) => vec![Err(unreadable(&e)); chunk.len()],
             },
-            Err(e @ ClientError::KeyPreflight { .. }) => {
-                return Err(RunError::KeyPreflight(e.clone()))
+            Some(Err(e @ ClientError::KeyPreflight { .. })) => {
+                return Err(RunError::KeyPreflight(e))
             }
-            Err(e) => match unverified(e) {
-                VerifyItem::Unverified { reason } => Err(reason),
-                _ => Err(UNAVAILABLE.into()),
-            },
+            // The keyless batch needs a CORS preflight the service may not
+            // answer: the same ids, one GET each (no preflight).
+            None | Some(Err(ClientError::Preflight { .. })) => {
+                batch_blocked = true;
+                let mut out = Vec::with_capacity(chunk.len());
+                for (i, id) in &chunk {
+                    if !todo(&state, *i) {
+                        out.push(Err(String::new()));
+                        continue;
+                    }
+                    out.push(lookup_one(client, ep, id).await?);
+                }
+                out
+            }
+            Some(Err(e)) => {
+                let reason = match unverified(&e) {
+                    VerifyItem::Unverified { reason } => reason,
+                    _ => UNAVAILABLE.into(),
+                };
+                vec![Err(reason); chunk.len()]
+            }
         };
         for (pos, (i, _)) in chunk.iter().enumerate() {
             if !todo(&state, *i) {
@@ -212,14 +267,15 @@ pub async fn verify_run(
             let Some(c) = candidates.get(*i) else {
                 continue;
             };
-            let item = match &records {
-                Ok(recs) => match recs.get(pos).cloned().flatten() {
-                    Some(p) => from_decision(verify::decide(c, std::slice::from_ref(&p), opts)),
-                    None => from_decision(Decision::Rejected(Rejection::NoHit)),
-                },
-                Err(reason) => VerifyItem::Unverified {
+            let item = match records.get(pos) {
+                Some(Ok(Some(p))) => {
+                    from_decision(verify::decide(c, std::slice::from_ref(p), opts))
+                }
+                Some(Ok(None)) => from_decision(Decision::Rejected(Rejection::NoHit)),
+                Some(Err(reason)) => VerifyItem::Unverified {
                     reason: reason.clone(),
                 },
+                None => continue,
             };
             state.items.insert(*i, item.clone());
             ws.put(&run_key(id), &state).await?;
