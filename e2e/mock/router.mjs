@@ -2,11 +2,30 @@
 // recorded response from core/tests/fixtures/api, or one composed from the
 // recorded shapes for the example set (compose.mjs). The app reaches them
 // through `?api=<server>/api`, which puts Semantic Scholar under /api/s2,
-// Crossref under /api/crossref and OpenAlex under /api/openalex.
+// Crossref under /api/crossref and OpenAlex under /api/openalex; DataCite
+// is under /api/datacite and DBLP under /api/dblp (records.mjs).
+//
+// Besides the records, the mock behaves as the real services do where a
+// client can tell (each rule names its public source; the CORS headers of
+// every answer are in cors.mjs, applied by server.mjs):
+// - Semantic Scholar's title search finds nothing for a query with a
+//   hyphenated term: its API documentation for /paper/search says so and
+//   says to use a space instead (quoted in allenai/s2-folks#203; seen in
+//   danielnsilva/semanticscholar#51).
+// - OpenAlex spends a daily budget per caller: without an API key $0.01 a
+//   day, with a free key $1; a search costs $0.001, a list or filter call
+//   $0.0001, a single work by id or DOI nothing; once it is spent every
+//   call is a 429 until midnight UTC (developers.openalex.org, "Authentication
+//   and pricing" and "Errors": 429 = daily limit exceeded). The budget is a
+//   makeApi option so a test can stand for a user with a key; `midnight()`
+//   starts a new day.
+// - `per_page` above 100 is a 400 at OpenAlex (developers.openalex.org,
+//   "Page through results": per_page 1-100).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { s2SearchHits, s2BatchRecords } from "./compose.mjs";
+import { s2SearchHits, s2BatchRecords, HYPHENATED } from "./compose.mjs";
+import { dataciteDoi, dblpSearch } from "./records.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = path.resolve(HERE, "../../core/tests/fixtures/api");
@@ -28,16 +47,45 @@ for (const f of fs.readdirSync(path.join(FIXTURES, "crossref"))) {
 // Semantic Scholar papers by arXiv id.
 const S2_ARXIV = new Map([["1706.03762", fixture("semanticscholar/paper_by_arxiv_id_full_fields.json")]]);
 
+/** OpenAlex's daily allowance in USD: keyless and with a (free) key. */
+export const OPENALEX_BUDGET = { keyless: 0.01, keyed: 1 };
+
+/** What one OpenAlex call costs in USD: singletons free, lists, searches. */
+export function openalexCost(url) {
+  const p = url.pathname.replace(/^\/api\/openalex/, "");
+  if (/^\/works\/.+/.test(p)) return 0;
+  if (url.searchParams.has("search") || [...url.searchParams.keys()].some((k) => k.startsWith("search."))) return 0.001;
+  return 0.0001;
+}
+
+const openalexError = (status, error, message) => ({ status, body: JSON.stringify({ error, message }) });
+
 /**
  * Builds the `api` callback for server.mjs.
  * @param {object} [opts]
  * @param {Array<(req, url, body) => any>} [opts.before] handlers tried first (scenarios: 500s, 429 bursts)
+ * @param {{keyless: number, keyed: number}} [opts.openalexBudget] OpenAlex's daily allowance (USD)
+ * @returns the callback, with `midnight()` (a new OpenAlex day) and `openalexSpent()`
  */
-export function makeApi({ before = [] } = {}) {
-  return async (req, url) => {
+export function makeApi({ before = [], openalexBudget = OPENALEX_BUDGET } = {}) {
+  // Micro-dollars spent today, by caller (keyless, or the key).
+  const spent = new Map();
+  const api = async (req, url) => {
     let body = "";
     if (req.method === "POST") {
       for await (const chunk of req) body += chunk;
+    }
+    if (url.pathname.startsWith("/api/openalex/")) {
+      const key = url.searchParams.get("api_key") || "";
+      const allowance = Math.round((key ? openalexBudget.keyed : openalexBudget.keyless) * 1e6);
+      const cost = Math.round(openalexCost(url) * 1e6);
+      const used = spent.get(key) || 0;
+      if (cost > 0 && used + cost > allowance) {
+        return openalexError(429, "Rate limit exceeded", "daily budget exceeded; it resets at midnight UTC");
+      }
+      spent.set(key, used + cost);
+      const perPage = Number(url.searchParams.get("per_page") || url.searchParams.get("per-page") || 25);
+      if (!(perPage >= 1 && perPage <= 100)) return openalexError(400, "Invalid query parameters error.", "per_page must be between 1 and 100");
     }
     for (const h of before) {
       const a = await h(req, url, body);
@@ -45,6 +93,9 @@ export function makeApi({ before = [] } = {}) {
     }
     return route(req, url, body);
   };
+  api.midnight = () => spent.clear();
+  api.openalexSpent = (key = "") => (spent.get(key) || 0) / 1e6;
+  return api;
 }
 
 export function route(req, url, body) {
@@ -55,12 +106,13 @@ export function route(req, url, body) {
     if (rec) return json(200, rec);
     return { status: 404, headers: { "content-type": "text/plain" }, body: fixture("crossref/error_404_work_not_found.txt") };
   }
-  if ((m = p.match(/^\/api\/s2\/paper\/(?:ARXIV|arXiv):(.+)$/))) {
-    const rec = S2_ARXIV.get(m[1].replace(/v\d+$/, ""));
-    return rec ? json(200, rec) : json(404, fixture("semanticscholar/error_404_paper_not_found.json"));
+  if ((m = p.match(/^\/api\/s2\/paper\/(?:ARXIV|arXiv):(.+)$/)) && S2_ARXIV.has(m[1].replace(/v\d+$/, ""))) {
+    return json(200, S2_ARXIV.get(m[1].replace(/v\d+$/, "")));
   }
   if (p === "/api/s2/paper/search" || p === "/api/s2/paper/search/match") {
-    const hits = s2SearchHits(url.searchParams.get("query") || "");
+    const query = url.searchParams.get("query") || "";
+    if (HYPHENATED.test(query)) return json(200, fixture("semanticscholar/search_empty_results.json"));
+    const hits = s2SearchHits(query);
     if (!hits.length) return json(200, fixture("semanticscholar/search_empty_results.json"));
     return json(200, { total: hits.length, offset: 0, data: hits });
   }
@@ -72,6 +124,16 @@ export function route(req, url, body) {
       return json(400, fixture("semanticscholar/error_400_unrecognized_fields.json"));
     }
     return json(200, s2BatchRecords(ids));
+  }
+  // One paper by id (`DOI:…`, `ARXIV:…` without version, paperId): the
+  // batch's records, one at a time.
+  if ((m = p.match(/^\/api\/s2\/paper\/([^/]+(?:\/.+)?)$/)) && req.method === "GET" && !["search", "batch"].includes(m[1])) {
+    const [rec] = s2BatchRecords([m[1]]);
+    return rec ? json(200, rec) : json(404, fixture("semanticscholar/error_404_paper_not_found.json"));
+  }
+  if ((m = p.match(/^\/api\/datacite\/dois\/(10\..+)$/))) return dataciteDoi(m[1]);
+  if (p === "/api/dblp/search/publ/api") {
+    return dblpSearch(url.searchParams.get("q") || "", Number(url.searchParams.get("h") || 30));
   }
   return null;
 }
