@@ -67,6 +67,66 @@ pub fn limits(service: Service, mailto: bool, s2_interval_ms: u64) -> Limits {
             min_interval_ms: 3000,
             max_in_flight: 1,
         },
+        // DataCite: 3,000 requests per 5 minutes per client (its REST API guide).
+        Service::DataCite => Limits {
+            min_interval_ms: 100,
+            max_in_flight: 1,
+        },
+        // DBLP asks for moderation and answers bursts with 429 and a Retry-After.
+        Service::Dblp => Limits {
+            min_interval_ms: 1000,
+            max_in_flight: 1,
+        },
+    }
+}
+
+/// A pacing lane: one service, or one class of its requests when the
+/// service limits them separately.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lane {
+    /// The service.
+    pub service: Service,
+    /// A Crossref list query (`query…` or `filter=`), limited apart from
+    /// single-DOI lookups since December 2025.
+    pub list: bool,
+}
+
+/// Whether `req` is a Crossref list query: `/works?` with a `query…` or
+/// `filter` parameter (searches and `filter=doi:` batches).
+pub fn is_crossref_list(req: &Request) -> bool {
+    if req.service != Service::Crossref {
+        return false;
+    }
+    let (base, query) = split_url(&req.url);
+    base.ends_with("/works")
+        && query
+            .iter()
+            .any(|(k, _)| k.starts_with("query") || k == "filter")
+}
+
+/// The lane `req` is paced in.
+pub fn lane(req: &Request) -> Lane {
+    Lane {
+        service: req.service,
+        list: is_crossref_list(req),
+    }
+}
+
+/// The limits of one lane. Crossref since December 2025: list queries one
+/// per second in the public pool and three with a contact address
+/// (`mailto`); single-DOI lookups five and ten per second. Crossref sends
+/// no rate-limit header a page can read cross-origin, so these documented
+/// numbers are all there is to pace by.
+pub fn lane_limits(lane: Lane, mailto: bool, s2_interval_ms: u64) -> Limits {
+    match lane {
+        Lane {
+            service: Service::Crossref,
+            list: true,
+        } => Limits {
+            min_interval_ms: if mailto { 334 } else { 1000 },
+            max_in_flight: 1,
+        },
+        Lane { service, .. } => limits(service, mailto, s2_interval_ms),
     }
 }
 
@@ -163,6 +223,46 @@ impl RetryPolicy {
     }
 }
 
+/// First wait after an unreadable Semantic Scholar answer: 5 s, doubled per try.
+pub const S2_UNREADABLE_BACKOFF_MS: u64 = 5000;
+/// Waits after unreadable Semantic Scholar answers before it is declared
+/// unavailable (5 → 10 → 20 → 40 s with the default base).
+pub const S2_UNREADABLE_WAITS: u32 = 4;
+
+/// The step after `tries` attempts of a request to `service` ended in
+/// `fault`, with the services' known behaviour on top of the general table:
+///
+/// - Semantic Scholar's gateway answers 429 (and 403 for a bad or pruned
+///   key) without `Access-Control-Allow-Origin`, so a browser sees no
+///   readable response where there was a rate limit. An unreadable S2
+///   answer is therefore waited out like a rate limit: `s2_backoff_ms`,
+///   doubled per try, [`S2_UNREADABLE_WAITS`] times, before S2 is
+///   unavailable for the run.
+/// - OpenAlex answers 429 when the day's budget of a keyless caller is
+///   spent; it comes back at midnight UTC, so OpenAlex is unavailable for
+///   the run at once instead of being retried request by request.
+pub fn service_step(
+    policy: &RetryPolicy,
+    service: Service,
+    fault: Fault,
+    tries: u32,
+    s2_backoff_ms: u64,
+) -> Step {
+    match (service, fault) {
+        (Service::OpenAlex, Fault::RateLimited { .. }) => Step::Unavailable,
+        (Service::SemanticScholar, Fault::Network) if tries > S2_UNREADABLE_WAITS => {
+            Step::Unavailable
+        }
+        (Service::SemanticScholar, Fault::Network) => {
+            let shift = tries.saturating_sub(1).min(16);
+            Step::Retry {
+                after_ms: s2_backoff_ms.saturating_mul(1u64 << shift),
+            }
+        }
+        _ => policy.next_step(fault, tries),
+    }
+}
+
 /// The fault of an HTTP status, if it is one that may be retried.
 pub fn fault_of(status: u16, retry_after_ms: Option<u64>) -> Option<Fault> {
     match status {
@@ -172,14 +272,6 @@ pub fn fault_of(status: u16, retry_after_ms: Option<u64>) -> Option<Fault> {
         _ => None,
     }
 }
-
-/// The first wait after an unreadable Semantic Scholar answer, doubled per
-/// try: 5, 10, 20, 40 s.
-pub const S2_UNREADABLE_BACKOFF_MS: u64 = 5000;
-
-/// Tries of a Semantic Scholar request whose answer could not be read
-/// before the service counts as unavailable: the first and four more.
-pub const S2_UNREADABLE_TRIES: u32 = 5;
 
 /// Whether a browser sends a CORS preflight (`OPTIONS`) before `req`: a
 /// method other than GET, HEAD and POST, a header outside the CORS
@@ -255,14 +347,9 @@ impl RetryPolicy {
     /// - an unreadable answer to a request that needs a preflight, when no
     ///   preflight to the service has passed, is retried once and then
     ///   read as a failed preflight;
-    /// - Semantic Scholar's gateway sends its 429s and 403s without
-    ///   `Access-Control-Allow-Origin`, so in a browser a rate limit looks
-    ///   like a network failure: an unreadable answer from it backs off
-    ///   `s2_backoff_ms` doubled per try (5, 10, 20, 40 s by default) over
-    ///   [`S2_UNREADABLE_TRIES`] tries before the service is unavailable;
-    /// - an OpenAlex 429 means the day's budget is spent (until midnight
-    ///   UTC): the service is unavailable for the run at once;
-    /// - everything else follows [`RetryPolicy::next_step`].
+    /// - everything else follows [`service_step`] (Semantic Scholar's
+    ///   unreadable answers back off 5, 10, 20, 40 s; an OpenAlex 429 ends
+    ///   it for the run; the general table for the rest).
     pub fn action(
         &self,
         req: &Request,
@@ -279,18 +366,7 @@ impl RetryPolicy {
                     self.next_step(fault, tries).into()
                 }
             }
-            (Service::SemanticScholar, Fault::Network) => {
-                if tries >= S2_UNREADABLE_TRIES {
-                    Action::Unavailable
-                } else {
-                    let shift = tries.saturating_sub(1).min(16);
-                    Action::Retry {
-                        after_ms: s2_backoff_ms.saturating_mul(1u64 << shift),
-                    }
-                }
-            }
-            (Service::OpenAlex, Fault::RateLimited { .. }) => Action::Unavailable,
-            _ => self.next_step(fault, tries).into(),
+            _ => service_step(self, req.service, fault, tries, s2_backoff_ms).into(),
         }
     }
 }
@@ -343,12 +419,39 @@ pub fn s2_title_search(req: &Request) -> Option<String> {
         .map(|(_, v)| s2_title_key(v))
 }
 
-/// The cache key of a request: service, method, URL without credentials and
-/// with its query sorted, and the body. A Semantic Scholar title search is
-/// keyed `semantic_scholar|title|<normalized title>`.
+/// The version of request building. Every cache key starts with
+/// `v<CACHE_VERSION>|`, so an answer cached before a fix to how queries are
+/// built (a zero-hit search for a query the fix changes) is never served
+/// for the fixed request. Bump it whenever query building changes.
+///
+/// History: 2 — Semantic Scholar title queries replace a hyphen between
+/// word characters with a space; arXiv versions are stripped everywhere.
+pub const CACHE_VERSION: u32 = 2;
+
+/// The cache-key prefix of Semantic Scholar title searches:
+/// `v<CACHE_VERSION>|semantic_scholar|title|`.
+pub fn s2_title_key_prefix() -> String {
+    format!("v{CACHE_VERSION}|semantic_scholar|title|")
+}
+
+/// The cache key of a Semantic Scholar title search for `title` (any form;
+/// it is normalized with [`s2_title_key`]).
+pub fn s2_title_cache_key(title: &str) -> String {
+    format!("{}{}", s2_title_key_prefix(), s2_title_key(title))
+}
+
+/// The normalized title of a cache key made by [`s2_title_cache_key`] (of
+/// this version), for exporting in `s2_cache.json`'s layout.
+pub fn s2_title_of_cache_key(key: &str) -> Option<&str> {
+    key.strip_prefix(s2_title_key_prefix().as_str())
+}
+
+/// The cache key of a request: the version, service, method, URL without
+/// credentials and with its query sorted, and the body. A Semantic Scholar
+/// title search is keyed `v<N>|semantic_scholar|title|<normalized title>`.
 pub fn cache_key(req: &Request) -> String {
     if let Some(t) = s2_title_search(req) {
-        return format!("{}|title|{t}", req.service.name());
+        return s2_title_cache_key(&t);
     }
     let (base, mut query) = split_url(&req.url);
     query.retain(|(k, _)| !CREDENTIAL_PARAMS.contains(&k.as_str()));
@@ -361,7 +464,7 @@ pub fn cache_key(req: &Request) -> String {
         Method::Get => "GET",
         Method::Post => "POST",
     };
-    let mut key = format!("{}|{method}|{base}", req.service.name());
+    let mut key = format!("v{CACHE_VERSION}|{}|{method}|{base}", req.service.name());
     let q = ser.finish();
     if !q.is_empty() {
         key.push('?');
@@ -467,6 +570,96 @@ mod tests {
         check_step(Fault::Server, 3, Step::GiveUp);
         check_step(Fault::Network, 1, Step::Retry { after_ms: 1000 });
         check_step(Fault::Network, 2, Step::Unavailable);
+    }
+
+    fn check_service_step(service: Service, fault: Fault, tries: u32, expected: Step) {
+        assert_eq!(
+            service_step(&RetryPolicy::default(), service, fault, tries, 5000),
+            expected,
+            "{service:?} {fault:?} after {tries}"
+        );
+    }
+
+    #[test]
+    fn services_behave_as_documented() {
+        use Service::*;
+        let rl = Fault::RateLimited {
+            retry_after_ms: None,
+        };
+        // S2 unreadable: 5 → 10 → 20 → 40 s, then unavailable (issue 19, item 1).
+        check_service_step(
+            SemanticScholar,
+            Fault::Network,
+            1,
+            Step::Retry { after_ms: 5000 },
+        );
+        check_service_step(
+            SemanticScholar,
+            Fault::Network,
+            2,
+            Step::Retry { after_ms: 10_000 },
+        );
+        check_service_step(
+            SemanticScholar,
+            Fault::Network,
+            3,
+            Step::Retry { after_ms: 20_000 },
+        );
+        check_service_step(
+            SemanticScholar,
+            Fault::Network,
+            4,
+            Step::Retry { after_ms: 40_000 },
+        );
+        check_service_step(SemanticScholar, Fault::Network, 5, Step::Unavailable);
+        // The base is a parameter (tests and the e2e suite shrink it).
+        assert_eq!(
+            service_step(
+                &RetryPolicy::default(),
+                SemanticScholar,
+                Fault::Network,
+                3,
+                10
+            ),
+            Step::Retry { after_ms: 40 }
+        );
+        // OpenAlex 429: the day's budget is spent; no retry (item 5).
+        check_service_step(OpenAlex, rl, 1, Step::Unavailable);
+        // Others keep the general table.
+        check_service_step(OpenAlex, Fault::Network, 1, Step::Retry { after_ms: 1000 });
+        check_service_step(OpenAlex, Fault::Network, 2, Step::Unavailable);
+        check_service_step(Crossref, rl, 1, Step::Retry { after_ms: 5000 });
+        check_service_step(SemanticScholar, rl, 3, Step::GiveUp);
+    }
+
+    fn check_lane(req: Request, list: bool, mailto: bool, interval: u64) {
+        let l = lane(&req);
+        assert_eq!(l.list, list, "{}", req.url);
+        assert_eq!(
+            lane_limits(l, mailto, DEFAULT_S2_INTERVAL_MS).min_interval_ms,
+            interval,
+            "{}",
+            req.url
+        );
+    }
+
+    #[test]
+    fn crossref_lists_are_paced_apart() {
+        let ep = Endpoints::public();
+        let search = || request::search(Service::Crossref, &ep, "x", 5, None).unwrap();
+        let single =
+            || request::lookup(Service::Crossref, &ep, &WorkId::Doi("10.1/a".into())).unwrap();
+        let batch = || {
+            request::batch(Service::Crossref, &ep, &[WorkId::Doi("10.1/a".into())]).unwrap()[0]
+                .clone()
+        };
+        check_lane(search(), true, false, 1000);
+        check_lane(search(), true, true, 334);
+        check_lane(batch(), true, false, 1000);
+        check_lane(single(), false, false, 200);
+        check_lane(single(), false, true, 100);
+        let oa = request::search(Service::OpenAlex, &ep, "x", 5, None).unwrap();
+        check_lane(oa, false, false, 100);
     }
 
     #[test]
@@ -594,7 +787,12 @@ mod tests {
         assert!(!cache_key(&with).contains("me@x.org"));
         let s2 =
             request::search(Service::SemanticScholar, &ep(), "Attention is all", 5, None).unwrap();
-        assert_eq!(cache_key(&s2), "semantic_scholar|title|attentionisall");
+        assert_eq!(cache_key(&s2), "v2|semantic_scholar|title|attentionisall");
+        assert_eq!(
+            s2_title_of_cache_key(&cache_key(&s2)),
+            Some("attentionisall")
+        );
+        assert_eq!(s2_title_of_cache_key("semantic_scholar|title|x"), None);
         let yr = request::search(
             Service::SemanticScholar,
             &ep(),
@@ -604,7 +802,7 @@ mod tests {
         )
         .unwrap();
         assert!(s2_title_search(&yr).is_none());
-        assert!(cache_key(&yr).starts_with("semantic_scholar|GET|"));
+        assert!(cache_key(&yr).starts_with("v2|semantic_scholar|GET|"));
         let batch = request::batch(
             Service::SemanticScholar,
             &ep(),
@@ -613,7 +811,7 @@ mod tests {
         .unwrap();
         let k = cache_key(&batch[0]);
         assert!(
-            k.starts_with("semantic_scholar|POST|") && k.ends_with(r#"{"ids":["DOI:10.1/a"]}"#)
+            k.starts_with("v2|semantic_scholar|POST|") && k.ends_with(r#"{"ids":["DOI:10.1/a"]}"#)
         );
         assert!(!k.contains("S2SECRET"));
     }

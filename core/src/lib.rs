@@ -19,6 +19,8 @@
 //! | [`bibtex`] | reading any `.bib`, writing `refs.bib`, the four check layers |
 //! | [`tex`] | cite commands in LaTeX sources, key sync |
 //! | [`coverage`] | the ≥ 90 % citation gate and its re-prompt |
+//! | [`ids`] | DOIs and arXiv ids: parsed from any form, compared, version-free |
+//! | [`resolve`] | the verification engine: routes, batching, retries, one decision per reference |
 //! | [`works`] | Semantic Scholar, Crossref and OpenAlex bodies as one `Work` |
 //! | [`crossindex`] | cross-checking a pool against Crossref and OpenAlex |
 //! | [`search`] | request plans, rank fusion, honest status, zero-result probe |
@@ -47,6 +49,7 @@ pub mod crossindex;
 pub mod cutoff;
 pub mod error;
 pub mod fetch;
+pub mod ids;
 pub mod inert;
 #[cfg(feature = "js")]
 pub mod js;
@@ -54,6 +57,7 @@ pub mod latex;
 pub mod library;
 pub mod pool;
 pub mod prompt;
+pub mod resolve;
 pub mod search;
 pub mod tex;
 pub mod text;

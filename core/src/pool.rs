@@ -289,7 +289,7 @@ pub fn to_json(pool: &Pool) -> String {
 /// assert_eq!(normalize_doi("DOI:10.1000/abc"), "10.1000/abc");
 /// ```
 pub fn normalize_doi(doi: &str) -> String {
-    crate::works::strip_doi_prefix(doi).0.to_lowercase()
+    crate::ids::strip_doi_prefix(doi).0.to_lowercase()
 }
 
 /// An arXiv id with its version suffix (`v2`) removed and lowercased.
@@ -302,7 +302,7 @@ pub fn normalize_doi(doi: &str) -> String {
 pub fn strip_arxiv_version(id: &str) -> String {
     let id = id.trim().to_lowercase();
     let id = id.strip_prefix("arxiv:").unwrap_or(&id);
-    crate::works::strip_arxiv_version(id)
+    crate::ids::strip_arxiv_version(id)
 }
 
 /// The dedup key of a paper: `s2:<paperId>`, else `doi:<doi>`, else

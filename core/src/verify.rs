@@ -444,6 +444,80 @@ pub fn decide_body(
     }
 }
 
+/// The identifier a candidate is batch-looked-up by: a DOI (`doi` or
+/// `externalIds.DOI`), else an arXiv id from its URLs. An arXiv DOI
+/// (`10.48550/arXiv.X`) becomes the arXiv id `X`, without version: Semantic
+/// Scholar indexes arXiv papers as `ARXIV:<id>`, not by arXiv's DOI.
+pub fn candidate_id(c: &Candidate) -> Option<crate::works::request::WorkId> {
+    use crate::ids::{ArxivId, Doi};
+    use crate::works::request::WorkId;
+    let doi = c
+        .extra
+        .get("doi")
+        .and_then(Value::as_str)
+        .or_else(|| {
+            c.extra
+                .get("externalIds")
+                .and_then(|e| e.get("DOI"))
+                .and_then(Value::as_str)
+        })
+        .and_then(Doi::parse);
+    if let Some(d) = doi {
+        return Some(match d.arxiv() {
+            Some(a) => WorkId::Arxiv(a.as_str().to_string()),
+            None => WorkId::Doi(d.as_str().to_string()),
+        });
+    }
+    [c.source_url.as_deref(), c.url.as_deref()]
+        .into_iter()
+        .flatten()
+        .find_map(crate::candidates::arxiv_id)
+        .and_then(|a| ArxivId::parse(&a))
+        .map(|a| WorkId::Arxiv(a.as_str().to_string()))
+}
+
+/// The plan of a pool verification's Semantic Scholar lookups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchPlan {
+    /// Chunks of at most 500 `(candidate position, id)`, in candidate order
+    /// over the whole list (a resumed run rebuilds the same requests).
+    pub chunks: Vec<Vec<(usize, crate::works::request::WorkId)>>,
+    /// Positions of candidates without an id: a title search each.
+    pub titles: Vec<usize>,
+}
+
+/// Splits `candidates` into batch chunks (those with an id) and title
+/// searches (the rest).
+pub fn plan_batch(candidates: &[Candidate]) -> BatchPlan {
+    let mut with = Vec::new();
+    let mut titles = Vec::new();
+    for (i, c) in candidates.iter().enumerate() {
+        match candidate_id(c) {
+            Some(id) => with.push((i, id)),
+            None => titles.push(i),
+        }
+    }
+    BatchPlan {
+        chunks: with
+            .chunks(crate::works::request::S2_BATCH_MAX)
+            .map(<[_]>::to_vec)
+            .collect(),
+        titles,
+    }
+}
+
+/// The decision for a candidate from its batch record, or `None` when the
+/// batch did not know its id: then the candidate falls back to a title
+/// search. A missing record says the id is unknown to Semantic Scholar, not
+/// that the paper does not exist, so it is never a [`Rejection::NoHit`].
+pub fn decide_batch_record(
+    candidate: &Candidate,
+    record: Option<&PoolPaper>,
+    opts: &VerifyOptions,
+) -> Option<Decision> {
+    record.map(|p| decide(candidate, std::slice::from_ref(p), opts))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,5 +759,62 @@ mod tests {
             vec![2021]
         );
         assert_eq!(years_in("1999-2001"), vec![1999, 2001]);
+    }
+
+    #[test]
+    fn batch_ids_and_the_missing_record_rule() {
+        use crate::works::request::WorkId;
+        let mk = |extra: serde_json::Value, url: Option<&str>| {
+            let mut c = Candidate::titled("T");
+            c.extra = extra.as_object().cloned().unwrap_or_default();
+            c.url = url.map(String::from);
+            c
+        };
+        for (c, id) in [
+            (
+                mk(serde_json::json!({"doi": "https://doi.org/10.1/X"}), None),
+                Some(WorkId::Doi("10.1/X".into())),
+            ),
+            (
+                mk(
+                    serde_json::json!({"externalIds": {"DOI": "10.48550/arXiv.1706.03762v2"}}),
+                    None,
+                ),
+                Some(WorkId::Arxiv("1706.03762".into())),
+            ),
+            (
+                mk(
+                    serde_json::json!({}),
+                    Some("https://arxiv.org/abs/2101.00001v3"),
+                ),
+                Some(WorkId::Arxiv("2101.00001".into())),
+            ),
+            (
+                mk(serde_json::json!({}), Some("https://example.org/x")),
+                None,
+            ),
+        ] {
+            assert_eq!(candidate_id(&c), id, "{c:?}");
+        }
+        let cands = vec![
+            mk(serde_json::json!({"doi": "10.1/a"}), None),
+            mk(serde_json::json!({}), None),
+            mk(
+                serde_json::json!({}),
+                Some("https://arxiv.org/abs/2101.00001"),
+            ),
+        ];
+        let plan = plan_batch(&cands);
+        assert_eq!(plan.chunks.len(), 1);
+        assert_eq!(
+            plan.chunks[0].iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            [0, 2]
+        );
+        assert_eq!(plan.titles, [1]);
+        let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
+        // An id S2 does not know: search the title instead of rejecting.
+        assert_eq!(decide_batch_record(&cands[0], None, &opts), None);
+        let p: PoolPaper = serde_json::from_value(serde_json::json!({"title": "T"})).unwrap();
+        assert!(decide_batch_record(&cands[0], Some(&p), &opts).is_some());
     }
 }

@@ -31,6 +31,7 @@ fn ep() -> Endpoints {
         s2_api_key: Some("S2-SECRET-KEY".into()),
         openalex_api_key: Some("OA-SECRET-KEY".into()),
         mailto: Some("lab@example.org".into()),
+        ..Endpoints::public()
     }
 }
 

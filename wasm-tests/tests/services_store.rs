@@ -313,7 +313,7 @@ async fn unavailable_items_are_recorded_as_unverified_not_not_found() {
     }
     assert_eq!(
         t.count() as u32,
-        citegate_core::fetch::S2_UNREADABLE_TRIES,
+        citegate_core::fetch::S2_UNREADABLE_WAITS + 1,
         "semantic scholar's four back-offs (an unreadable answer may be its 429), then no more requests"
     );
 }

@@ -10,6 +10,11 @@
 //! ([`Lookup`]: service, path, query); the caller sends it and hands back
 //! the status and body, which [`crate::works::parse_response`] reads.
 //!
+//! [`crate::resolve::Run`] supersedes this one-lookup plan: it follows a
+//! DOI from Crossref to DataCite, OpenAlex and Semantic Scholar, an arXiv id
+//! to DataCite, and a title across the search services, and batches them.
+//! This module stays for the surfaces that have not moved to it yet.
+//!
 //! The outcome keeps "we could not ask" apart from "it is not there": a rate
 //! limit, a server error, a forbidden key or no response at all is
 //! [`Existence::ApiError`], never [`Existence::NotFound`]. Only a 404 (or an
@@ -54,36 +59,23 @@ pub struct Lookup {
 pub const S2_FIELDS: &str =
     "title,authors,year,venue,journal,externalIds,publicationDate,publicationTypes";
 
-/// The arXiv id of a DataCite arXiv DOI (`10.48550/arXiv.1706.03762`).
+/// The arXiv id of a DataCite arXiv DOI (`10.48550/arXiv.1706.03762`);
+/// see [`crate::ids::Doi::arxiv`].
 pub fn arxiv_from_doi(doi: &str) -> Option<String> {
-    let lower = doi.to_ascii_lowercase();
-    let rest = lower.strip_prefix("10.48550/arxiv.")?;
-    let start = doi.len() - rest.len();
-    doi.get(start..).map(works::strip_arxiv_version)
+    crate::ids::Doi::parse(doi)?
+        .arxiv()
+        .map(|a| a.as_str().to_string())
 }
 
-/// Whether `s` looks like an arXiv id: `YYMM.NNNNN` (4 or 5 digits) or the
-/// old `archive/YYMMNNN`, with an optional version.
+/// Whether `s` is a bare arXiv id (`YYMM.NNNN(N)` or `archive/YYMMNNN`,
+/// optionally with a version); see [`crate::ids::ArxivId::parse`].
 fn is_arxiv_id(s: &str) -> bool {
-    let s = works::strip_arxiv_version(s);
-    if let Some((a, b)) = s.split_once('.') {
-        if a.len() == 4
-            && a.bytes().all(|c| c.is_ascii_digit())
-            && (4..=5).contains(&b.len())
-            && b.bytes().all(|c| c.is_ascii_digit())
-        {
-            return true;
-        }
-    }
-    if let Some((archive, num)) = s.split_once('/') {
-        return !archive.is_empty()
-            && archive
-                .bytes()
-                .all(|c| c.is_ascii_alphabetic() || c == b'-' || c == b'.')
-            && num.len() == 7
-            && num.bytes().all(|c| c.is_ascii_digit());
-    }
-    false
+    let s = s.trim();
+    // The text must be the id itself, not a URL or a DOI that contains one.
+    crate::ids::ArxivId::parse(s).is_some_and(|a| {
+        a.as_str()
+            .eq_ignore_ascii_case(&crate::ids::strip_arxiv_version(s))
+    })
 }
 
 /// The id that follows `marker` in `text` (case-insensitive), if it is one.

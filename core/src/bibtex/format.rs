@@ -138,7 +138,7 @@ pub fn required_fields(kind: &str) -> Option<&'static [&'static [&'static str]]>
 /// The DOI of a value written bare, as a URL or with a `doi:` prefix,
 /// trimmed, and whether a prefix was removed.
 pub fn bare_doi(value: &str) -> (String, bool) {
-    let (rest, had_prefix) = crate::works::strip_doi_prefix(value);
+    let (rest, had_prefix) = crate::ids::strip_doi_prefix(value);
     (rest.to_string(), had_prefix)
 }
 

@@ -34,6 +34,8 @@ pub fn backend_name(service: Service) -> &'static str {
         Service::OpenAlex => "openalex",
         Service::Crossref => "crossref",
         Service::Arxiv => "arxiv",
+        Service::DataCite => "datacite",
+        Service::Dblp => "dblp",
     }
 }
 

@@ -27,6 +27,11 @@ pub enum Service {
     Arxiv,
     /// ASTA (needs a key and a relay).
     Asta,
+    /// DataCite REST API (Zenodo, figshare, arXiv's own DOIs…).
+    #[serde(rename = "datacite")]
+    DataCite,
+    /// DBLP's publication search.
+    Dblp,
 }
 
 impl Service {
@@ -38,6 +43,8 @@ impl Service {
             Service::Crossref => "crossref",
             Service::Arxiv => "arxiv",
             Service::Asta => "asta",
+            Service::DataCite => "datacite",
+            Service::Dblp => "dblp",
         }
     }
 
@@ -49,6 +56,8 @@ impl Service {
             Service::Crossref => "Crossref",
             Service::Arxiv => "arXiv",
             Service::Asta => "ASTA",
+            Service::DataCite => "DataCite",
+            Service::Dblp => "DBLP",
         }
     }
 }

@@ -146,59 +146,26 @@ impl Work {
     }
 }
 
-/// Strips a resolver or scheme prefix (`https://doi.org/`, `http://dx.doi.org/`,
-/// `doi.org/`, `doi:`, any case) and surrounding whitespace from a DOI. Returns
-/// the rest, case kept, and whether a prefix was there. The one place that
-/// knows these prefixes: the pool's dedup key, the `.bib` checks and the
-/// response parsers all call it.
+/// Strips a resolver or scheme prefix from a DOI; see [`crate::ids::strip_doi_prefix`].
 pub fn strip_doi_prefix(doi: &str) -> (&str, bool) {
-    let d = doi.trim();
-    for prefix in [
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi.org/",
-        "doi:",
-    ] {
-        if d.get(..prefix.len())
-            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
-        {
-            return (d.get(prefix.len()..).unwrap_or("").trim(), true);
-        }
-    }
-    (d, false)
+    crate::ids::strip_doi_prefix(doi)
 }
 
-/// Strips `https://doi.org/`, `http://dx.doi.org/`, `doi:` and whitespace
-/// from a DOI, keeping its case. `None` when nothing DOI-like remains.
+/// A bare DOI, case kept (`https://doi.org/`, `doi:` and whitespace removed);
+/// `None` when nothing DOI-like remains. See [`crate::ids::Doi::parse`].
 pub fn bare_doi(doi: &str) -> Option<String> {
-    let (d, _) = strip_doi_prefix(doi);
-    (d.starts_with("10.") && d.contains('/')).then(|| d.to_string())
+    crate::ids::Doi::parse(doi).map(|d| d.as_str().to_string())
 }
 
 /// The comparison key of a DOI: bare and case-folded (DOIs are
 /// case-insensitive; OpenAlex lowercases them, S2 keeps the deposited case).
 pub fn doi_key(doi: &str) -> Option<String> {
-    bare_doi(doi).map(|d| d.to_lowercase())
+    crate::ids::Doi::parse(doi).map(|d| d.key())
 }
 
-/// An arXiv id without its version suffix (`1706.03762v5` → `1706.03762`,
-/// `solv-int/9901001v1` → `solv-int/9901001`). Only a `v<digits>` that
-/// follows a digit is a version, so `solv-int` stays whole.
+/// An arXiv id without its version suffix; see [`crate::ids::strip_arxiv_version`].
 pub fn strip_arxiv_version(id: &str) -> String {
-    let id = id.trim();
-    if let Some(pos) = id.rfind('v') {
-        let (head, tail) = id.split_at(pos);
-        let digits = tail.get(1..).unwrap_or("");
-        if !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
-            && head.bytes().last().is_some_and(|b| b.is_ascii_digit())
-        {
-            return head.to_string();
-        }
-    }
-    id.to_string()
+    crate::ids::strip_arxiv_version(id)
 }
 
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub fn parse_response(service: Service, status: u16, body: &str) -> Result<Page,
         Service::Crossref => crossref_page(&value, status),
         Service::OpenAlex => openalex_page(&value, status),
         Service::Arxiv => super::arxiv::parse_feed(status, body),
+        Service::DataCite => datacite_page(&value, status),
+        Service::Dblp => dblp_page(&value, status),
     }
 }
 
@@ -197,10 +199,13 @@ fn crossref_work(map: &Map<String, Value>) -> Work {
     w.abstract_text = text(map.get("abstract")).map(|a| strip_tags(&a));
     w.citation_count = map.get("is-referenced-by-count").and_then(Value::as_u64);
     w.kind = text(map.get("type"));
-    if let Some(d) = &w.doi {
-        if let Some(rest) = d.to_ascii_lowercase().strip_prefix("10.48550/arxiv.") {
-            w.arxiv_id = Some(strip_arxiv_version(rest));
-        }
+    if let Some(a) = w
+        .doi
+        .as_deref()
+        .and_then(crate::ids::Doi::parse)
+        .and_then(|d| d.arxiv())
+    {
+        w.arxiv_id = Some(a.as_str().to_string());
     }
     w
 }
@@ -294,12 +299,228 @@ fn openalex_work(map: &Map<String, Value>) -> Work {
         .and_then(rebuild_abstract);
     w.citation_count = map.get("cited_by_count").and_then(Value::as_u64);
     w.kind = text(map.get("type"));
-    if let Some(d) = &w.doi {
-        if let Some(rest) = d.to_ascii_lowercase().strip_prefix("10.48550/arxiv.") {
-            w.arxiv_id = Some(strip_arxiv_version(rest));
-        }
+    if let Some(a) = w
+        .doi
+        .as_deref()
+        .and_then(crate::ids::Doi::parse)
+        .and_then(|d| d.arxiv())
+    {
+        w.arxiv_id = Some(a.as_str().to_string());
     }
     w
+}
+
+fn datacite_page(value: &Value, status: u16) -> Result<Page, ApiError> {
+    let bad = |m: &str| ApiError::malformed(Service::DataCite, status, m.to_string());
+    let map = value
+        .as_object()
+        .ok_or_else(|| bad("expected a json object"))?;
+    match map.get("data") {
+        Some(Value::Object(item)) => Ok(Page {
+            works: vec![datacite_work(item)],
+            total: None,
+            missing: Vec::new(),
+        }),
+        Some(Value::Array(items)) => Ok(Page {
+            works: items
+                .iter()
+                .filter_map(Value::as_object)
+                .map(datacite_work)
+                .collect(),
+            total: map
+                .get("meta")
+                .and_then(|m| m.get("total"))
+                .and_then(Value::as_u64),
+            missing: Vec::new(),
+        }),
+        _ => Err(bad("expected `data` as a record or a list")),
+    }
+}
+
+/// One DataCite JSON:API record (`{id, type: "dois", attributes}`).
+fn datacite_work(item: &Map<String, Value>) -> Work {
+    let mut w = Work::empty(Service::DataCite);
+    let empty = Map::new();
+    let a = item
+        .get("attributes")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    w.doi = text(a.get("doi"))
+        .or_else(|| text(item.get("id")))
+        .and_then(|d| bare_doi(&d));
+    w.id = w.doi.clone();
+    w.title = match a.get("titles") {
+        // The main title is the one without a `titleType` (subtitles and
+        // translations carry one).
+        Some(Value::Array(titles)) => titles
+            .iter()
+            .find(|t| t.get("titleType").is_none_or(Value::is_null))
+            .or_else(|| titles.first())
+            .and_then(|t| text(t.get("title")))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    if let Some(Value::Array(creators)) = a.get("creators") {
+        w.authors = creators
+            .iter()
+            .filter_map(|c| {
+                let given = text(c.get("givenName"));
+                let family = text(c.get("familyName"));
+                let name = match (&given, &family) {
+                    (Some(g), Some(f)) => format!("{g} {f}"),
+                    _ => text(c.get("name"))?,
+                };
+                Some(Author {
+                    name,
+                    given,
+                    family,
+                })
+            })
+            .collect();
+    }
+    let issued = match a.get("dates") {
+        Some(Value::Array(dates)) => dates
+            .iter()
+            .find(|d| {
+                d.get("dateType")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("issued"))
+            })
+            .and_then(|d| text(d.get("date")))
+            .and_then(|d| PubDate::parse(d.get(..10).unwrap_or(&d))),
+        _ => None,
+    };
+    let year = a
+        .get("publicationYear")
+        .and_then(|y| y.as_i64().or_else(|| y.as_str()?.trim().parse().ok()))
+        .and_then(|y| i32::try_from(y).ok());
+    w.published = match (issued, year) {
+        (Some(d), Some(y)) if d.year == y => Some(d),
+        (_, Some(y)) => Some(PubDate {
+            year: y,
+            month: None,
+            day: None,
+        }),
+        (d, None) => d,
+    };
+    let publisher = match a.get("publisher") {
+        Some(Value::Object(p)) => text(p.get("name")),
+        other => text(other),
+    };
+    w.venue = a
+        .get("container")
+        .and_then(|c| text(c.get("title")))
+        .or(publisher);
+    w.abstract_text = match a.get("descriptions") {
+        Some(Value::Array(d)) => d
+            .iter()
+            .find(|d| {
+                d.get("descriptionType")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("abstract"))
+            })
+            .and_then(|d| text(d.get("description")))
+            .map(|t| strip_tags(&t)),
+        _ => None,
+    };
+    w.citation_count = a.get("citationCount").and_then(Value::as_u64);
+    w.kind = a
+        .get("types")
+        .and_then(|t| text(t.get("resourceTypeGeneral")).or_else(|| text(t.get("resourceType"))));
+    w.arxiv_id = w
+        .doi
+        .as_deref()
+        .and_then(crate::ids::Doi::parse)
+        .and_then(|d| d.arxiv())
+        .map(|a| a.as_str().to_string());
+    w
+}
+
+fn dblp_page(value: &Value, status: u16) -> Result<Page, ApiError> {
+    let bad = |m: &str| ApiError::malformed(Service::Dblp, status, m.to_string());
+    let hits = value
+        .get("result")
+        .and_then(|r| r.get("hits"))
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("expected `result.hits`"))?;
+    let total = hits.get("@total").and_then(|t| {
+        t.as_u64()
+            .or_else(|| t.as_str().and_then(|s| s.trim().parse().ok()))
+    });
+    let works = match hits.get("hit") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items.iter().filter_map(dblp_work).collect(),
+        // One hit may come as an object rather than a list of one.
+        Some(one @ Value::Object(_)) => dblp_work(one).into_iter().collect(),
+        Some(_) => return Err(bad("`result.hits.hit` is not a list")),
+    };
+    Ok(Page {
+        works,
+        total,
+        missing: Vec::new(),
+    })
+}
+
+/// Drops DBLP's homonym number from a name (`Wei Wang 0001` → `Wei Wang`).
+fn dblp_name(name: &str) -> String {
+    match name.rsplit_once(' ') {
+        Some((head, n)) if n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()) => {
+            head.trim().to_string()
+        }
+        _ => name.trim().to_string(),
+    }
+}
+
+/// One DBLP hit (`{info: {title, authors, venue, year, doi, ee, key}}`).
+fn dblp_work(hit: &Value) -> Option<Work> {
+    let info = hit.get("info")?.as_object()?;
+    let mut w = Work::empty(Service::Dblp);
+    w.id = text(info.get("key"));
+    // DBLP ends every title with a period.
+    w.title = text(info.get("title"))
+        .map(|t| t.strip_suffix('.').unwrap_or(&t).to_string())
+        .unwrap_or_default();
+    let author = |a: &Value| match a {
+        Value::Object(o) => text(o.get("text")),
+        other => text(Some(other)),
+    };
+    w.authors = match info.get("authors").and_then(|a| a.get("author")) {
+        Some(Value::Array(list)) => list.iter().filter_map(author).collect(),
+        Some(one) => author(one).into_iter().collect(),
+        None => Vec::new(),
+    }
+    .into_iter()
+    .map(|n| Author {
+        name: dblp_name(&n),
+        given: None,
+        family: None,
+    })
+    .collect();
+    w.published = info
+        .get("year")
+        .and_then(|y| y.as_i64().or_else(|| y.as_str()?.trim().parse().ok()))
+        .and_then(|y| i32::try_from(y).ok())
+        .map(|year| PubDate {
+            year,
+            month: None,
+            day: None,
+        });
+    w.venue = first_text(info.get("venue"));
+    w.doi = text(info.get("doi")).and_then(|d| bare_doi(&d));
+    let ee: Vec<String> = match info.get("ee") {
+        Some(Value::Array(l)) => l.iter().filter_map(|e| text(Some(e))).collect(),
+        other => text(other).into_iter().collect(),
+    };
+    w.arxiv_id = ee
+        .iter()
+        .filter(|e| e.contains("arxiv.org/"))
+        .find_map(|e| crate::ids::ArxivId::parse(e))
+        .map(|a| a.as_str().to_string());
+    if w.doi.is_none() {
+        w.doi = ee.iter().find_map(|e| bare_doi(e));
+    }
+    w.kind = text(info.get("type"));
+    Some(w)
 }
 
 /// Rebuilds an abstract from OpenAlex's `abstract_inverted_index`
@@ -447,5 +668,119 @@ mod tests {
         );
         check_envelope(OpenAlex, 200, r#"[]"#, None);
         check_envelope(OpenAlex, 404, r#"{"error":"x","message":"y"}"#, None);
+    }
+
+    fn fixture(path: &str) -> String {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/api")
+            .join(path);
+        std::fs::read_to_string(p).expect("fixture")
+    }
+
+    /// `(doi, title prefix, year, first author, venue, arxiv id)` of the first work.
+    fn check_first(
+        service: Service,
+        file: &str,
+        n: usize,
+        expected: (
+            Option<&str>,
+            &str,
+            Option<i32>,
+            Option<&str>,
+            Option<&str>,
+            Option<&str>,
+        ),
+    ) {
+        let page = parse_response(service, 200, &fixture(file)).expect(file);
+        assert_eq!(page.works.len(), n, "{file}");
+        let w = &page.works[0];
+        let got = (
+            w.doi.as_deref(),
+            &w.title[..expected.1.len().min(w.title.len())],
+            w.year(),
+            w.authors.first().map(|a| a.name.as_str()),
+            w.venue.as_deref(),
+            w.arxiv_id.as_deref(),
+        );
+        assert_eq!(got, expected, "{file}");
+        assert_eq!(w.source, service);
+    }
+
+    #[test]
+    fn datacite_and_dblp_bodies() {
+        use Service::{DataCite, Dblp};
+        check_first(
+            DataCite,
+            "datacite/doi_zenodo_48440.json",
+            1,
+            (
+                Some("10.5281/zenodo.48440"),
+                "Analysis Tools for Crossover Experiment",
+                Some(2016),
+                Some("Kristian Garza"),
+                Some("Zenodo"),
+                None,
+            ),
+        );
+        check_first(
+            DataCite,
+            "datacite/doi_arxiv_2311_16162.json",
+            1,
+            (
+                Some("10.48550/arxiv.2311.16162"),
+                "Leveraging Artificial Intelligence",
+                Some(2023),
+                Some("Hui Yin"),
+                Some("arXiv"),
+                Some("2311.16162"),
+            ),
+        );
+        check_first(
+            DataCite,
+            "datacite/list_ids_page5.json",
+            5,
+            (
+                Some("10.5281/zenodo.3596961"),
+                "ALSETLab/sysml",
+                Some(2020),
+                Some("Francis Gómez"),
+                Some("Zenodo"),
+                None,
+            ),
+        );
+        check_first(
+            Dblp,
+            "dblp/search_publ_test.json",
+            30,
+            (
+                Some("10.1109/ATS.2005.17"),
+                "A Test Cost Reduction Method by Test Response and Test Vector Overlapping for Full-Scan Test Architecture",
+                Some(2005),
+                Some("Tsuyoshi Shinogi"),
+                Some("Asian Test Symposium"),
+                None,
+            ),
+        );
+        let dblp = parse_response(Dblp, 200, &fixture("dblp/search_publ_test.json")).unwrap();
+        assert_eq!(dblp.total, Some(67660));
+        // DBLP's closing period is dropped; a single author comes as a string.
+        assert!(dblp.works.iter().all(|w| !w.title.ends_with('.')));
+        assert_eq!(dblp.works[5].authors.len(), 1);
+        let e = parse_response(DataCite, 404, &fixture("datacite/error_404_not_found.json"))
+            .unwrap_err();
+        assert_eq!(e.kind, crate::works::ApiErrorKind::NotFound);
+    }
+
+    #[test]
+    fn dblp_shapes() {
+        let zero = r#"{"result":{"hits":{"@total":"0","@computed":"0","@sent":"0","@first":"0"}}}"#;
+        check_envelope(Service::Dblp, 200, zero, Some(0));
+        // Newer answers give authors as {"@pid", "text"} and may send one hit as an object.
+        let one = r#"{"result":{"hits":{"@total":"1","hit":{"info":{"authors":{"author":{"@pid":"1","text":"Wei Wang 0001"}},"title":"T.","year":"2020","ee":["https://arxiv.org/abs/2001.00001"]}}}}}"#;
+        let p = parse_response(Service::Dblp, 200, one).unwrap();
+        assert_eq!(p.works[0].authors[0].name, "Wei Wang");
+        assert_eq!(p.works[0].arxiv_id.as_deref(), Some("2001.00001"));
+        check_envelope(Service::Dblp, 200, r#"{"x":1}"#, None);
+        check_envelope(Service::DataCite, 200, r#"{"errors":[]}"#, None);
     }
 }

@@ -20,6 +20,12 @@ pub const S2_BATCH_MAX: usize = 500;
 pub const OPENALEX_BATCH_MAX: usize = 50;
 /// DOIs per Crossref `filter=doi:…,doi:…` request.
 pub const CROSSREF_BATCH_MAX: usize = 50;
+/// OpenAlex answers at most this many results per page.
+pub const OPENALEX_PER_PAGE_MAX: usize = 100;
+/// DOIs per DataCite `/dois?ids=a,b` request.
+pub const DATACITE_BATCH_MAX: usize = 50;
+/// Ids per arXiv export API `id_list=` request.
+pub const ARXIV_BATCH_MAX: usize = 50;
 /// Fields asked of Semantic Scholar for a normalized work.
 pub const S2_FIELDS: &str = "paperId,externalIds,title,abstract,authors,year,publicationDate,venue,journal,citationCount,publicationTypes";
 
@@ -58,6 +64,16 @@ pub struct Endpoints {
     pub openalex_base: String,
     /// Crossref base, e.g. `https://api.crossref.org`.
     pub crossref_base: String,
+    /// DataCite REST base, `https://api.datacite.org` (absent in settings
+    /// saved before it existed: the public base is used).
+    #[serde(default = "default_datacite_base")]
+    pub datacite_base: String,
+    /// DBLP base, `https://dblp.org`.
+    #[serde(default = "default_dblp_base")]
+    pub dblp_base: String,
+    /// arXiv export API base, `https://export.arxiv.org`.
+    #[serde(default = "default_arxiv_base")]
+    pub arxiv_base: String,
     /// Semantic Scholar API key (sent as `x-api-key`).
     pub s2_api_key: Option<String>,
     /// OpenAlex API key (sent as `api_key`).
@@ -73,9 +89,24 @@ impl Endpoints {
             s2_base: "https://api.semanticscholar.org/graph/v1".into(),
             openalex_base: "https://api.openalex.org".into(),
             crossref_base: "https://api.crossref.org".into(),
+            datacite_base: default_datacite_base(),
+            dblp_base: default_dblp_base(),
+            arxiv_base: default_arxiv_base(),
             ..Endpoints::default()
         }
     }
+}
+
+fn default_datacite_base() -> String {
+    "https://api.datacite.org".into()
+}
+
+fn default_dblp_base() -> String {
+    "https://dblp.org".into()
+}
+
+fn default_arxiv_base() -> String {
+    "https://export.arxiv.org".into()
 }
 
 /// An inclusive publication-year range; either end may be open.
@@ -135,7 +166,8 @@ pub enum WorkId {
 }
 
 impl WorkId {
-    /// Guesses the kind of a user-typed id: DOI, `arXiv:`/new-style arXiv id,
+    /// Guesses the kind of a user-typed id: DOI, `arXiv:`/new-style arXiv id
+    /// (version stripped: services index the paper, not one revision),
     /// `W…`/`openalex:W…`, else a Semantic Scholar id.
     pub fn guess(text: &str) -> WorkId {
         let t = text.trim();
@@ -144,7 +176,7 @@ impl WorkId {
         }
         let lower = t.to_ascii_lowercase();
         if let Some(rest) = lower.strip_prefix("arxiv:") {
-            return WorkId::Arxiv(rest.to_string());
+            return WorkId::Arxiv(crate::ids::strip_arxiv_version(rest));
         }
         if let Some(rest) = lower.strip_prefix("openalex:") {
             return WorkId::OpenAlex(rest.to_ascii_uppercase());
@@ -163,7 +195,7 @@ impl WorkId {
                 && b.bytes().take(4).all(|c| c.is_ascii_digit())
         });
         if new_arxiv {
-            return WorkId::Arxiv(t.to_string());
+            return WorkId::Arxiv(crate::ids::strip_arxiv_version(t));
         }
         WorkId::S2(t.to_string())
     }
@@ -236,29 +268,6 @@ fn unsupported(service: Service, what: &str) -> Error {
     )
 }
 
-/// A title as Semantic Scholar's `/paper/search` can match it: its API
-/// documentation says hyphenated query terms yield no matches and to use a
-/// space instead, so a hyphen between two letters or digits becomes a space
-/// ("Self-Attention" → "Self Attention"); other hyphens stay.
-pub fn s2_query(title: &str) -> String {
-    let chars: Vec<char> = title.chars().collect();
-    chars
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let word = |j: Option<usize>| {
-                j.and_then(|j| chars.get(j))
-                    .is_some_and(|c| c.is_alphanumeric())
-            };
-            if c == '-' && word(i.checked_sub(1)) && word(Some(i + 1)) {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
-}
-
 /// A relevance search for `query`, at most `limit` hits, optionally within `years`.
 pub fn search(
     service: Service,
@@ -283,8 +292,7 @@ pub fn search(
         }
         Service::OpenAlex => {
             q.push(("search", query.to_string()));
-            // OpenAlex pages hold 1-100 results; more is a 400.
-            q.push(("per_page", limit.min(100).to_string()));
+            q.push(("per_page", limit.min(OPENALEX_PER_PAGE_MAX).to_string()));
             if let Some(y) = years {
                 let f = y.from.map(|v| v.to_string()).unwrap_or_default();
                 let t = y.to.map(|v| v.to_string()).unwrap_or_default();
@@ -309,9 +317,35 @@ pub fn search(
             polite(service, ep, &mut q);
             join(&ep.crossref_base, "/works", &q)
         }
+        // DBLP's publication search (`h` hits, JSON).
+        Service::Dblp => {
+            q.push(("q", query.to_string()));
+            q.push(("format", "json".to_string()));
+            q.push(("h", limit.min(1000).to_string()));
+            join(&ep.dblp_base, "/search/publ/api", &q)
+        }
         other => return Err(unsupported(other, "be searched from the browser")),
     };
     Ok(get(service, url, ep))
+}
+
+/// Semantic Scholar's search finds nothing for some hyphenated terms
+/// (`pre-training`), so a hyphen between two word characters becomes a
+/// space; other hyphens (a leading minus, `--`) stay.
+pub fn s2_query(query: &str) -> String {
+    let chars: Vec<char> = query.chars().collect();
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if c == '-' && i > 0 && word(chars.get(i - 1)) && word(chars.get(i + 1)) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// A lookup of one work by id.
@@ -345,6 +379,18 @@ pub fn lookup(service: Service, ep: &Endpoints, id: &WorkId) -> Result<Request> 
         }
         (Service::Crossref, WorkId::Arxiv(a)) => {
             return lookup(service, ep, &WorkId::Doi(format!("10.48550/arXiv.{a}")))
+        }
+        (Service::DataCite, WorkId::Doi(d)) => {
+            let d = bare_doi(d).unwrap_or_else(|| d.clone());
+            join(&ep.datacite_base, &format!("/dois/{}", path(&d)), &q)
+        }
+        (Service::DataCite, WorkId::Arxiv(a)) => {
+            return lookup(service, ep, &WorkId::Doi(format!("10.48550/arXiv.{a}")))
+        }
+        (Service::Arxiv, WorkId::Arxiv(a)) => {
+            q.push(("id_list", a.clone()));
+            q.push(("max_results", "1".to_string()));
+            join(&ep.arxiv_base, "/api/query", &q)
         }
         (other, _) => return Err(unsupported(other, "look up this id")),
     };
@@ -415,6 +461,45 @@ pub fn batch(service: Service, ep: &Endpoints, ids: &[WorkId]) -> Result<Vec<Req
                 })
                 .collect())
         }
+        Service::DataCite => {
+            let mut dois = Vec::new();
+            for id in ids {
+                match id {
+                    WorkId::Doi(d) => dois.push(bare_doi(d).unwrap_or_else(|| d.clone())),
+                    WorkId::Arxiv(a) => dois.push(format!("10.48550/arXiv.{a}")),
+                    _ => return Err(unsupported(service, "batch-look up a non-doi id")),
+                }
+            }
+            Ok(dois
+                .chunks(DATACITE_BATCH_MAX)
+                .map(|chunk| {
+                    let q = vec![
+                        ("ids", chunk.join(",")),
+                        ("page[size]", DATACITE_BATCH_MAX.to_string()),
+                    ];
+                    get(service, join(&ep.datacite_base, "/dois", &q), ep)
+                })
+                .collect())
+        }
+        Service::Arxiv => {
+            let mut list = Vec::new();
+            for id in ids {
+                match id {
+                    WorkId::Arxiv(a) => list.push(a.clone()),
+                    _ => return Err(unsupported(service, "batch-look up a non-arxiv id")),
+                }
+            }
+            Ok(list
+                .chunks(ARXIV_BATCH_MAX)
+                .map(|chunk| {
+                    let q = vec![
+                        ("id_list", chunk.join(",")),
+                        ("max_results", chunk.len().to_string()),
+                    ];
+                    get(service, join(&ep.arxiv_base, "/api/query", &q), ep)
+                })
+                .collect())
+        }
         other => Err(unsupported(other, "batch-look up works")),
     }
 }
@@ -428,6 +513,9 @@ mod tests {
             s2_base: "https://s2.test/graph/v1".into(),
             openalex_base: "https://oa.test/".into(),
             crossref_base: "https://cr.test".into(),
+            datacite_base: "https://dc.test".into(),
+            dblp_base: "https://dblp.test".into(),
+            arxiv_base: "https://ax.test".into(),
             s2_api_key: Some("K2".into()),
             openalex_api_key: Some("KO".into()),
             mailto: Some("me@x.org".into()),
@@ -460,34 +548,6 @@ mod tests {
             ),
             "https://oa.test/works?search=x&per_page=100",
         );
-    }
-
-    #[test]
-    fn s2_queries_drop_hyphens_between_words() {
-        for (title, query) in [
-            (
-                "Linformer: Self-Attention with Linear Complexity",
-                "Linformer: Self Attention with Linear Complexity",
-            ),
-            (
-                "Memory-Efficient IO-Awareness",
-                "Memory Efficient IO Awareness",
-            ),
-            ("Linear-Time", "Linear Time"),
-            ("a - b", "a - b"),
-            ("-x x- --", "-x x- --"),
-            (
-                "e-mail, Schrödinger-Gleichung",
-                "e mail, Schrödinger Gleichung",
-            ),
-            ("", ""),
-        ] {
-            assert_eq!(s2_query(title), query, "{title}");
-        }
-        let r = search(Service::SemanticScholar, &ep(), "Self-Attention", 5, None).unwrap();
-        assert!(r.url.contains("query=Self+Attention&"), "{}", r.url);
-        let oa = search(Service::OpenAlex, &ep(), "Self-Attention", 5, None).unwrap();
-        assert!(oa.url.contains("search=Self-Attention&"), "{}", oa.url);
     }
 
     #[test]
@@ -554,7 +614,8 @@ mod tests {
         for (t, id) in [
             ("10.1/x", WorkId::Doi("10.1/x".into())),
             ("W123", WorkId::OpenAlex("W123".into())),
-            ("1706.03762v5", WorkId::Arxiv("1706.03762v5".into())),
+            ("1706.03762v5", WorkId::Arxiv("1706.03762".into())),
+            ("arXiv:2106.09685v3", WorkId::Arxiv("2106.09685".into())),
             ("CorpusId:470667", WorkId::S2("CorpusId:470667".into())),
             (
                 "0f40b1f08821e22e859c6050916cec3667778613",
@@ -587,6 +648,77 @@ mod tests {
         );
         let cr = batch(Service::Crossref, &ep(), &ids[..2]).unwrap();
         assert_eq!(cr[0].url, "https://cr.test/works?filter=doi%3A10.1%2F0%2Cdoi%3A10.1%2F1&rows=50&mailto=me%40x.org");
+    }
+
+    #[test]
+    fn new_services() {
+        check_url(
+            lookup(
+                Service::DataCite,
+                &ep(),
+                &WorkId::Doi("10.5281/zenodo.4724125".into()),
+            ),
+            "https://dc.test/dois/10.5281/zenodo.4724125",
+        );
+        check_url(
+            lookup(
+                Service::DataCite,
+                &ep(),
+                &WorkId::Arxiv("1706.03762".into()),
+            ),
+            "https://dc.test/dois/10.48550/arXiv.1706.03762",
+        );
+        check_url(
+            lookup(
+                Service::Arxiv,
+                &ep(),
+                &WorkId::Arxiv("hep-th/9711200".into()),
+            ),
+            "https://ax.test/api/query?id_list=hep-th%2F9711200&max_results=1",
+        );
+        check_url(
+            search(Service::Dblp, &ep(), "Attention is all you need", 5, None),
+            "https://dblp.test/search/publ/api?q=Attention+is+all+you+need&format=json&h=5",
+        );
+        let dc = batch(
+            Service::DataCite,
+            &ep(),
+            &[
+                WorkId::Doi("10.5281/zenodo.1".into()),
+                WorkId::Arxiv("2101.00001".into()),
+            ],
+        )
+        .unwrap();
+        assert_eq!(dc[0].url, "https://dc.test/dois?ids=10.5281%2Fzenodo.1%2C10.48550%2FarXiv.2101.00001&page%5Bsize%5D=50");
+        // No credential of another service goes to DataCite, DBLP or arXiv.
+        for r in [&dc[0]] {
+            assert!(r.headers.iter().all(|(k, _)| k != "x-api-key"));
+            assert!(!r.url.contains("mailto") && !r.url.contains("api_key"));
+        }
+    }
+
+    #[test]
+    fn s2_queries_drop_inner_hyphens() {
+        for (q, expected) in [
+            (
+                "BERT: Pre-training of Deep Bidirectional Transformers",
+                "BERT: Pre training of Deep Bidirectional Transformers",
+            ),
+            ("state-of-the-art", "state of the art"),
+            ("-x a - b", "-x a - b"),
+            ("x--y", "x--y"),
+            ("", ""),
+        ] {
+            assert_eq!(s2_query(q), expected, "{q}");
+        }
+        let r = search(Service::SemanticScholar, &ep(), "self-attention", 5, None).unwrap();
+        assert!(r.url.contains("query=self+attention"), "{}", r.url);
+    }
+
+    #[test]
+    fn openalex_per_page_is_clamped() {
+        let r = search(Service::OpenAlex, &ep(), "x", 500, None).unwrap();
+        assert!(r.url.contains("per_page=100"), "{}", r.url);
     }
 
     #[test]

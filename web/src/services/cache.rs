@@ -150,7 +150,7 @@ impl ResponseCache {
             let Ok(entry) = serde_json::from_str::<CachedResponse>(&text) else {
                 continue;
             };
-            let title = key.strip_prefix("semantic_scholar|title|");
+            let title = fetch::s2_title_of_cache_key(&key);
             match (title, serde_json::from_str::<Value>(&entry.body)) {
                 (Some(t), Ok(v)) if entry.status == 200 => {
                     s2.insert(t.to_string(), v);
@@ -199,7 +199,7 @@ impl ResponseCache {
                 body: response.to_string(),
                 fetched_at: now,
             };
-            let key = format!("semantic_scholar|title|{}", fetch::s2_title_key(&title_key));
+            let key = fetch::s2_title_cache_key(&title_key);
             self.store(&key, &entry).await?;
             n += 1;
         }

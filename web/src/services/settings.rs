@@ -67,6 +67,7 @@ impl Settings {
             s2_api_key: secrets.s2_api_key.as_deref().and_then(some),
             openalex_api_key: secrets.openalex_api_key.as_deref().and_then(some),
             mailto: some(&self.mailto),
+            ..Endpoints::public()
         }
     }
 }

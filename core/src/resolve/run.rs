@@ -1,0 +1,825 @@
+//! The step machine behind [`Run`]: which request goes out next, and what
+//! each reply means for the references that were waiting on it.
+
+use super::{Answer, Evidence, Options, Outcome, Reference, Report, Resolution, Route, Surface};
+use crate::fetch::{self, Lane, Step};
+use crate::ids::Doi;
+use crate::works::request::{self, Method, Request, WorkId};
+use crate::works::{self, ApiError, ApiErrorKind, Service, Work};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+/// Title similarity a search hit must pass (`score > 70`, the seed's
+/// acceptance threshold, through [`crate::title::match_titles`]).
+pub const TITLE_THRESHOLD: i64 = 70;
+
+/// What the run wants next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Next {
+    /// Send these (in any order, concurrently or one by one) and hand each
+    /// reply to [`Run::answer`].
+    Send(Vec<Outgoing>),
+    /// Nothing may go out before this time (ms, the caller's clock); call
+    /// [`Run::next`] again then, or earlier when a reply arrives.
+    WaitUntil(f64),
+    /// Nothing can go out until a reply to a request in flight comes back.
+    AwaitReplies,
+    /// Every reference is decided: read [`Run::report`].
+    Done,
+}
+
+/// One request to send, with the id its reply is handed back under.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outgoing {
+    /// The id to pass to [`Run::answer`].
+    pub id: u64,
+    /// The request.
+    pub request: Request,
+}
+
+/// What came back for one request.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    /// HTTP status; 0 when no readable response came (offline, timed out,
+    /// or blocked for want of CORS headers).
+    pub status: u16,
+    /// The body (empty when none).
+    #[serde(default)]
+    pub body: String,
+    /// `Retry-After` in ms, when the edge could read it.
+    #[serde(default)]
+    pub retry_after_ms: Option<u64>,
+    /// The page's Content-Security-Policy refused the request.
+    #[serde(default)]
+    pub blocked_by_policy: bool,
+}
+
+/// One identifier lookup planned for a reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct IdAsk {
+    service: Service,
+    route: Route,
+    batch: bool,
+}
+
+/// What a request in flight asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Id(IdAsk),
+    Title(Service),
+}
+
+#[derive(Debug, Clone)]
+struct Sent {
+    kind: Kind,
+    lane: Lane,
+    request: Request,
+    slots: Vec<usize>,
+    tries: u32,
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    reference: Reference,
+    asks: VecDeque<IdAsk>,
+    titles: Vec<Service>,
+    busy: bool,
+    evidence: Vec<Evidence>,
+    outcome: Option<Outcome>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct LaneState {
+    last: Option<f64>,
+    in_flight: u32,
+    /// After a rate limit or an unreadable answer nothing new goes out on
+    /// the lane before this time, not only the retried request.
+    paused_until: f64,
+}
+
+/// A verification run over many references; see the [module docs](super).
+#[derive(Debug, Clone)]
+pub struct Run {
+    opts: Options,
+    slots: Vec<Slot>,
+    lanes: BTreeMap<Lane, LaneState>,
+    in_flight: HashMap<u64, Sent>,
+    retries: Vec<(f64, Sent)>,
+    unavailable: BTreeMap<Service, ApiError>,
+    next_id: u64,
+    requests: u64,
+}
+
+/// The order lanes are served in each step.
+/// Title searches follow it too, so a lone title is asked of Semantic
+/// Scholar, OpenAlex, Crossref and DBLP in that order when all are free.
+const SERVICES: [Service; 6] = [
+    Service::SemanticScholar,
+    Service::OpenAlex,
+    Service::Crossref,
+    Service::DataCite,
+    Service::Arxiv,
+    Service::Dblp,
+];
+
+/// Whether two asks can share one batch request: same service, both batch
+/// (a batch may mix routes: S2 takes `DOI:` and `ARXIV:` ids together,
+/// DataCite any DOI, arXiv DOIs included).
+fn same_batch(a: Kind, b: Kind) -> bool {
+    matches!((a, b), (Kind::Id(x), Kind::Id(y)) if x.batch && y.batch && x.service == y.service)
+}
+
+fn batch_max(service: Service) -> usize {
+    match service {
+        Service::SemanticScholar => request::S2_BATCH_MAX,
+        Service::Crossref => request::CROSSREF_BATCH_MAX,
+        Service::OpenAlex => request::OPENALEX_BATCH_MAX,
+        Service::DataCite => request::DATACITE_BATCH_MAX,
+        Service::Arxiv => request::ARXIV_BATCH_MAX,
+        _ => 1,
+    }
+}
+
+/// The lane a kind of request goes in (Crossref lists apart from lookups).
+fn lane_of(kind: Kind) -> Lane {
+    match kind {
+        Kind::Id(a) => Lane {
+            service: a.service,
+            list: a.service == Service::Crossref && a.batch,
+        },
+        Kind::Title(s) => Lane {
+            service: s,
+            list: s == Service::Crossref,
+        },
+    }
+}
+
+fn plan_asks(r: &Reference, opts: &Options) -> (VecDeque<IdAsk>, Vec<Service>) {
+    let native = opts.surface == Surface::Native;
+    let batch = opts.batch;
+    let mut asks = VecDeque::new();
+    let ask = |service, route| IdAsk {
+        service,
+        route,
+        batch,
+    };
+    if r.route_doi().is_some() {
+        let order = if batch {
+            // The batch forms: S2 takes 500 ids in one request, so it goes first.
+            [
+                Service::SemanticScholar,
+                Service::Crossref,
+                Service::DataCite,
+                Service::OpenAlex,
+            ]
+        } else {
+            [
+                Service::Crossref,
+                Service::DataCite,
+                Service::OpenAlex,
+                Service::SemanticScholar,
+            ]
+        };
+        asks.extend(order.into_iter().map(|s| ask(s, Route::Doi)));
+    }
+    if r.arxiv.is_some() {
+        asks.push_back(ask(Service::SemanticScholar, Route::Arxiv));
+        asks.push_back(ask(Service::DataCite, Route::Arxiv));
+        if native {
+            asks.push_back(ask(Service::Arxiv, Route::Arxiv));
+        }
+    }
+    let mut titles = Vec::new();
+    if r.title.is_some() {
+        titles.extend([
+            Service::SemanticScholar,
+            Service::OpenAlex,
+            Service::Crossref,
+        ]);
+        if native {
+            titles.push(Service::Dblp);
+        }
+    }
+    (asks, titles)
+}
+
+/// The id a lookup on `route` asks about.
+fn work_id(r: &Reference, route: Route) -> Option<WorkId> {
+    match route {
+        Route::Doi => r.route_doi().map(|d| WorkId::Doi(d.as_str().to_string())),
+        Route::Arxiv => r
+            .arxiv
+            .as_ref()
+            .map(|a| WorkId::Arxiv(a.as_str().to_string())),
+        Route::Title => None,
+    }
+}
+
+fn asked(r: &Reference, route: Route) -> String {
+    match route {
+        Route::Doi => r.route_doi().map(|d| d.as_str().to_string()),
+        Route::Arxiv => r.arxiv.as_ref().map(|a| a.as_str().to_string()),
+        Route::Title => r.title.clone(),
+    }
+    .unwrap_or_default()
+}
+
+/// The DOI comparison key a batch answer is matched on.
+fn doi_key_of(r: &Reference, route: Route) -> Option<String> {
+    match route {
+        Route::Doi => r.route_doi().map(Doi::key),
+        Route::Arxiv => r.arxiv.as_ref().map(|a| a.doi().key()),
+        Route::Title => None,
+    }
+}
+
+/// One sentence on why a source could not be asked.
+fn failure_reason(e: &ApiError) -> String {
+    let why = match e.kind {
+        _ if e.status == 0 && e.message.contains("security policy") => e.message.clone(),
+        ApiErrorKind::Network => {
+            "no readable response (offline, blocked, or rate-limited without cors headers)"
+                .to_string()
+        }
+        ApiErrorKind::RateLimited => "rate limited".to_string(),
+        ApiErrorKind::Forbidden => {
+            "refused the request (a missing, wrong or expired key)".to_string()
+        }
+        ApiErrorKind::Server => format!("server error {}", e.status),
+        ApiErrorKind::BadRequest => "rejected the request".to_string(),
+        ApiErrorKind::Malformed => "answered with a body citegate cannot read".to_string(),
+        _ => format!("answered {}", e.status),
+    };
+    format!("{} could not be asked: {why}", e.service.label())
+}
+
+impl Run {
+    /// A run over `refs` (input order is kept in the report).
+    pub fn new(refs: Vec<Reference>, opts: Options) -> Run {
+        let slots = refs
+            .into_iter()
+            .map(|reference| {
+                let (asks, titles) = plan_asks(&reference, &opts);
+                let nothing = asks.is_empty() && titles.is_empty();
+                Slot {
+                    reference,
+                    asks,
+                    titles,
+                    busy: false,
+                    evidence: Vec::new(),
+                    outcome: nothing.then(|| Outcome::Unverified {
+                        reasons: vec!["nothing to look up: no doi, arxiv id or title".to_string()],
+                    }),
+                }
+            })
+            .collect();
+        Run {
+            opts,
+            slots,
+            lanes: BTreeMap::new(),
+            in_flight: HashMap::new(),
+            retries: Vec::new(),
+            unavailable: BTreeMap::new(),
+            next_id: 1,
+            requests: 0,
+        }
+    }
+
+    /// `(decided, total)` references.
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.slots.iter().filter(|s| s.outcome.is_some()).count();
+        (done, self.slots.len())
+    }
+
+    /// Requests sent so far, retries included.
+    pub fn requests_sent(&self) -> u64 {
+        self.requests
+    }
+
+    /// The report; references not yet decided are [`Outcome::Unverified`].
+    pub fn report(&self) -> Report {
+        Report {
+            resolutions: self
+                .slots
+                .iter()
+                .map(|s| Resolution {
+                    key: s.reference.key.clone(),
+                    evidence: s.evidence.clone(),
+                    outcome: s.outcome.clone().unwrap_or_else(|| Outcome::Unverified {
+                        reasons: vec!["the run stopped before this reference was decided".into()],
+                    }),
+                })
+                .collect(),
+            requests: self.requests,
+        }
+    }
+
+    fn mailto(&self) -> bool {
+        self.opts
+            .endpoints
+            .mailto
+            .as_ref()
+            .is_some_and(|m| !m.trim().is_empty())
+    }
+
+    fn limits(&self, lane: Lane) -> fetch::Limits {
+        fetch::lane_limits(lane, self.mailto(), self.opts.s2_interval_ms)
+    }
+
+    /// The earliest time `lane` may send, or `None` while it is full.
+    fn lane_ready_at(&self, lane: Lane, now: f64) -> Option<f64> {
+        let st = self.lanes.get(&lane).copied().unwrap_or_default();
+        let lim = self.limits(lane);
+        (st.in_flight < lim.max_in_flight)
+            .then(|| fetch::next_send_at(st.last, now, &lim).max(st.paused_until))
+    }
+
+    /// What a waiting slot needs next, if it can use `lane`.
+    fn wants(&self, i: usize, lane: Lane) -> Option<Kind> {
+        let s = &self.slots[i];
+        if s.busy || s.outcome.is_some() {
+            return None;
+        }
+        if let Some(a) = s.asks.front() {
+            let k = Kind::Id(*a);
+            return (lane_of(k) == lane).then_some(k);
+        }
+        let k = Kind::Title(lane.service);
+        (s.titles.contains(&lane.service) && lane_of(k) == lane).then_some(k)
+    }
+
+    /// The next requests, or how long to wait.
+    pub fn next(&mut self, now_ms: f64) -> Next {
+        if self.slots.iter().all(|s| s.outcome.is_some()) {
+            return Next::Done;
+        }
+        let mut out = Vec::new();
+        // Retries that are due.
+        let mut k = 0;
+        while k < self.retries.len() {
+            let (at, sent) = &self.retries[k];
+            let lane = sent.lane;
+            if self.unavailable.contains_key(&lane.service) {
+                let (_, sent) = self.retries.remove(k);
+                let err = self.unavailable[&lane.service].clone();
+                self.fail(&sent, err);
+                continue;
+            }
+            let ready = self.lane_ready_at(lane, now_ms);
+            if *at <= now_ms && ready.is_some_and(|t| t <= now_ms) {
+                let (_, sent) = self.retries.remove(k);
+                out.push(self.dispatch(sent, now_ms));
+                continue;
+            }
+            k += 1;
+        }
+        // New requests, one per free lane.
+        for service in SERVICES {
+            for list in [false, true] {
+                let lane = Lane { service, list };
+                if self.unavailable.contains_key(&service) {
+                    continue;
+                }
+                if self.lane_ready_at(lane, now_ms).is_none_or(|t| t > now_ms) {
+                    continue;
+                }
+                if let Some(sent) = self.build(lane) {
+                    out.push(self.dispatch(sent, now_ms));
+                }
+            }
+        }
+        if !out.is_empty() {
+            return Next::Send(out);
+        }
+        if self.slots.iter().all(|s| s.outcome.is_some()) {
+            return Next::Done;
+        }
+        // The earliest moment something could go out.
+        let mut earliest: Option<f64> = None;
+        let mut consider = |t: f64| {
+            earliest = Some(earliest.map_or(t, |e: f64| e.min(t)));
+        };
+        for (at, sent) in &self.retries {
+            if let Some(t) = self.lane_ready_at(sent.lane, now_ms) {
+                consider(t.max(*at));
+            }
+        }
+        for service in SERVICES {
+            for list in [false, true] {
+                let lane = Lane { service, list };
+                if self.unavailable.contains_key(&service) {
+                    continue;
+                }
+                let waiting = (0..self.slots.len()).any(|i| self.wants(i, lane).is_some());
+                if waiting {
+                    if let Some(t) = self.lane_ready_at(lane, now_ms) {
+                        consider(t);
+                    }
+                }
+            }
+        }
+        match earliest {
+            Some(t) => Next::WaitUntil(t.max(now_ms)),
+            None if !self.in_flight.is_empty() || !self.retries.is_empty() => Next::AwaitReplies,
+            None => {
+                // Nothing can move (should not happen): decide what is left.
+                for i in 0..self.slots.len() {
+                    if self.slots[i].outcome.is_none() {
+                        self.slots[i].busy = false;
+                        self.slots[i].asks.clear();
+                        self.slots[i].titles.clear();
+                        self.finish(i);
+                    }
+                }
+                Next::Done
+            }
+        }
+    }
+
+    fn dispatch(&mut self, mut sent: Sent, now: f64) -> Outgoing {
+        let st = self.lanes.entry(sent.lane).or_default();
+        st.last = Some(now);
+        st.in_flight += 1;
+        sent.tries += 1;
+        self.requests += 1;
+        let id = self.next_id;
+        self.next_id += 1;
+        let request = sent.request.clone();
+        self.in_flight.insert(id, sent);
+        Outgoing { id, request }
+    }
+
+    /// Builds one request for `lane` from the slots waiting on it.
+    fn build(&mut self, lane: Lane) -> Option<Sent> {
+        let first = (0..self.slots.len()).find(|&i| self.wants(i, lane).is_some())?;
+        let kind = self.wants(first, lane)?;
+        let ep = &self.opts.endpoints;
+        let (request, slots) = match kind {
+            Kind::Id(a) if a.batch => {
+                let slots: Vec<usize> = (0..self.slots.len())
+                    .filter(|&i| self.wants(i, lane).is_some_and(|k| same_batch(k, kind)))
+                    .take(batch_max(a.service))
+                    .collect();
+                let ids: Vec<WorkId> = slots
+                    .iter()
+                    .filter_map(|&i| {
+                        let route = self.slots[i].asks.front()?.route;
+                        work_id(&self.slots[i].reference, route)
+                    })
+                    .collect();
+                if ids.len() != slots.len() {
+                    return None;
+                }
+                let req = request::batch(a.service, ep, &ids)
+                    .ok()?
+                    .into_iter()
+                    .next()?;
+                (req, slots)
+            }
+            Kind::Id(a) => {
+                let id = work_id(&self.slots[first].reference, a.route)?;
+                (request::lookup(a.service, ep, &id).ok()?, vec![first])
+            }
+            Kind::Title(service) => {
+                let title = self.slots[first].reference.title.clone()?;
+                let req = request::search(service, ep, &title, self.opts.title_hits, None).ok()?;
+                (req, vec![first])
+            }
+        };
+        for &i in &slots {
+            self.slots[i].busy = true;
+        }
+        Some(Sent {
+            kind,
+            lane,
+            request,
+            slots,
+            tries: 0,
+        })
+    }
+
+    /// Takes the reply to request `id` (unknown ids are ignored).
+    pub fn answer(&mut self, id: u64, reply: Reply, now_ms: f64) {
+        let Some(sent) = self.in_flight.remove(&id) else {
+            return;
+        };
+        if let Some(st) = self.lanes.get_mut(&sent.lane) {
+            st.in_flight = st.in_flight.saturating_sub(1);
+        }
+        let service = sent.lane.service;
+        if reply.blocked_by_policy {
+            let err = ApiError {
+                service,
+                status: 0,
+                kind: ApiErrorKind::Network,
+                message: "blocked by the page's content security policy".to_string(),
+            };
+            self.unavailable.insert(service, err.clone());
+            self.fail(&sent, err);
+            self.sweep();
+            return;
+        }
+        // A keyless batch POST needs a CORS preflight; when it fails the
+        // browser reports no response at all: ask id by id instead.
+        let keyless = self
+            .opts
+            .endpoints
+            .s2_api_key
+            .as_ref()
+            .is_none_or(|k| k.trim().is_empty());
+        if reply.status == 0
+            && service == Service::SemanticScholar
+            && sent.request.method == Method::Post
+            && self.opts.surface == Surface::Browser
+            && keyless
+        {
+            for &i in &sent.slots {
+                let s = &mut self.slots[i];
+                s.busy = false;
+                if let Some(a) = s.asks.front_mut() {
+                    a.batch = false;
+                }
+                // Later S2 batch asks of this slot go one by one too.
+                for a in s.asks.iter_mut() {
+                    if a.service == Service::SemanticScholar {
+                        a.batch = false;
+                    }
+                }
+            }
+            return;
+        }
+        if let Some(fault) = fetch::fault_of(reply.status, reply.retry_after_ms) {
+            let step = fetch::service_step(
+                &self.opts.retry,
+                service,
+                fault,
+                sent.tries,
+                self.opts.s2_backoff_ms,
+            );
+            let err = works::parse_error(service, reply.status, &reply.body);
+            match step {
+                Step::Retry { after_ms } => {
+                    let at = now_ms + after_ms as f64;
+                    let st = self.lanes.entry(sent.lane).or_default();
+                    st.paused_until = st.paused_until.max(at);
+                    self.retries.push((at, sent));
+                }
+                Step::GiveUp => self.fail(&sent, err),
+                Step::Unavailable => {
+                    self.unavailable.insert(service, err.clone());
+                    self.fail(&sent, err);
+                    self.sweep();
+                }
+            }
+            return;
+        }
+        match works::parse_response(service, reply.status, &reply.body) {
+            Err(e) if e.kind == ApiErrorKind::NotFound => {
+                for &i in &sent.slots {
+                    self.record(i, sent.kind, Answer::NotHere);
+                }
+            }
+            Err(e) => self.fail(&sent, e),
+            Ok(page) => self.read_page(&sent, page),
+        }
+    }
+
+    fn read_page(&mut self, sent: &Sent, page: works::Page) {
+        match sent.kind {
+            Kind::Title(_) => {
+                let i = sent.slots[0];
+                let title = self.slots[i].reference.title.clone().unwrap_or_default();
+                let mut hits: Vec<(f64, Work)> = page
+                    .works
+                    .into_iter()
+                    .filter(|w| !w.title.trim().is_empty())
+                    .map(|w| (crate::title::ratio(&title, &w.title), w))
+                    .collect();
+                hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+                hits.truncate(self.opts.title_hits.max(1));
+                let answer = if hits.is_empty() {
+                    Answer::NotHere
+                } else {
+                    Answer::Hits {
+                        works: hits.into_iter().map(|(_, w)| w).collect(),
+                    }
+                };
+                self.record(i, sent.kind, answer);
+            }
+            Kind::Id(a) if a.batch && a.service == Service::SemanticScholar => {
+                // S2 answers in request order, `null` for an unknown id.
+                let mut works = page.works.into_iter();
+                let n = sent.slots.len();
+                for (pos, &i) in sent.slots.iter().enumerate() {
+                    let answer = if page.missing.contains(&pos) || pos >= n {
+                        Answer::NotHere
+                    } else {
+                        match works.next() {
+                            Some(work) => Answer::Found { work },
+                            None => Answer::NotHere,
+                        }
+                    };
+                    self.record(i, sent.kind, answer);
+                }
+            }
+            Kind::Id(a) if a.batch => {
+                for &i in &sent.slots {
+                    let r = &self.slots[i].reference;
+                    let route = self.slots[i].asks.front().map_or(a.route, |f| f.route);
+                    let found = match a.service {
+                        Service::Arxiv => r.arxiv.as_ref().and_then(|id| {
+                            page.works
+                                .iter()
+                                .find(|w| w.arxiv_id.as_deref() == Some(id.as_str()))
+                        }),
+                        _ => doi_key_of(r, route).and_then(|key| {
+                            page.works
+                                .iter()
+                                .find(|w| w.doi_key().as_deref() == Some(key.as_str()))
+                        }),
+                    };
+                    let answer = match found {
+                        Some(w) => Answer::Found { work: w.clone() },
+                        None => Answer::NotHere,
+                    };
+                    self.record(i, sent.kind, answer);
+                }
+            }
+            Kind::Id(a) => {
+                let i = sent.slots[0];
+                let want = self.slots[i].reference.arxiv.clone();
+                let answer = match page.works.into_iter().find(|w| {
+                    // arXiv's feed may hold other papers: take only the one asked for.
+                    a.service != Service::Arxiv
+                        || want.as_ref().map(|x| x.as_str()) == w.arxiv_id.as_deref()
+                }) {
+                    Some(work) => Answer::Found { work },
+                    None => Answer::NotHere,
+                };
+                self.record(i, sent.kind, answer);
+            }
+        }
+    }
+
+    /// Every slot of `sent` gets `err` as its answer and moves on.
+    fn fail(&mut self, sent: &Sent, err: ApiError) {
+        for &i in &sent.slots {
+            self.record(i, sent.kind, Answer::Failed { error: err.clone() });
+        }
+    }
+
+    /// Adds the answer to `kind` for slot `i`, drops that ask, and decides
+    /// or moves the slot on.
+    fn record(&mut self, i: usize, kind: Kind, answer: Answer) {
+        let s = &mut self.slots[i];
+        s.busy = false;
+        if s.outcome.is_some() {
+            return;
+        }
+        let (service, route) = match kind {
+            Kind::Id(a) => {
+                // The slot's own ask: a batch may mix routes.
+                let route = s.asks.pop_front().map_or(a.route, |f| f.route);
+                (a.service, route)
+            }
+            Kind::Title(service) => {
+                s.titles.retain(|t| *t != service);
+                (service, Route::Title)
+            }
+        };
+        s.evidence.push(Evidence {
+            service,
+            route,
+            asked: asked(&s.reference, route),
+            answer: answer.clone(),
+        });
+        match answer {
+            Answer::Found { work } => {
+                s.outcome = Some(Outcome::Found { work, via: service });
+            }
+            Answer::Hits { works } => {
+                let title = s.reference.title.clone().unwrap_or_default();
+                let hit = works.into_iter().find(|w| {
+                    crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD).pass
+                });
+                if let Some(work) = hit {
+                    s.outcome = Some(decide_title_match(s, work, service));
+                }
+            }
+            _ => {}
+        }
+        self.advance(i);
+    }
+
+    /// Skips asks to unavailable services and decides a slot with nothing left.
+    fn advance(&mut self, i: usize) {
+        if self.slots[i].outcome.is_some() || self.slots[i].busy {
+            return;
+        }
+        loop {
+            let front = self.slots[i].asks.front().copied();
+            match front {
+                Some(a) if self.unavailable.contains_key(&a.service) => {
+                    let err = self.unavailable[&a.service].clone();
+                    self.record_skip(i, Kind::Id(a), err);
+                }
+                Some(_) => return,
+                None => break,
+            }
+        }
+        let titles = self.slots[i].titles.clone();
+        for t in titles {
+            if let Some(err) = self.unavailable.get(&t).cloned() {
+                self.record_skip(i, Kind::Title(t), err);
+            }
+        }
+        if self.slots[i].asks.is_empty() && self.slots[i].titles.is_empty() {
+            self.finish(i);
+        }
+    }
+
+    fn record_skip(&mut self, i: usize, kind: Kind, err: ApiError) {
+        let s = &mut self.slots[i];
+        let (service, route) = match kind {
+            Kind::Id(a) => {
+                s.asks.pop_front();
+                (a.service, a.route)
+            }
+            Kind::Title(t) => {
+                s.titles.retain(|x| *x != t);
+                (t, Route::Title)
+            }
+        };
+        s.evidence.push(Evidence {
+            service,
+            route,
+            asked: asked(&s.reference, route),
+            answer: Answer::Failed { error: err },
+        });
+    }
+
+    /// Moves every idle slot on (after a service became unavailable).
+    fn sweep(&mut self) {
+        for i in 0..self.slots.len() {
+            self.advance(i);
+        }
+    }
+
+    /// Decides a slot whose every ask is answered and nothing matched.
+    fn finish(&mut self, i: usize) {
+        let s = &mut self.slots[i];
+        if s.outcome.is_some() {
+            return;
+        }
+        let mut reasons: Vec<String> = Vec::new();
+        for e in &s.evidence {
+            if let Answer::Failed { error } = &e.answer {
+                let r = failure_reason(error);
+                if !reasons.contains(&r) {
+                    reasons.push(r);
+                }
+            }
+        }
+        s.outcome = Some(if reasons.is_empty() {
+            Outcome::NotFound
+        } else {
+            Outcome::Unverified { reasons }
+        });
+    }
+}
+
+/// The decision when the title search matched `work` in `service`.
+fn decide_title_match(s: &Slot, work: Work, service: Service) -> Outcome {
+    let r = &s.reference;
+    let cited = r
+        .route_doi()
+        .map(|d| d.as_str().to_string())
+        .or_else(|| r.arxiv.as_ref().map(|a| a.as_str().to_string()));
+    let Some(cited) = cited else {
+        return Outcome::Found { work, via: service };
+    };
+    let same_doi = match (r.route_doi(), work.doi_key()) {
+        (Some(d), Some(k)) => d.key() == k,
+        _ => false,
+    };
+    let same_arxiv = match (&r.arxiv, &work.arxiv_id) {
+        (Some(a), Some(b)) => a.as_str().eq_ignore_ascii_case(b),
+        _ => false,
+    };
+    let id_answers: Vec<&Answer> = s
+        .evidence
+        .iter()
+        .filter(|e| e.route != Route::Title)
+        .map(|e| &e.answer)
+        .collect();
+    let all_absent =
+        !id_answers.is_empty() && id_answers.iter().all(|a| matches!(a, Answer::NotHere));
+    if all_absent && !same_doi && !same_arxiv {
+        Outcome::WrongId {
+            cited,
+            record: work,
+        }
+    } else {
+        Outcome::Found { work, via: service }
+    }
+}
