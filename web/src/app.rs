@@ -36,6 +36,7 @@ fn query_param(name: &str) -> Option<String> {
 /// likewise sets the first wait after an unreadable Semantic Scholar answer
 /// (5 s by default, doubled per try), for tests of its rate limit.
 async fn apply_url_overrides(services: Services) {
+    crate::api::transport::watch_policy();
     if let Some(ms) = query_param("timeout_ms").and_then(|t| t.trim().parse::<u32>().ok()) {
         crate::api::transport::set_timeout_ms(ms);
     }

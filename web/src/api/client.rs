@@ -334,6 +334,13 @@ impl Client {
                         message,
                     })
                 }
+                Err(TransportError::Blocked { message }) => {
+                    // Asking again cannot help: the page itself forbids it.
+                    self.unavailable
+                        .borrow_mut()
+                        .insert(service, message.clone());
+                    return Err(ClientError::Unavailable { service, message });
+                }
                 Err(e @ TransportError::Network { .. }) => (fetch::Fault::Network, Err(e)),
             };
             if last.is_ok() && fetch::needs_preflight(&req) {
