@@ -323,12 +323,16 @@ async fn a_batch_whose_preflight_fails_is_sent_as_one_get_per_id() {
     let db = fresh("t-preflight-fallback").await;
     let ws = Workspace::new(db.clone());
     // The POST (JSON body: preflighted) never gets a readable answer; each
-    // GET /paper/DOI:… does, and the second DOI is unknown (404).
+    // GET /paper/DOI:… does, and the second DOI is unknown (404), so its
+    // title is searched (and not found).
     let t = Rc::new(ScriptedTransport::new(|req, _| {
         if req.body.is_some() {
             return Err(TransportError::Network {
                 message: "failed to fetch".into(),
             });
+        }
+        if req.url.contains("/paper/search") {
+            return Ok(RawResponse::new(200, r#"{"total":0,"offset":0,"data":[]}"#));
         }
         if req.url.contains("10.1000%2F2") || req.url.contains("10.1000/2") {
             return Ok(RawResponse::new(404, r#"{"error":"Paper not found"}"#));
@@ -387,6 +391,11 @@ async fn a_batch_whose_preflight_fails_is_sent_as_one_get_per_id() {
         posts, 2,
         "the batch is tried twice, then its preflight counts as failed"
     );
-    assert_eq!(sent.len(), 4, "then one GET per id");
+    assert_eq!(
+        sent.len(),
+        5,
+        "then one GET per id, and a title search for the unknown one"
+    );
+    assert!(sent[4].request.url.contains("/paper/search"));
     assert!(c.unavailable(Service::SemanticScholar).is_none());
 }

@@ -15,12 +15,12 @@
 
 use super::db::StoreError;
 use super::store::{keys, Workspace};
-use crate::api::batch::{self, candidate_id, plan_chunks};
+use crate::api::batch::{self, plan_chunks};
 use crate::api::client::{Client, ClientError};
 use citegate_core::candidates::Candidate;
 use citegate_core::crossindex::{self, IndexAnswer};
 use citegate_core::pool::PoolPaper;
-use citegate_core::verify::{self, Decision, Rejection, S2Body, VerifyOptions};
+use citegate_core::verify::{self, Decision, S2Body, VerifyOptions};
 use citegate_core::works::request::{self, Endpoints, WorkId};
 use citegate_core::works::{Service, Work};
 use serde::{Deserialize, Serialize};
@@ -161,8 +161,8 @@ fn from_decision(d: Decision) -> VerifyItem {
 }
 
 /// One id looked up on its own (`GET /paper/{id}`), for when the batch
-/// cannot be sent: the record, `None` when the service does not know it
-/// (404), or the reason it stays unverified.
+/// cannot be sent: the record, `None` when the service does not know the id
+/// (404; the title search decides then), or the reason it stays unverified.
 async fn lookup_one(
     client: &Client,
     ep: &Endpoints,
@@ -200,11 +200,12 @@ pub async fn verify_run(
     let mut state: RunState<VerifyItem> = load(ws, id, candidates.len()).await?;
     let todo =
         |s: &RunState<VerifyItem>, i: usize| !s.items.get(&i).is_some_and(VerifyItem::decided);
-    let (chunks, without) = plan_chunks(
-        candidates,
-        candidate_id,
-        batch::batch_max(Service::SemanticScholar),
-    );
+    // Which candidates go through the batch (an id) and which are searched
+    // by title: the core's plan, cut over the whole list so a resumed run
+    // rebuilds the same requests.
+    let plan = verify::plan_batch(candidates);
+    let chunks = plan.chunks;
+    let mut without = plan.titles;
     // Set once the batch's preflight failed: later chunks go one GET per id.
     let mut batch_blocked = false;
     for chunk in chunks {
@@ -268,10 +269,15 @@ pub async fn verify_run(
                 continue;
             };
             let item = match records.get(pos) {
-                Some(Ok(Some(p))) => {
-                    from_decision(verify::decide(c, std::slice::from_ref(p), opts))
-                }
-                Some(Ok(None)) => from_decision(Decision::Rejected(Rejection::NoHit)),
+                // The core decides; an id the service does not know is no
+                // verdict: the title search decides it below.
+                Some(Ok(record)) => match verify::decide_batch_record(c, record.as_ref(), opts) {
+                    Some(d) => from_decision(d),
+                    None => {
+                        without.push(*i);
+                        continue;
+                    }
+                },
                 Some(Err(reason)) => VerifyItem::Unverified {
                     reason: reason.clone(),
                 },
@@ -282,6 +288,8 @@ pub async fn verify_run(
             on_item(*i, &item);
         }
     }
+    without.sort_unstable();
+    without.dedup();
     for i in without {
         if !todo(&state, i) {
             continue;
