@@ -28,6 +28,7 @@ use crate::services::cache::ResponseCache;
 use crate::services::clock::{sleep_ms, wall_now};
 use crate::services::throttle::Throttle;
 use citegate_core::fetch::{self, Action, RetryPolicy, Seen};
+use citegate_core::resolve::Reply;
 use citegate_core::works::request::Request;
 use citegate_core::works::{parse_response, ApiError, Page, Service};
 use std::cell::{Cell, RefCell};
@@ -396,6 +397,58 @@ impl Client {
                         .insert(service, message.clone());
                     return Err(ClientError::Unavailable { service, message });
                 }
+            }
+        }
+    }
+
+    /// Sends `req` once (or reads it from the cache) for a caller that
+    /// retries and paces by the core's rules itself, such as the
+    /// verification engine ([`citegate_core::resolve::Run`]): the answer as
+    /// the core's [`Reply`] — status 0 when none could be read, with
+    /// `blocked_by_policy` when the page's CSP refused it. Only answers that
+    /// are not faults (no 429, 5xx or unreadable one) go into the cache.
+    pub async fn send_once(&self, req: &Request) -> Reply {
+        let mut req = req.clone();
+        if self.drop_s2_key.get() && req.service == Service::SemanticScholar {
+            req.headers
+                .retain(|(k, _)| !k.eq_ignore_ascii_case("x-api-key"));
+        }
+        if let Some(cache) = &self.cache {
+            if let Some(hit) = cache.get(&req).await {
+                return Reply {
+                    status: hit.status,
+                    body: hit.body,
+                    ..Reply::default()
+                };
+            }
+        }
+        let service = req.service;
+        let permit = self.throttle.acquire(service).await;
+        *self.sent.borrow_mut().entry(service).or_insert(0) += 1;
+        let result = self.transport.send(&req).await;
+        drop(permit);
+        match result {
+            Ok(raw) => {
+                let retry_after_ms = retry_after_ms(&raw);
+                if fetch::fault_of(raw.status, retry_after_ms).is_none() {
+                    if let Some(cache) = &self.cache {
+                        let _ = cache.put(&req, raw.status, &raw.body).await;
+                    }
+                }
+                Reply {
+                    status: raw.status,
+                    body: raw.body,
+                    retry_after_ms,
+                    blocked_by_policy: false,
+                }
+            }
+            Err(TransportError::Blocked { message }) => Reply {
+                body: message,
+                blocked_by_policy: true,
+                ..Reply::default()
+            },
+            Err(TransportError::Network { .. } | TransportError::Invalid { .. }) => {
+                Reply::default()
             }
         }
     }
