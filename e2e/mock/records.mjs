@@ -191,6 +191,30 @@ export function indexBib(text) {
 
 export const ASTROPY = indexBib(fs.readFileSync(ASTROPY_BIB, "utf8"));
 
+// arXiv registers a DataCite DOI (10.48550/arXiv.<id>) for every paper
+// (arXiv blog, "new arXiv articles are now automatically assigned DOIs",
+// 2022): the example set's arXiv papers (s2_records.json) have theirs.
+const S2_RECORDS = JSON.parse(fs.readFileSync(new URL("./s2_records.json", import.meta.url), "utf8"));
+for (const r of S2_RECORDS) {
+  const id = r.externalIds?.ArXiv;
+  if (!id) continue;
+  const names = (r.authors || []).map((a) => a.name).join(" and ");
+  const entry = { type: "article", key: id, fields: { title: r.title, author: names, year: String(r.year || "") } };
+  const doi = `10.48550/arxiv.${id.toLowerCase()}`;
+  if (!ASTROPY.datacite.has(doi)) ASTROPY.datacite.set(doi, dataciteRecord(entry, doi));
+}
+
+const JSON_API = { "content-type": "application/vnd.api+json; charset=utf-8" };
+
+/** DataCite `GET /dois?ids=a,b,…`: the known ones, in a JSON:API list (`meta.total`). */
+export function dataciteList(ids) {
+  const data = String(ids || "")
+    .split(",")
+    .map((d) => ASTROPY.datacite.get(bareDoi(d))?.data)
+    .filter(Boolean);
+  return { status: 200, headers: JSON_API, body: JSON.stringify({ data, meta: { total: data.length, totalPages: 1, page: 1 } }) };
+}
+
 /** DataCite `GET /dois/{doi}`. */
 export function dataciteDoi(doi) {
   const r = ASTROPY.datacite.get(bareDoi(doi));

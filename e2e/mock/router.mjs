@@ -25,7 +25,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { s2SearchHits, s2BatchRecords, HYPHENATED } from "./compose.mjs";
-import { dataciteDoi, dblpSearch } from "./records.mjs";
+import { dataciteDoi, dataciteList, dblpSearch } from "./records.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = path.resolve(HERE, "../../core/tests/fixtures/api");
@@ -61,16 +61,50 @@ export function openalexCost(url) {
 const openalexError = (status, error, message) => ({ status, body: JSON.stringify({ error, message }) });
 
 /**
+ * The real services' published request rates, as the minimum spacing (ms)
+ * between two answers of one lane, for `makeApi({pace: true})`: Semantic
+ * Scholar 1/s (its API key terms and the shared keyless pool); Crossref
+ * since 1 December 2025 5/s for single works and 1/s for list queries
+ * (`query…`, `filter=`) in the public pool (Crossref blog, 5 November 2025);
+ * OpenAlex 10/s (its former documented limit; the 2026 pricing page allows
+ * more, the app keeps to 10); DataCite 3,000 requests per 5 minutes, 10/s
+ * (its REST API guide); DBLP about 1/s (it asks scripts to moderate).
+ */
+export const PACE_MS = { s2: 1000, crossref: 200, "crossref-list": 1000, openalex: 100, datacite: 100, dblp: 1000 };
+
+/** The pacing lane of a request: a service, Crossref's list queries apart. */
+export function paceLane(url) {
+  const service = url.pathname.split("/")[2] || "";
+  const list = service === "crossref" && url.pathname.endsWith("/works") && [...url.searchParams.keys()].some((k) => k.startsWith("query") || k === "filter");
+  return list ? "crossref-list" : service;
+}
+
+/**
  * Builds the `api` callback for server.mjs.
  * @param {object} [opts]
  * @param {Array<(req, url, body) => any>} [opts.before] handlers tried first (scenarios: 500s, 429 bursts)
  * @param {{keyless: number, keyed: number}} [opts.openalexBudget] OpenAlex's daily allowance (USD)
+ * @param {boolean} [opts.pace] answer no faster than the real services allow (PACE_MS): each
+ *        answer waits for its lane's next free slot, as a client sending faster would queue
  * @returns the callback, with `midnight()` (a new OpenAlex day) and `openalexSpent()`
  */
-export function makeApi({ before = [], openalexBudget = OPENALEX_BUDGET } = {}) {
+export function makeApi({ before = [], openalexBudget = OPENALEX_BUDGET, pace = false } = {}) {
   // Micro-dollars spent today, by caller (keyless, or the key).
   const spent = new Map();
-  const api = async (req, url) => {
+  // The time each lane may answer next, when paced.
+  const free = new Map();
+  const paced = async (answer, url) => {
+    if (!pace || !answer) return answer;
+    const lane = paceLane(url);
+    const gap = PACE_MS[lane];
+    if (!gap) return answer;
+    const now = Date.now();
+    const at = Math.max(now, free.get(lane) || 0);
+    free.set(lane, at + gap);
+    return at > now ? { ...answer, delayMs: (answer.delayMs || 0) + (at - now) } : answer;
+  };
+  const api = async (req, url) => paced(await answer(req, url), url);
+  const answer = async (req, url) => {
     let body = "";
     if (req.method === "POST") {
       for await (const chunk of req) body += chunk;
@@ -132,6 +166,15 @@ export function route(req, url, body) {
     return rec ? json(200, rec) : json(404, fixture("semanticscholar/error_404_paper_not_found.json"));
   }
   if ((m = p.match(/^\/api\/datacite\/dois\/(10\..+)$/))) return dataciteDoi(m[1]);
+  if (p === "/api/datacite/dois" && url.searchParams.has("ids")) return dataciteList(url.searchParams.get("ids"));
+  // A title search that matches nothing of the recorded sets: the services
+  // answer 200 with no hits (the recorded envelopes, empty).
+  if (p === "/api/openalex/works" && url.searchParams.has("search")) {
+    return json(200, { meta: { count: 0, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results: [], group_by: [] });
+  }
+  if (p === "/api/crossref/works" && [...url.searchParams.keys()].some((k) => k.startsWith("query"))) {
+    return json(200, { status: "ok", "message-type": "work-list", "message-version": "1.0.0", message: { facets: {}, "total-results": 0, items: [], "items-per-page": 0, query: { "start-index": 0, "search-terms": null } } });
+  }
   if (p === "/api/dblp/search/publ/api") {
     return dblpSearch(url.searchParams.get("q") || "", Number(url.searchParams.get("h") || 30));
   }
