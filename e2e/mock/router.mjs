@@ -167,6 +167,16 @@ export function route(req, url, body) {
   }
   if ((m = p.match(/^\/api\/datacite\/dois\/(10\..+)$/))) return dataciteDoi(m[1]);
   if (p === "/api/datacite/dois" && url.searchParams.has("ids")) return dataciteList(url.searchParams.get("ids"));
+  // Crossref's DOI batch (`filter=doi:a,doi:b`): the recorded works among them.
+  if (p === "/api/crossref/works" && /(^|,)doi:/.test(url.searchParams.get("filter") || "")) {
+    const items = (url.searchParams.get("filter") || "")
+      .split(",")
+      .filter((f) => f.startsWith("doi:"))
+      .map((f) => CROSSREF.get(f.slice(4).toLowerCase()))
+      .filter(Boolean)
+      .map((body) => JSON.parse(body).message);
+    return json(200, { status: "ok", "message-type": "work-list", "message-version": "1.0.0", message: { facets: {}, "total-results": items.length, items, "items-per-page": items.length, query: { "start-index": 0, "search-terms": null } } });
+  }
   // A title search that matches nothing of the recorded sets: the services
   // answer 200 with no hits (the recorded envelopes, empty).
   if (p === "/api/openalex/works" && url.searchParams.has("search")) {
