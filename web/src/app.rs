@@ -27,7 +27,7 @@ fn query_param(name: &str) -> Option<String> {
 }
 
 /// Applies `?api=BASE` (every service under one base: `BASE/s2`,
-/// `BASE/openalex`, `BASE/crossref`, as a relay or a test server serves
+/// `BASE/openalex`, `BASE/crossref`, `BASE/datacite`, as a relay or a test server serves
 /// them) and `?s2_interval=MS` to the saved settings. The Settings page
 /// shows and edits the same values. `?timeout_ms=MS` sets how long a request
 /// may hang before it counts as a network failure (30 s by default); it
@@ -54,6 +54,7 @@ async fn apply_url_overrides(services: Services) {
             s.s2_base = fresh.s2_base;
             s.openalex_base = fresh.openalex_base;
             s.crossref_base = fresh.crossref_base;
+            s.datacite_base = fresh.datacite_base;
         }
         if let Some(ms) = interval {
             s.s2_interval_ms = ms;

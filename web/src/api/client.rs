@@ -194,6 +194,11 @@ pub fn set_s2_backoff_ms(ms: u64) {
     S2_BACKOFF_MS.with(|b| b.set(ms));
 }
 
+/// The first back-off after an unreadable Semantic Scholar answer in force.
+pub fn s2_backoff_ms() -> u64 {
+    S2_BACKOFF_MS.with(Cell::get)
+}
+
 fn has_s2_key(req: &Request) -> bool {
     req.service == Service::SemanticScholar
         && req

@@ -13,15 +13,20 @@ use crate::api::Client;
 use crate::services::clock::{sleep_ms, wall_now};
 use citegate_core::resolve::{Next, Report, Run};
 
-/// Runs `run` to the end and returns its report. `on_progress` is called
-/// with `(decided, total)` after every reply.
+/// Runs `run` to the end, or until `stopped()` says so, and returns its
+/// report (references not decided by then are unverified). `on_progress`
+/// is called with `(decided, total)` after every reply.
 pub async fn drive(
     client: &Client,
     run: &mut Run,
+    stopped: impl Fn() -> bool,
     mut on_progress: impl FnMut(usize, usize),
 ) -> Report {
     let mut idle = 0u32;
     loop {
+        if stopped() {
+            break;
+        }
         match run.next(wall_now()) {
             Next::Done => break,
             Next::Send(out) => {
