@@ -1,9 +1,9 @@
 // Records for the mock DataCite and DBLP, rendered from a real bibliography
 // the way each service shapes its answers — not the entries copied as
 // they are. The bibliography is the astropy v2.0 paper's
-// (core/tests/fixtures/papers/astropy-v2.0-paper/bibliography.bib, see
-// core/tests/fixtures/api/PROVENANCE.md): 93 entries, 23 of them Zenodo
-// DOIs, which DataCite registers.
+// (e2e/fixtures/astropy/bibliography.bib, see e2e/fixtures/PROVENANCE.md):
+// 93 entries, 52 DOIs, 23 of them Zenodo's, which DataCite registers; the
+// other DOIs are Crossref's, and Semantic Scholar holds every titled entry.
 //
 // Shapes:
 // - DataCite REST API `GET /dois/{doi}` (support.datacite.org, "Retrieving
@@ -20,7 +20,7 @@
 //   key, doi, ee, url}}]}}}`; titles end with a period, as DBLP prints them.
 import fs from "node:fs";
 
-export const ASTROPY_BIB = new URL("../../core/tests/fixtures/papers/astropy-v2.0-paper/bibliography.bib", import.meta.url);
+export const ASTROPY_BIB = new URL("../fixtures/astropy/bibliography.bib", import.meta.url);
 
 /** A small .bib reader for the mock: entries with lowercase field names and raw values. */
 export function readBib(text) {
@@ -167,17 +167,60 @@ function dblpHit(entry, n) {
   };
 }
 
-/** Builds the DataCite and DBLP indexes of a bibliography. */
+/** Crossref's `message` for an entry's DOI (journal article or proceedings paper). */
+function crossrefWork(entry, doi) {
+  const f = entry.fields;
+  const year = Number(String(f.year || "").match(/\d{4}/)?.[0]);
+  const venue = plain(f.journal || f.booktitle || "");
+  return {
+    DOI: doi,
+    type: entry.type === "inproceedings" ? "proceedings-article" : "journal-article",
+    title: [plain(f.title)],
+    author: people(f.author).map((p) => (p.given ? { given: p.given, family: p.family, sequence: "additional" } : { name: p.family, sequence: "additional" })),
+    ...(venue ? { "container-title": [venue] } : {}),
+    ...(year ? { issued: { "date-parts": [[year]] }, published: { "date-parts": [[year]] } } : {}),
+    ...(f.volume ? { volume: plain(f.volume) } : {}),
+    ...(f.pages ? { page: plain(f.pages).replace(/-+/g, "-") } : {}),
+    URL: `https://doi.org/${doi}`,
+  };
+}
+
+/** Semantic Scholar's paper record for an entry (the fields citegate asks for). */
+function s2Paper(entry, n, doi, arxiv) {
+  const f = entry.fields;
+  const year = Number(String(f.year || "").match(/\d{4}/)?.[0]) || null;
+  return {
+    paperId: `a${String(n).padStart(39, "0")}`,
+    externalIds: { ...(doi ? { DOI: doi } : {}), ...(arxiv ? { ArXiv: arxiv } : {}) },
+    title: plain(f.title),
+    abstract: null,
+    authors: people(f.author).map((p, i) => ({ authorId: String(9000 + n * 100 + i), name: [p.given, p.family].filter(Boolean).join(" ") })),
+    year,
+    publicationDate: null,
+    venue: plain(f.journal || f.booktitle || ""),
+    journal: f.journal ? { name: plain(f.journal) } : null,
+    citationCount: 0,
+    publicationTypes: null,
+  };
+}
+
+/** Builds the DataCite, Crossref, Semantic Scholar and DBLP indexes of a bibliography. */
 export function indexBib(text) {
   const entries = readBib(text);
   const datacite = new Map();
+  const crossref = new Map();
+  const s2 = [];
   const dblp = [];
   entries.forEach((e, n) => {
     const doi = e.fields.doi ? bareDoi(e.fields.doi) : "";
     if (doi) {
       const r = dataciteRecord(e, doi);
       if (r) datacite.set(doi, r);
+      // Every other DOI here is Crossref's (journals, proceedings, JOSS).
+      else if (/^10\.\d{4,9}\/\S+$/.test(doi)) crossref.set(doi, crossrefWork(e, doi));
     }
+    const arxivOf = plain(e.fields.eprint || "").replace(/^arxiv:/i, "").replace(/v\d+$/, "");
+    if (e.fields.title) s2.push(s2Paper(e, n, doi && !doi.startsWith("10.48550/") ? doi : "", /^\d{4}\.\d{4,5}$/.test(arxivOf) ? arxivOf : ""));
     const eprint = plain(e.fields.eprint || "").replace(/^arxiv:/i, "").replace(/v\d+$/, "");
     if (eprint && /^\d{4}\.\d{4,5}$|^[a-z-]+(\.[A-Z]{2})?\/\d{7}$/.test(eprint)) {
       const arxivDoi = `10.48550/arxiv.${eprint.toLowerCase()}`;
@@ -186,7 +229,7 @@ export function indexBib(text) {
     // DBLP indexes computer science: the proceedings and IEEE/ACM entries.
     if (e.type === "inproceedings" || /^10\.(1109|1145)\//.test(doi)) dblp.push(dblpHit(e, n));
   });
-  return { entries, datacite, dblp };
+  return { entries, datacite, crossref, s2, dblp };
 }
 
 export const ASTROPY = indexBib(fs.readFileSync(ASTROPY_BIB, "utf8"));
@@ -205,6 +248,21 @@ for (const r of S2_RECORDS) {
 }
 
 const JSON_API = { "content-type": "application/vnd.api+json; charset=utf-8" };
+
+/** Crossref's `message` for a DOI of the bibliography, or undefined. */
+export const crossrefOf = (doi) => ASTROPY.crossref.get(bareDoi(doi));
+
+/** Semantic Scholar's records of the bibliography whose title is `query` (normalized). */
+export function s2TitleHits(query) {
+  const q = norm(query);
+  return q ? ASTROPY.s2.filter((r) => norm(r.title) === q) : [];
+}
+
+/** Semantic Scholar's record of the bibliography for an id (`DOI:…`, `ARXIV:…`), or undefined. */
+export function s2ById(id) {
+  const bare = String(id).replace(/^(ARXIV|DOI):/i, "").toLowerCase();
+  return ASTROPY.s2.find((r) => (r.externalIds.DOI || "").toLowerCase() === bare || (r.externalIds.ArXiv || "").toLowerCase() === bare);
+}
 
 /** DataCite `GET /dois?ids=a,b,…`: the known ones, in a JSON:API list (`meta.total`). */
 export function dataciteList(ids) {

@@ -25,7 +25,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { s2SearchHits, s2BatchRecords, HYPHENATED } from "./compose.mjs";
-import { dataciteDoi, dataciteList, dblpSearch } from "./records.mjs";
+import { dataciteDoi, dataciteList, dblpSearch, crossrefOf, s2TitleHits, s2ById } from "./records.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = path.resolve(HERE, "../../core/tests/fixtures/api");
@@ -138,6 +138,8 @@ export function route(req, url, body) {
   if ((m = p.match(/^\/api\/crossref\/works\/(10\..+)$/))) {
     const rec = CROSSREF.get(m[1].toLowerCase());
     if (rec) return json(200, rec);
+    const bib = crossrefOf(m[1]);
+    if (bib) return json(200, { status: "ok", "message-type": "work", "message-version": "1.0.0", message: bib });
     return { status: 404, headers: { "content-type": "text/plain" }, body: fixture("crossref/error_404_work_not_found.txt") };
   }
   if ((m = p.match(/^\/api\/s2\/paper\/(?:ARXIV|arXiv):(.+)$/)) && S2_ARXIV.has(m[1].replace(/v\d+$/, ""))) {
@@ -146,7 +148,7 @@ export function route(req, url, body) {
   if (p === "/api/s2/paper/search" || p === "/api/s2/paper/search/match") {
     const query = url.searchParams.get("query") || "";
     if (HYPHENATED.test(query)) return json(200, fixture("semanticscholar/search_empty_results.json"));
-    const hits = s2SearchHits(query);
+    const hits = [...s2SearchHits(query), ...s2TitleHits(query)];
     if (!hits.length) return json(200, fixture("semanticscholar/search_empty_results.json"));
     return json(200, { total: hits.length, offset: 0, data: hits });
   }
@@ -157,13 +159,14 @@ export function route(req, url, body) {
     } catch {
       return json(400, fixture("semanticscholar/error_400_unrecognized_fields.json"));
     }
-    return json(200, s2BatchRecords(ids));
+    return json(200, s2BatchRecords(ids).map((r, i) => r || s2ById(ids[i]) || null));
   }
   // One paper by id (`DOI:…`, `ARXIV:…` without version, paperId): the
   // batch's records, one at a time.
   if ((m = p.match(/^\/api\/s2\/paper\/([^/]+(?:\/.+)?)$/)) && req.method === "GET" && !["search", "batch"].includes(m[1])) {
     const [rec] = s2BatchRecords([m[1]]);
-    return rec ? json(200, rec) : json(404, fixture("semanticscholar/error_404_paper_not_found.json"));
+    const found = rec || s2ById(m[1]);
+    return found ? json(200, found) : json(404, fixture("semanticscholar/error_404_paper_not_found.json"));
   }
   if ((m = p.match(/^\/api\/datacite\/dois\/(10\..+)$/))) return dataciteDoi(m[1]);
   if (p === "/api/datacite/dois" && url.searchParams.has("ids")) return dataciteList(url.searchParams.get("ids"));
@@ -172,10 +175,17 @@ export function route(req, url, body) {
     const items = (url.searchParams.get("filter") || "")
       .split(",")
       .filter((f) => f.startsWith("doi:"))
-      .map((f) => CROSSREF.get(f.slice(4).toLowerCase()))
-      .filter(Boolean)
-      .map((body) => JSON.parse(body).message);
+      .map((f) => {
+        const rec = CROSSREF.get(f.slice(4).toLowerCase());
+        return rec ? JSON.parse(rec).message : crossrefOf(f.slice(4));
+      })
+      .filter(Boolean);
     return json(200, { status: "ok", "message-type": "work-list", "message-version": "1.0.0", message: { facets: {}, "total-results": items.length, items, "items-per-page": items.length, query: { "start-index": 0, "search-terms": null } } });
+  }
+  // OpenAlex's DOI batch (`filter=doi:a|b`): none of these is held there;
+  // it answers with an empty list.
+  if (p === "/api/openalex/works" && /(^|,)doi:/.test(url.searchParams.get("filter") || "")) {
+    return json(200, { meta: { count: 0, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results: [], group_by: [] });
   }
   // A title search that matches nothing of the recorded sets: the services
   // answer 200 with no hits (the recorded envelopes, empty).
