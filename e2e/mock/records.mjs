@@ -220,7 +220,10 @@ export function indexBib(text) {
       else if (/^10\.\d{4,9}\/\S+$/.test(doi)) crossref.set(doi, crossrefWork(e, doi));
     }
     const arxivOf = plain(e.fields.eprint || "").replace(/^arxiv:/i, "").replace(/v\d+$/, "");
-    if (e.fields.title) s2.push(s2Paper(e, n, doi && !doi.startsWith("10.48550/") ? doi : "", /^\d{4}\.\d{4,5}$/.test(arxivOf) ? arxivOf : ""));
+    // Semantic Scholar indexes papers, not software deposits: the Zenodo
+    // entries are not there (never kinder than the real index).
+    const zenodo = doi.startsWith("10.5281/");
+    if (e.fields.title && !zenodo) s2.push(s2Paper(e, n, doi && !doi.startsWith("10.48550/") ? doi : "", /^\d{4}\.\d{4,5}$/.test(arxivOf) ? arxivOf : ""));
     const eprint = plain(e.fields.eprint || "").replace(/^arxiv:/i, "").replace(/v\d+$/, "");
     if (eprint && /^\d{4}\.\d{4,5}$|^[a-z-]+(\.[A-Z]{2})?\/\d{7}$/.test(eprint)) {
       const arxivDoi = `10.48550/arxiv.${eprint.toLowerCase()}`;
