@@ -6,12 +6,16 @@
 //! browser: it passes the wall clock in, sleeps when the run says to wait,
 //! sends each request once through the client (cache first, then the
 //! browser-wide throttle; [`Client::send_once`]) and hands the reply back.
-//! It sends one request at a time, so the run never has to wait for a reply
-//! in flight.
+//! Requests the run hands out go concurrently — the services' limits are
+//! independent, so a title search on one runs while another waits out its
+//! spacing — and the run is asked again whenever a reply comes back.
 
 use crate::api::Client;
 use crate::services::clock::{sleep_ms, wall_now};
-use citegate_core::resolve::{Next, Report, Run};
+use citegate_core::resolve::{Next, Reply, Report, Run};
+use futures::future::{select, Either, LocalBoxFuture};
+use futures::stream::{FuturesUnordered, StreamExt};
+use futures::FutureExt;
 
 /// Runs `run` to the end, or until `stopped()` says so, and returns its
 /// report (references not decided by then are unverified). `on_progress`
@@ -22,35 +26,44 @@ pub async fn drive(
     stopped: impl Fn() -> bool,
     mut on_progress: impl FnMut(usize, usize),
 ) -> Report {
-    let mut idle = 0u32;
+    let mut in_flight: FuturesUnordered<LocalBoxFuture<'_, (u64, Reply)>> = FuturesUnordered::new();
     loop {
         if stopped() {
             break;
         }
-        match run.next(wall_now()) {
+        let wait_until = match run.next(wall_now()) {
             Next::Done => break,
             Next::Send(out) => {
-                idle = 0;
                 for o in out {
-                    let reply = client.send_once(&o.request).await;
-                    run.answer(o.id, reply, wall_now());
-                    let (done, total) = run.progress();
-                    on_progress(done, total);
+                    in_flight.push(
+                        async move { (o.id, client.send_once(&o.request).await) }.boxed_local(),
+                    );
                 }
+                continue;
             }
-            Next::WaitUntil(at) => {
-                idle = 0;
+            Next::WaitUntil(at) => Some(at),
+            Next::AwaitReplies => None,
+        };
+        // Wait for the next reply, or the time the run named, whichever is first.
+        let reply = match (wait_until, in_flight.is_empty()) {
+            (None, true) => break,
+            (Some(at), true) => {
                 sleep_ms((at - wall_now()).max(1.0)).await;
+                None
             }
-            // Nothing is in flight when requests go one at a time: a run
-            // that still waits for a reply has nothing left to send.
-            Next::AwaitReplies => {
-                idle += 1;
-                if idle > 1 {
-                    break;
+            (None, false) => in_flight.next().await,
+            (Some(at), false) => {
+                let timer = sleep_ms((at - wall_now()).max(1.0)).boxed_local();
+                match select(in_flight.next(), timer).await {
+                    Either::Left((r, _)) => r,
+                    Either::Right(_) => None,
                 }
-                sleep_ms(1.0).await;
             }
+        };
+        if let Some((id, reply)) = reply {
+            run.answer(id, reply, wall_now());
+            let (done, total) = run.progress();
+            on_progress(done, total);
         }
     }
     run.report()
