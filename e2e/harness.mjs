@@ -5,19 +5,24 @@ import { before, after } from "node:test";
 import { start } from "./server.mjs";
 import { launch } from "./browser.mjs";
 
+/** The tests' first back-off after an unreadable Semantic Scholar answer (`?s2_backoff_ms=`). */
+export const S2_BACKOFF_MS = 50;
+
 /**
  * Registers the file's `before`/`after` hooks. `options` is `start()`'s
  * options, or a function returning them (run inside `before`). Returns an
  * object whose `server` and `browser` are set once `before` has run, and
  * `open(page, fragment)`, which loads the app with every API pointed at
- * the mock and Semantic Scholar's spacing off (`query` adds parameters).
+ * the mock, Semantic Scholar's spacing off and its back-off after an
+ * unreadable answer (its 429s reach the page as network errors) shortened
+ * from 5 s to 50 ms (`query` adds parameters).
  */
 export function serve(options) {
   const app = {
     server: null,
     browser: null,
     url: (fragment = "", query = "") =>
-      `${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=0${query}${fragment}`,
+      `${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=0&s2_backoff_ms=${S2_BACKOFF_MS}${query}${fragment}`,
     open: (page, fragment = "", query = "") => page.goto(app.url(fragment, query)),
   };
   before(async () => {

@@ -4,6 +4,7 @@
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
+import { corsHeaders, preflight, serviceOf } from "./mock/cors.mjs";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -23,7 +24,11 @@ const TYPES = {
  * @param {string} opts.dist   folder of the built app
  * @param {string} [opts.base] sub-path the app is served under, e.g. "/lab/citegate/"
  * @param {(req: http.IncomingMessage, url: URL) => (null | {status:number, headers?:object, body:string|Buffer} | Promise<any>)} [opts.api]
- *        answers for paths under /api/; null means 404. An answer may also say
+ *        answers for paths under /api/; null means 404. Each answer gets the
+ *        CORS headers its service really sends (mock/cors.mjs: none on a
+ *        Semantic Scholar 429 or 403, only `Link` exposed by Crossref, …),
+ *        and a preflight (OPTIONS) is answered as that service answers it.
+ *        An answer may also say
  *        `drop: true` (close the socket, no response), `noCors: true` (answer
  *        without CORS headers: the page sees an opaque network failure),
  *        `delayMs` (wait that long first; nothing is sent if the client has
@@ -37,14 +42,10 @@ export async function start({ dist, base = "/", api } = {}) {
     const url = new URL(req.url, "http://127.0.0.1");
     if (url.pathname.startsWith("/api/")) {
       requests.push({ method: req.method, path: url.pathname + url.search, headers: req.headers });
-      const cors = {
-        "access-control-allow-origin": "*",
-        "access-control-allow-headers": "*",
-        "access-control-allow-methods": "GET, POST, OPTIONS",
-        "access-control-expose-headers": "retry-after",
-      };
+      const service = serviceOf(url);
       if (req.method === "OPTIONS") {
-        res.writeHead(204, cors);
+        const pre = preflight(service, req);
+        res.writeHead(pre.status, pre.headers);
         return res.end();
       }
       let answer = api ? await api(req, url) : null;
@@ -64,7 +65,7 @@ export async function start({ dist, base = "/", api } = {}) {
         req.socket.destroy();
         return;
       }
-      const headers = answer.noCors ? { ...(answer.headers || {}) } : { ...cors, ...(answer.headers || {}) };
+      const headers = answer.noCors ? { ...(answer.headers || {}) } : { ...corsHeaders(service, answer.status), ...(answer.headers || {}) };
       if (!headers["content-type"]) headers["content-type"] = "application/json";
       if (answer.truncate) {
         const body = Buffer.from(answer.body ?? "");

@@ -16,6 +16,11 @@
 //! be read at all (offline, or blocked for want of CORS headers) is retried
 //! once and then marks the service unavailable for the run, because hammering
 //! an unreachable host only delays the items other services can still check.
+//! [`RetryPolicy::action`] adds what each service does: Semantic Scholar
+//! answers its 429s without CORS headers, so its unreadable answers back off
+//! 5 → 10 → 20 → 40 s; an OpenAlex 429 is the day's budget spent; a request
+//! that needs a CORS preflight ([`needs_preflight`]) and fails before any
+//! preflight to the service passed is a failed preflight, not an outage.
 //! Cache keys drop credentials (`api_key`, `mailto`) and sort the query, so a
 //! key rotation does not empty the cache and no secret is ever part of a key;
 //! a Semantic Scholar title search is keyed by its normalized title alone,
@@ -267,6 +272,104 @@ pub fn fault_of(status: u16, retry_after_ms: Option<u64>) -> Option<Fault> {
         429 => Some(Fault::RateLimited { retry_after_ms }),
         500..=599 => Some(Fault::Server),
         _ => None,
+    }
+}
+
+/// Whether a browser sends a CORS preflight (`OPTIONS`) before `req`: a
+/// method other than GET, HEAD and POST, a header outside the CORS
+/// safelist (`x-api-key`), or a `content-type` other than the three a form
+/// may send (`application/json` is not one of them). A preflight the
+/// service does not answer with CORS headers fails the request before it
+/// is sent, and the page sees the same opaque error as for a blocked
+/// answer.
+pub fn needs_preflight(req: &Request) -> bool {
+    req.headers.iter().any(|(k, v)| {
+        let k = k.to_ascii_lowercase();
+        match k.as_str() {
+            "accept" | "accept-language" | "content-language" => v.len() > 128,
+            "content-type" => {
+                let essence = v
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase();
+                !matches!(
+                    essence.as_str(),
+                    "application/x-www-form-urlencoded" | "multipart/form-data" | "text/plain"
+                )
+            }
+            _ => true,
+        }
+    })
+}
+
+/// What a session has seen so far, as far as reading a failure goes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// A request to this service that needed a preflight got a readable
+    /// answer: its preflights pass, so a later unreadable answer is not one.
+    pub preflight_passed: bool,
+}
+
+/// What to do after an attempt failed, service by service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Send the same request again after this many milliseconds.
+    Retry {
+        /// The wait before the next try.
+        after_ms: u64,
+    },
+    /// Stop and report the last failure for this request.
+    GiveUp,
+    /// Stop and treat the service as unreachable for the rest of the run.
+    Unavailable,
+    /// The request's CORS preflight most likely failed (it needs one and no
+    /// preflight to the service has passed this session): a keyed request
+    /// blames the key's header, a keyless one is sent in its simple form
+    /// instead (Semantic Scholar's batch becomes one GET per id). The
+    /// service itself stays usable.
+    PreflightFailed,
+}
+
+impl From<Step> for Action {
+    fn from(s: Step) -> Self {
+        match s {
+            Step::Retry { after_ms } => Action::Retry { after_ms },
+            Step::GiveUp => Action::GiveUp,
+            Step::Unavailable => Action::Unavailable,
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The action after `tries` attempts (1 after the first) of `req` ended
+    /// in `fault`, by the service's own rules:
+    ///
+    /// - an unreadable answer to a request that needs a preflight, when no
+    ///   preflight to the service has passed, is retried once and then
+    ///   read as a failed preflight;
+    /// - everything else follows [`service_step`] (Semantic Scholar's
+    ///   unreadable answers back off 5, 10, 20, 40 s; an OpenAlex 429 ends
+    ///   it for the run; the general table for the rest).
+    pub fn action(
+        &self,
+        req: &Request,
+        fault: Fault,
+        tries: u32,
+        seen: Seen,
+        s2_backoff_ms: u64,
+    ) -> Action {
+        match (req.service, fault) {
+            (_, Fault::Network) if needs_preflight(req) && !seen.preflight_passed => {
+                if tries >= 2 {
+                    Action::PreflightFailed
+                } else {
+                    self.next_step(fault, tries).into()
+                }
+            }
+            _ => service_step(self, req.service, fault, tries, s2_backoff_ms).into(),
+        }
     }
 }
 
@@ -582,6 +685,76 @@ mod tests {
         ] {
             assert_eq!(retry_after_seconds(h), ms, "{h}");
         }
+    }
+
+    fn check_action(req: &Request, fault: Fault, tries: u32, seen: bool, expected: Action) {
+        let seen = Seen {
+            preflight_passed: seen,
+        };
+        assert_eq!(
+            RetryPolicy::default().action(req, fault, tries, seen, S2_UNREADABLE_BACKOFF_MS),
+            expected,
+            "{} {fault:?} after {tries}, preflight passed {}",
+            req.url,
+            seen.preflight_passed
+        );
+    }
+
+    #[test]
+    fn preflights() {
+        let public = Endpoints::public();
+        let id = [WorkId::Arxiv("1706.03762".into())];
+        let search = request::search(Service::SemanticScholar, &public, "x", 5, None).unwrap();
+        let batch = request::batch(Service::SemanticScholar, &public, &id).unwrap();
+        let keyed = request::search(Service::SemanticScholar, &ep(), "x", 5, None).unwrap();
+        let crossref = request::search(Service::Crossref, &ep(), "x", 5, None).unwrap();
+        for (req, expected) in [
+            (&search, false),
+            (&batch[0], true),
+            (&keyed, true),
+            (&crossref, false),
+        ] {
+            assert_eq!(needs_preflight(req), expected, "{req:?}");
+        }
+        let mut plain = batch[0].clone();
+        plain.headers = vec![("Content-Type".into(), "text/plain;charset=UTF-8".into())];
+        assert!(!needs_preflight(&plain));
+    }
+
+    #[test]
+    fn actions_by_service() {
+        let public = Endpoints::public();
+        let id = [WorkId::Arxiv("1706.03762".into())];
+        let s2 = request::lookup(Service::SemanticScholar, &public, &id[0]).unwrap();
+        let batch = &request::batch(Service::SemanticScholar, &public, &id).unwrap()[0];
+        let oa = request::search(Service::OpenAlex, &public, "x", 5, None).unwrap();
+        let cr = request::search(Service::Crossref, &public, "x", 5, None).unwrap();
+        let net = Fault::Network;
+        let retry = |ms| Action::Retry { after_ms: ms };
+        // S2: an unreadable answer may be a 429 without CORS headers.
+        check_action(&s2, net, 1, false, retry(5000));
+        check_action(&s2, net, 2, false, retry(10_000));
+        check_action(&s2, net, 3, false, retry(20_000));
+        check_action(&s2, net, 4, false, retry(40_000));
+        check_action(&s2, net, 5, false, Action::Unavailable);
+        // The keyless batch needs a preflight: one retry, then its simple form.
+        check_action(batch, net, 1, false, retry(1000));
+        check_action(batch, net, 2, false, Action::PreflightFailed);
+        // Once a preflight passed, the batch backs off like any S2 request.
+        check_action(batch, net, 2, true, retry(10_000));
+        // OpenAlex: a 429 is the day's budget spent.
+        let rl = Fault::RateLimited {
+            retry_after_ms: Some(1000),
+        };
+        check_action(&oa, rl, 1, false, Action::Unavailable);
+        check_action(&oa, net, 2, false, Action::Unavailable);
+        check_action(&cr, rl, 1, false, retry(1000));
+        check_action(&cr, Fault::Server, 3, false, Action::GiveUp);
+        // A short base for tests halves nothing else.
+        assert_eq!(
+            RetryPolicy::default().action(&s2, net, 3, Seen::default(), 10),
+            retry(40)
+        );
     }
 
     fn ep() -> Endpoints {

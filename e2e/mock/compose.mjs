@@ -10,6 +10,13 @@ import { fileURLToPath } from "node:url";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const RECORDS = JSON.parse(fs.readFileSync(path.join(HERE, "s2_records.json"), "utf8"));
 
+// Semantic Scholar's /paper/search finds nothing for a query with a
+// hyphenated term; its API documentation says to use a space instead
+// (quoted in allenai/s2-folks#203; danielnsilva/semanticscholar#51).
+export const HYPHENATED = /[\p{L}\p{N}]-[\p{L}\p{N}]/u;
+/** A query as S2 wants it: hyphens between word characters become spaces. */
+export const dehyphen = (q) => q.replace(/(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu, " ");
+
 const norm = (t) => t.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
 
 const strip = ({ _queries, ...r }) => r;

@@ -8,7 +8,7 @@
 //   crossref/search_query_ecology_rows2.json (message.items, title[],
 //     issued.date-parts, author[].given/family, container-title[]).
 // Crossref items carry the arXiv DataCite DOI (10.48550/arXiv.<id>).
-import { RECORDS } from "./compose.mjs";
+import { RECORDS, HYPHENATED, dehyphen } from "./compose.mjs";
 
 export const OUTLINE_QUERIES = {
   "transformer sequence transduction": ["Attention is All you Need"],
@@ -99,9 +99,12 @@ export function outlineSearch(fail = () => null) {
     const p = url.pathname;
     const service = p === "/api/s2/paper/search" ? "s2" : p === "/api/openalex/works" ? "openalex" : p === "/api/crossref/works" ? "crossref" : null;
     if (!service) return null;
-    const q = url.searchParams.get(service === "s2" ? "query" : service === "openalex" ? "search" : "query.bibliographic");
-    if (!q || !(q.trim() in OUTLINE_QUERIES)) return null;
-    const status = fail(service, q.trim());
+    const asked = (url.searchParams.get(service === "s2" ? "query" : service === "openalex" ? "search" : "query.bibliographic") || "").trim();
+    // S2 matches the outline's query only in its hyphen-free form (compose.mjs).
+    if (service === "s2" && HYPHENATED.test(asked)) return ok({ total: 0, offset: 0 });
+    const q = Object.keys(OUTLINE_QUERIES).find((k) => k === asked || (service === "s2" && dehyphen(k) === asked));
+    if (!q) return null;
+    const status = fail(service, q);
     if (status) return { status, body: JSON.stringify({ error: "mock outage", message: "internal server error" }) };
     const limit = Number(url.searchParams.get(service === "s2" ? "limit" : service === "openalex" ? "per_page" : "rows") || 100);
     const recs = recordsFor(q, limit);

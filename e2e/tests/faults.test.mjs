@@ -43,7 +43,9 @@ const app = serve(() => {
     return null;
   };
   const inject = (req, url, body) => (faults ? faults.handler(req, url, body) : null);
-  return { dist: DIST, api: makeApi({ before: [gate, inject, indices] }) };
+  // These runs are about faults, not OpenAlex's daily budget: the mock gives
+  // the allowance of a free key ($1 a day), as for a user who set one.
+  return { dist: DIST, api: makeApi({ before: [gate, inject, indices], openalexBudget: { keyless: 1, keyed: 1 } }) };
 });
 
 const open = (page, frag) => app.open(page, frag, `&timeout_ms=${TIMEOUT_MS}`);

@@ -30,12 +30,14 @@ test("index.html carries a CSP with the loader's hash and only the allowed origi
   const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
   assert.ok(csp, "no CSP meta tag");
   assert.ok(!csp.includes("inline-script-hashes"), "the post_build hook did not run");
+  assert.ok(!csp.includes("relay-origin"), "the relay placeholder is filled in or dropped");
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]{43}='/);
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'|\s\*[\s;]|https?:\/\/\*/);
   const origins = csp.match(/https?:\/\/[^\s;]+/g);
   assert.deepEqual(origins.sort(), [
     "http://127.0.0.1:*",
     "https://api.crossref.org",
+    "https://api.datacite.org",
     "https://api.openalex.org",
     "https://api.semanticscholar.org",
   ]);

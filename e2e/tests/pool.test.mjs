@@ -1,8 +1,9 @@
 // Building a pool from the example candidates against the mock Semantic
-// Scholar: the right reasons, a reload mid-run that loses nothing, and a
-// burst of 429s that slows the run but drops no candidate.
+// Scholar: the right reasons, a reload mid-run that loses nothing, and
+// bursts of 429s — which reach the page as network errors, since S2 sends
+// them without CORS headers — that slow the run but drop no candidate.
 import { test } from "node:test";
-import { serve } from "../harness.mjs";
+import { serve, S2_BACKOFF_MS } from "../harness.mjs";
 import assert from "node:assert/strict";
 import { withPage, screenshot, DIST } from "../browser.mjs";
 import { makeApi, fixture } from "../mock/router.mjs";
@@ -19,7 +20,7 @@ const app = serve(() => {
   return { dist: DIST, api: makeApi({ before: [tooMany] }) };
 });
 
-const url = (interval) => `${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=${interval}#/pool`;
+const url = (interval) => `${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=${interval}&s2_backoff_ms=${S2_BACKOFF_MS}#/pool`;
 const rowsOf = (page) =>
   page.$$eval("#rows tbody tr", (rs) => rs.map((r) => [r.querySelector(".cand-title").textContent, r.querySelector(".decision").textContent]));
 
@@ -79,26 +80,48 @@ test("a reload in the middle of verification resumes without losing rows", async
   });
 });
 
-test("a burst of 429s slows the run but loses no candidate", async () => {
+test("a burst of 429s (unreadable in the page) slows the run but loses no candidate", async () => {
   await withPage(app.browser, "pool-429", async (page) => {
     await page.goto(url(0));
     await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
     await page.reload();
     const sentBefore = app.server.requests.length;
     burst = 3;
+    const started = Date.now();
     await page.click("#load-example");
     await page.click("#verify");
-    // The client retries a 429 after its retry-after; when the burst outlasts
-    // its tries the candidate stays unverified (never rejected) and Resume asks again.
-    await page.waitForFunction(() => !document.querySelector("#verify")?.disabled, null, { timeout: 90000 });
+    // Each 429 looks like a network failure: the client backs off (base,
+    // 2x, 4x …) and asks again; three in a row are within its tries.
+    await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 90000 });
     assert.equal(burst, 0);
-    assert.match(await page.textContent("#stats"), /11 \/ 12 checked · 7 accepted · 4 rejected · 1 unverified/);
-    assert.match(await page.textContent('#rows tr[data-index="0"]'), /unverified: semantic_scholar answered 429/);
+    assert.deepEqual(await rowsOf(page), EXPECTED);
+    assert.ok(Date.now() - started >= 7 * S2_BACKOFF_MS, "the back-offs 1x, 2x and 4x were waited");
+    const searches = app.server.requests.slice(sentBefore).filter((r) => r.path.startsWith("/api/s2/paper/search") && r.method === "GET");
+    assert.equal(searches.length, 12 + 3, "three 429s, then one answer per candidate");
+  });
+});
+
+test("a 429 burst longer than the back-offs leaves the rows unverified, never rejected, and Resume finishes", async () => {
+  await withPage(app.browser, "pool-429-long", async (page) => {
+    await page.goto(url(0));
+    await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
+    await page.reload();
+    const sentBefore = app.server.requests.length;
+    burst = 5;
+    await page.click("#load-example");
+    await page.click("#verify");
+    await page.waitForFunction(() => !document.querySelector("#verify")?.disabled && document.querySelectorAll("#rows tbody tr").length === 12, null, { timeout: 90000 });
+    assert.equal(burst, 0);
+    // Five unreadable answers in a row: S2 is unavailable for this run,
+    // and every row it should check says so.
+    assert.match(await page.textContent("#stats"), /0 \/ 12 checked · 0 accepted · 0 rejected · 12 unverified/);
+    assert.match(await page.textContent('#rows tr[data-index="0"]'), /unverified: service unavailable \(semantic_scholar unavailable for this run: no readable response after 5 tries/);
+    assert.equal(await page.textContent("#verify"), "Resume");
     await page.click("#verify");
     await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 90000 });
     assert.deepEqual(await rowsOf(page), EXPECTED);
     const searches = app.server.requests.slice(sentBefore).filter((r) => r.path.startsWith("/api/s2/paper/search") && r.method === "GET");
-    assert.equal(searches.length, 12 + 3, "three 429s, then one answer per candidate; nothing decided is asked again");
+    assert.equal(searches.length, 5 + 12, "five 429s, nothing more to an unavailable service, then one answer per candidate");
   });
 });
 

@@ -64,7 +64,9 @@ fn quick_throttle(prefix: &str) -> Rc<Throttle> {
 }
 
 fn client(t: &Rc<ScriptedTransport>, prefix: &str) -> Client {
-    Client::new(t.clone(), quick_throttle(prefix), None).with_policy(fast())
+    Client::new(t.clone(), quick_throttle(prefix), None)
+        .with_policy(fast())
+        .with_s2_backoff_ms(10)
 }
 
 fn n_of(doi: &str) -> usize {
@@ -473,4 +475,47 @@ fn chunks_are_cut_over_the_whole_list() {
     assert_eq!(without.len(), 13);
     // Ids at 1..=505 minus 100, 200, 300, 400, 500 fill the first chunk.
     assert_eq!(chunks[1][0].0, 506, "positions are item positions");
+}
+
+#[wasm_bindgen_test]
+async fn the_page_drives_the_core_run_sending_only_what_it_plans() {
+    use citegate_core::ids::Doi;
+    use citegate_core::resolve::{Options, Outcome, Reference, Run, Surface};
+    use citegate_web::services::resolve::drive;
+    // Crossref's recorded record of the DOI, as a list answer for its
+    // `filter=doi:` batch; Semantic Scholar's batch does not know it.
+    let record: Value = serde_json::from_str(include_str!(
+        "../../core/tests/fixtures/api/crossref/work_by_doi_plos_article.json"
+    ))
+    .unwrap();
+    let list = json!({"status": "ok", "message-type": "work-list",
+        "message": {"total-results": 1, "items": [record["message"].clone()]}});
+    let t = Rc::new(ScriptedTransport::new(move |req, _| {
+        Ok(match req.service {
+            Service::SemanticScholar if req.body.is_some() => RawResponse::new(200, "[null]"),
+            Service::Crossref => RawResponse::new(200, list.to_string()),
+            _ => RawResponse::new(404, r#"{"error":"not found"}"#),
+        })
+    }));
+    let mut e = ep();
+    e.s2_api_key = None;
+    let c = Client::new(t.clone(), quick_throttle("t-drive"), None);
+    let reference = Reference {
+        key: "plos".into(),
+        title: Some("Methylphenidate Exposure Induces Dopamine Neuron Loss".into()),
+        doi: Doi::parse("10.1371/journal.pone.0033693"),
+        ..Reference::default()
+    };
+    let mut opts = Options::new(e, Surface::Browser);
+    opts.s2_backoff_ms = 10;
+    let mut run = Run::new(vec![reference], opts);
+    let mut seen = Vec::new();
+    let report = drive(&c, &mut run, || false, |d, n| seen.push((d, n))).await;
+    assert!(
+        matches!(report.resolutions[0].outcome, Outcome::Found { .. }),
+        "{report:?}"
+    );
+    assert_eq!(seen.last(), Some(&(1, 1)));
+    // Every request that went out is one the run counted.
+    assert_eq!(t.count() as u64, report.requests);
 }

@@ -293,10 +293,12 @@ async fn unavailable_items_are_recorded_as_unverified_not_not_found() {
             max_in_flight: 1,
         },
     );
-    let c = Client::new(t.clone(), Rc::new(th), None).with_policy(RetryPolicy {
-        backoff_ms: 5,
-        ..RetryPolicy::default()
-    });
+    let c = Client::new(t.clone(), Rc::new(th), None)
+        .with_policy(RetryPolicy {
+            backoff_ms: 5,
+            ..RetryPolicy::default()
+        })
+        .with_s2_backoff_ms(5);
     let cands: Vec<Candidate> = (0..3).map(|n| Candidate::titled(title_of(n))).collect();
     let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
     let state = run::verify_run(&c, &ws, &Endpoints::public(), "u", &cands, &opts, |_, _| {})
@@ -313,5 +315,91 @@ async fn unavailable_items_are_recorded_as_unverified_not_not_found() {
             other => panic!("{other:?}"),
         }
     }
-    assert_eq!(t.count(), 2, "one back-off, then no more requests");
+    assert_eq!(
+        t.count() as u32,
+        citegate_core::fetch::S2_UNREADABLE_WAITS + 1,
+        "semantic scholar's four back-offs (an unreadable answer may be its 429), then no more requests"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_batch_whose_preflight_fails_is_sent_as_one_get_per_id() {
+    let db = fresh("t-preflight-fallback").await;
+    let ws = Workspace::new(db.clone());
+    // The POST (JSON body: preflighted) never gets a readable answer; each
+    // GET /paper/DOI:… does, and the second DOI is unknown (404), so its
+    // title is searched (and not found).
+    let t = Rc::new(ScriptedTransport::new(|req, _| {
+        if req.body.is_some() {
+            return Err(TransportError::Network {
+                message: "failed to fetch".into(),
+            });
+        }
+        if req.url.contains("/paper/search") {
+            return Ok(RawResponse::new(200, r#"{"total":0,"offset":0,"data":[]}"#));
+        }
+        if req.url.contains("10.1000%2F2") || req.url.contains("10.1000/2") {
+            return Ok(RawResponse::new(404, r#"{"error":"Paper not found"}"#));
+        }
+        let body = json!({"paperId": "p1", "title": title_of(1), "abstract": "An abstract.",
+            "year": 2021, "publicationDate": "2021-03-01"});
+        Ok(RawResponse::new(200, body.to_string()))
+    }));
+    let th = Throttle::new("t-preflight-fallback");
+    th.set_limits(
+        Service::SemanticScholar,
+        Limits {
+            min_interval_ms: 1,
+            max_in_flight: 1,
+        },
+    );
+    let c = Client::new(t.clone(), Rc::new(th), None)
+        .with_policy(RetryPolicy {
+            backoff_ms: 5,
+            ..RetryPolicy::default()
+        })
+        .with_s2_backoff_ms(5);
+    let cands: Vec<Candidate> = [1, 2]
+        .iter()
+        .map(|n| {
+            let mut c = Candidate::titled(title_of(*n));
+            c.extra
+                .insert("doi".into(), Value::String(format!("10.1000/{n}")));
+            c
+        })
+        .collect();
+    let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
+    let state = run::verify_run(
+        &c,
+        &ws,
+        &Endpoints::public(),
+        "pf",
+        &cands,
+        &opts,
+        |_, _| {},
+    )
+    .await
+    .unwrap();
+    assert!(state.finished, "{state:?}");
+    assert!(
+        matches!(state.items[&0], VerifyItem::Accepted { .. }),
+        "{state:?}"
+    );
+    assert!(
+        matches!(state.items[&1], VerifyItem::Rejected { .. }),
+        "{state:?}"
+    );
+    let sent = t.sent();
+    let posts = sent.iter().filter(|s| s.request.body.is_some()).count();
+    assert_eq!(
+        posts, 2,
+        "the batch is tried twice, then its preflight counts as failed"
+    );
+    assert_eq!(
+        sent.len(),
+        5,
+        "then one GET per id, and a title search for the unknown one"
+    );
+    assert!(sent[4].request.url.contains("/paper/search"));
+    assert!(c.unavailable(Service::SemanticScholar).is_none());
 }

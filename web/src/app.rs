@@ -27,15 +27,21 @@ fn query_param(name: &str) -> Option<String> {
 }
 
 /// Applies `?api=BASE` (every service under one base: `BASE/s2`,
-/// `BASE/openalex`, `BASE/crossref`, as a relay or a test server serves
+/// `BASE/openalex`, `BASE/crossref`, `BASE/datacite`, as a relay or a test server serves
 /// them) and `?s2_interval=MS` to the saved settings. The Settings page
 /// shows and edits the same values. `?timeout_ms=MS` sets how long a request
 /// may hang before it counts as a network failure (30 s by default); it
 /// lasts for the page's life only and is not saved, since only tests that
-/// simulate a stalled service have reason to shorten it.
+/// simulate a stalled service have reason to shorten it. `?s2_backoff_ms=MS`
+/// likewise sets the first wait after an unreadable Semantic Scholar answer
+/// (5 s by default, doubled per try), for tests of its rate limit.
 async fn apply_url_overrides(services: Services) {
+    crate::api::transport::watch_policy();
     if let Some(ms) = query_param("timeout_ms").and_then(|t| t.trim().parse::<u32>().ok()) {
         crate::api::transport::set_timeout_ms(ms);
+    }
+    if let Some(ms) = query_param("s2_backoff_ms").and_then(|t| t.trim().parse::<u64>().ok()) {
+        crate::api::client::set_s2_backoff_ms(ms);
     }
     let api = query_param("api").filter(|a| !a.trim().is_empty());
     let interval = query_param("s2_interval").and_then(|i| i.trim().parse::<u64>().ok());
@@ -48,6 +54,7 @@ async fn apply_url_overrides(services: Services) {
             s.s2_base = fresh.s2_base;
             s.openalex_base = fresh.openalex_base;
             s.crossref_base = fresh.crossref_base;
+            s.datacite_base = fresh.datacite_base;
         }
         if let Some(ms) = interval {
             s.s2_interval_ms = ms;

@@ -262,6 +262,37 @@ pub fn outcome(lookup: &Lookup, title: Option<&str>, status: u16, body: &str) ->
     }
 }
 
+/// What the verification engine's decision for an entry
+/// ([`crate::resolve::Resolution`]) says about its existence, for the match
+/// layers ([`super::matching::verify`]): the record found (for a wrong
+/// identifier, the record its title found, whose identifier is the right
+/// one), "not found" only when every source answered without it, and
+/// otherwise the failure of the first source that could not be asked, with
+/// every reason.
+pub fn from_resolution(r: &crate::resolve::Resolution) -> Existence {
+    use crate::resolve::{Answer, Outcome};
+    match &r.outcome {
+        Outcome::Found { work, .. } => Existence::Exists {
+            work: Box::new(work.clone()),
+        },
+        Outcome::WrongId { record, .. } => Existence::Exists {
+            work: Box::new(record.clone()),
+        },
+        Outcome::NotFound => Existence::NotFound {
+            reason: "every source was asked and none has this work".into(),
+        },
+        Outcome::Unverified { reasons } => {
+            let first = r.evidence.iter().find_map(|e| match &e.answer {
+                Answer::Failed { error } => Some(error.clone()),
+                _ => None,
+            });
+            let mut error = first.unwrap_or_else(|| ApiError::new(Service::SemanticScholar, 0, ""));
+            error.message = reasons.join("; ");
+            Existence::ApiError { error }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -484,6 +515,68 @@ mod tests {
             200,
             Some("semanticscholar/search_relevance_with_abstracts.json"),
             "not_found",
+        );
+    }
+
+    #[test]
+    fn resolutions_become_existence() {
+        use crate::resolve::{Answer, Evidence, Outcome, Resolution, Route};
+        let work = works::parse_response(
+            Service::Crossref,
+            200,
+            &fixture("crossref/work_by_doi_plos_article.json"),
+        )
+        .expect("recorded work")
+        .works
+        .remove(0);
+        let failed = Evidence {
+            service: Service::OpenAlex,
+            route: Route::Title,
+            asked: "T".into(),
+            answer: Answer::Failed {
+                error: ApiError::new(Service::OpenAlex, 429, "budget"),
+            },
+        };
+        let check = |outcome: Outcome, evidence: Vec<Evidence>, expected: &str| {
+            let r = Resolution {
+                key: "k".into(),
+                evidence,
+                outcome,
+            };
+            let got = match from_resolution(&r) {
+                Existence::Exists { work } => format!("exists {}", work.title),
+                Existence::NotFound { reason } => format!("not found: {reason}"),
+                Existence::ApiError { error } => format!("error {}", error),
+            };
+            assert_eq!(got, expected);
+        };
+        check(
+            Outcome::Found {
+                work: work.clone(),
+                via: Service::Crossref,
+            },
+            vec![],
+            "exists Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice",
+        );
+        check(
+            Outcome::WrongId {
+                cited: "10.1/x".into(),
+                record: work.clone(),
+            },
+            vec![],
+            "exists Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice",
+        );
+        check(
+            Outcome::NotFound,
+            vec![],
+            "not found: every source was asked and none has this work",
+        );
+        check(
+            Outcome::Unverified {
+                reasons: vec!["openalex: budget spent".into()],
+            },
+            vec![failed],
+            "error openalex answered 429 (rate limited): openalex: budget spent",
         );
     }
 }

@@ -533,6 +533,21 @@ mod tests {
         check_url(search(Service::SemanticScholar, &ep(), "attention is all", 5, y), &format!("https://s2.test/graph/v1/paper/search?query=attention+is+all&limit=5&fields={s2f}&year=2019-2021"));
         check_url(search(Service::OpenAlex, &ep(), "a&b", 5, y), "https://oa.test/works?search=a%26b&per_page=5&filter=publication_year%3A2019-2021&mailto=me%40x.org&api_key=KO");
         check_url(search(Service::Crossref, &ep(), "x", 3, YearRange::parse("2019:").ok()), "https://cr.test/works?query.bibliographic=x&rows=3&filter=from-pub-date%3A2019&mailto=me%40x.org");
+        // OpenAlex pages hold at most 100 results.
+        check_url(
+            search(
+                Service::OpenAlex,
+                &Endpoints {
+                    mailto: None,
+                    openalex_api_key: None,
+                    ..ep()
+                },
+                "x",
+                500,
+                None,
+            ),
+            "https://oa.test/works?search=x&per_page=100",
+        );
     }
 
     #[test]

@@ -10,36 +10,10 @@
 //! requests (`works::request::batch`) and reads the bodies; this module
 //! only groups items and routes answers back to them.
 
-use citegate_core::candidates::{self, Candidate};
 use citegate_core::crossindex;
 use citegate_core::pool::PoolPaper;
 use citegate_core::works::request::{WorkId, CROSSREF_BATCH_MAX, OPENALEX_BATCH_MAX, S2_BATCH_MAX};
-use citegate_core::works::{bare_doi, Service};
-use serde_json::Value;
-
-/// The identifier a candidate carries: a DOI (`doi` or `externalIds.DOI`
-/// field), else an arXiv id from its URL.
-pub fn candidate_id(c: &Candidate) -> Option<WorkId> {
-    let doi = c
-        .extra
-        .get("doi")
-        .and_then(Value::as_str)
-        .or_else(|| {
-            c.extra
-                .get("externalIds")
-                .and_then(|e| e.get("DOI"))
-                .and_then(Value::as_str)
-        })
-        .and_then(bare_doi);
-    if let Some(d) = doi {
-        return Some(WorkId::Doi(d));
-    }
-    [c.source_url.as_deref(), c.url.as_deref()]
-        .into_iter()
-        .flatten()
-        .find_map(candidates::arxiv_id)
-        .map(WorkId::Arxiv)
-}
+use citegate_core::works::Service;
 
 /// A pool paper's DOI as the cross-check uses it (bare, lowercased).
 pub fn paper_doi(p: &PoolPaper) -> Option<String> {

@@ -3,29 +3,36 @@
 //! [`Client::execute`] is the one road from a core [`Request`] to an answer.
 //! A cached answer returns at once — it never waits for the throttle. A miss
 //! takes a [`Permit`](crate::services::throttle::Permit) for the service,
-//! sends, and then follows the core's retry table
-//! ([`citegate_core::fetch::RetryPolicy`]): rate limits wait for
+//! sends, and then does what the core's per-service rules say
+//! ([`citegate_core::fetch::RetryPolicy::action`]): rate limits wait for
 //! `Retry-After` (5 s when unreadable), server errors back off, three tries
 //! each; a network failure is retried once and then the service is marked
 //! unavailable for the client's life (one run), so later requests to it fail
-//! fast with [`ClientError::Unavailable`] and the run goes on elsewhere. An
-//! unavailable service is never evidence against a paper: callers record
-//! "unverified: service unavailable", not "not found". A keyed Semantic
-//! Scholar request that gets no readable response is most likely a CORS
-//! preflight the key's header triggered, so it fails with
-//! [`ClientError::KeyPreflight`] instead, which the UI answers by calling
-//! [`Client::continue_without_s2_key`]. Every error names the service and
-//! the request (URL with credentials redacted).
+//! fast with [`ClientError::Unavailable`] and the run goes on elsewhere.
+//! Semantic Scholar's unreadable answers (its 429s carry no CORS headers)
+//! back off 5, 10, 20, 40 s first (`?s2_backoff_ms=` shortens the base for
+//! tests), and an OpenAlex 429 (the day's budget spent) makes OpenAlex
+//! unavailable at once. An unavailable service is never evidence against a
+//! paper: callers record "unverified: service unavailable", not "not
+//! found". A request that needs a CORS preflight and gets no readable
+//! response before any preflight to its service has passed most likely
+//! failed that preflight: with the Semantic Scholar key it fails with
+//! [`ClientError::KeyPreflight`], which the UI answers by calling
+//! [`Client::continue_without_s2_key`]; without a key (the batch's JSON
+//! body) with [`ClientError::Preflight`], and the caller sends the request's
+//! simple form instead. Every error names the service and the request (URL
+//! with credentials redacted).
 
 use super::transport::{RawResponse, Transport, TransportError};
 use crate::services::cache::ResponseCache;
 use crate::services::clock::{sleep_ms, wall_now};
 use crate::services::throttle::Throttle;
-use citegate_core::fetch::{self, RetryPolicy, Step};
+use citegate_core::fetch::{self, Action, RetryPolicy, Seen};
+use citegate_core::resolve::Reply;
 use citegate_core::works::request::Request;
 use citegate_core::works::{parse_response, ApiError, Page, Service};
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::rc::Rc;
 
@@ -55,6 +62,16 @@ pub enum ClientError {
     /// header likely failed the CORS preflight. The UI may offer to continue
     /// without the key ([`Client::continue_without_s2_key`]).
     KeyPreflight {
+        /// The request (redacted URL).
+        request: String,
+    },
+    /// A keyless request that needs a CORS preflight (Semantic Scholar's
+    /// batch, for its JSON body) got no readable response and no preflight
+    /// to the service has passed: the caller sends the simple form instead
+    /// (one GET per id). The service stays usable.
+    Preflight {
+        /// The service.
+        service: Service,
         /// The request (redacted URL).
         request: String,
     },
@@ -92,7 +109,8 @@ impl ClientError {
         match self {
             ClientError::Unavailable { service, .. }
             | ClientError::Malformed { service, .. }
-            | ClientError::Invalid { service, .. } => *service,
+            | ClientError::Invalid { service, .. }
+            | ClientError::Preflight { service, .. } => *service,
             ClientError::KeyPreflight { .. } => Service::SemanticScholar,
             ClientError::Api { error, .. } => error.service,
         }
@@ -103,7 +121,9 @@ impl ClientError {
     pub fn is_unavailable(&self) -> bool {
         matches!(
             self,
-            ClientError::Unavailable { .. } | ClientError::KeyPreflight { .. }
+            ClientError::Unavailable { .. }
+                | ClientError::KeyPreflight { .. }
+                | ClientError::Preflight { .. }
         )
     }
 }
@@ -119,6 +139,12 @@ impl fmt::Display for ClientError {
                 "semantic_scholar gave no readable response to a request with the api key \
                  (the browser's cors preflight for the x-api-key header probably failed); \
                  continue without the key? request: {request}"
+            ),
+            ClientError::Preflight { service, request } => write!(
+                f,
+                "{} gave no readable response to a request that needs a cors preflight \
+                 (the service does not allow it from a page); request: {request}",
+                service.name()
             ),
             ClientError::Api { request, error } => write!(f, "{error}; request: {request}"),
             ClientError::Malformed {
@@ -154,6 +180,23 @@ pub struct Client {
     unavailable: RefCell<BTreeMap<Service, String>>,
     sent: RefCell<BTreeMap<Service, u32>>,
     drop_s2_key: Cell<bool>,
+    preflight_passed: RefCell<BTreeSet<Service>>,
+    s2_backoff_ms: u64,
+}
+
+thread_local! {
+    static S2_BACKOFF_MS: Cell<u64> = const { Cell::new(fetch::S2_UNREADABLE_BACKOFF_MS) };
+}
+
+/// Sets the first back-off after an unreadable Semantic Scholar answer for
+/// every client made later (the page URL's `?s2_backoff_ms=`, for tests).
+pub fn set_s2_backoff_ms(ms: u64) {
+    S2_BACKOFF_MS.with(|b| b.set(ms));
+}
+
+/// The first back-off after an unreadable Semantic Scholar answer in force.
+pub fn s2_backoff_ms() -> u64 {
+    S2_BACKOFF_MS.with(Cell::get)
 }
 
 fn has_s2_key(req: &Request) -> bool {
@@ -187,7 +230,15 @@ impl Client {
             unavailable: RefCell::new(BTreeMap::new()),
             sent: RefCell::new(BTreeMap::new()),
             drop_s2_key: Cell::new(false),
+            preflight_passed: RefCell::new(BTreeSet::new()),
+            s2_backoff_ms: S2_BACKOFF_MS.with(Cell::get),
         }
+    }
+
+    /// Replaces the first back-off after an unreadable Semantic Scholar answer.
+    pub fn with_s2_backoff_ms(mut self, ms: u64) -> Self {
+        self.s2_backoff_ms = ms;
+        self
     }
 
     /// Replaces the retry numbers (tests shorten the waits).
@@ -267,6 +318,9 @@ impl Client {
             let (fault, last) = match result {
                 Ok(raw) => match fetch::fault_of(raw.status, retry_after_ms(&raw)) {
                     None => {
+                        if fetch::needs_preflight(&req) {
+                            self.preflight_passed.borrow_mut().insert(service);
+                        }
                         if let Some(cache) = &self.cache {
                             // A failed cache write costs a repeat request later, nothing more.
                             let _ = cache.put(&req, raw.status, &raw.body).await;
@@ -286,38 +340,120 @@ impl Client {
                         message,
                     })
                 }
+                Err(TransportError::Blocked { message }) => {
+                    // Asking again cannot help: the page itself forbids it.
+                    self.unavailable
+                        .borrow_mut()
+                        .insert(service, message.clone());
+                    return Err(ClientError::Unavailable { service, message });
+                }
                 Err(e @ TransportError::Network { .. }) => (fetch::Fault::Network, Err(e)),
             };
-            match self.policy.next_step(fault, tries) {
-                Step::Retry { after_ms } => sleep_ms(after_ms as f64).await,
-                Step::GiveUp => {
+            if last.is_ok() && fetch::needs_preflight(&req) {
+                // A readable error answer: the preflight passed.
+                self.preflight_passed.borrow_mut().insert(service);
+            }
+            let seen = Seen {
+                preflight_passed: self.preflight_passed.borrow().contains(&service),
+            };
+            match self
+                .policy
+                .action(&req, fault, tries, seen, self.s2_backoff_ms)
+            {
+                Action::Retry { after_ms } => sleep_ms(after_ms as f64).await,
+                Action::GiveUp => {
                     let raw = last.unwrap_or_else(|_| RawResponse::new(0, ""));
                     return Err(ClientError::Api {
                         request: shown,
                         error: citegate_core::works::parse_error(service, raw.status, &raw.body),
                     });
                 }
-                Step::Unavailable => {
-                    if has_s2_key(&req) {
-                        self.unavailable.borrow_mut().insert(
-                            service,
-                            "the api key's cors preflight failed; continue without the key".into(),
-                        );
-                        return Err(ClientError::KeyPreflight { request: shown });
-                    }
-                    let why = match last {
-                        Err(e) => e.to_string(),
-                        Ok(raw) => format!("status {}", raw.status),
-                    };
-                    let message = format!(
-                        "no readable response after {tries} tries ({why}); \
-                         items it should check stay unverified"
+                Action::PreflightFailed if has_s2_key(&req) => {
+                    self.unavailable.borrow_mut().insert(
+                        service,
+                        "the api key's cors preflight failed; continue without the key".into(),
                     );
+                    return Err(ClientError::KeyPreflight { request: shown });
+                }
+                Action::PreflightFailed => {
+                    return Err(ClientError::Preflight {
+                        service,
+                        request: shown,
+                    })
+                }
+                Action::Unavailable => {
+                    let message = match last {
+                        Ok(raw) if raw.status == 429 => "answered 429: its daily request \
+                             budget is spent until midnight utc; items it should check stay \
+                             unverified"
+                            .to_string(),
+                        Ok(raw) => format!(
+                            "no usable response after {tries} tries (status {}); \
+                             items it should check stay unverified",
+                            raw.status
+                        ),
+                        Err(e) => format!(
+                            "no readable response after {tries} tries ({e}); \
+                             items it should check stay unverified"
+                        ),
+                    };
                     self.unavailable
                         .borrow_mut()
                         .insert(service, message.clone());
                     return Err(ClientError::Unavailable { service, message });
                 }
+            }
+        }
+    }
+
+    /// Sends `req` once (or reads it from the cache) for a caller that
+    /// retries and paces by the core's rules itself, such as the
+    /// verification engine ([`citegate_core::resolve::Run`]): the answer as
+    /// the core's [`Reply`] — status 0 when none could be read, with
+    /// `blocked_by_policy` when the page's CSP refused it. Only answers that
+    /// are not faults (no 429, 5xx or unreadable one) go into the cache.
+    pub async fn send_once(&self, req: &Request) -> Reply {
+        let mut req = req.clone();
+        if self.drop_s2_key.get() && req.service == Service::SemanticScholar {
+            req.headers
+                .retain(|(k, _)| !k.eq_ignore_ascii_case("x-api-key"));
+        }
+        if let Some(cache) = &self.cache {
+            if let Some(hit) = cache.get(&req).await {
+                return Reply {
+                    status: hit.status,
+                    body: hit.body,
+                    ..Reply::default()
+                };
+            }
+        }
+        let service = req.service;
+        let permit = self.throttle.acquire(service).await;
+        *self.sent.borrow_mut().entry(service).or_insert(0) += 1;
+        let result = self.transport.send(&req).await;
+        drop(permit);
+        match result {
+            Ok(raw) => {
+                let retry_after_ms = retry_after_ms(&raw);
+                if fetch::fault_of(raw.status, retry_after_ms).is_none() {
+                    if let Some(cache) = &self.cache {
+                        let _ = cache.put(&req, raw.status, &raw.body).await;
+                    }
+                }
+                Reply {
+                    status: raw.status,
+                    body: raw.body,
+                    retry_after_ms,
+                    blocked_by_policy: false,
+                }
+            }
+            Err(TransportError::Blocked { message }) => Reply {
+                body: message,
+                blocked_by_policy: true,
+                ..Reply::default()
+            },
+            Err(TransportError::Network { .. } | TransportError::Invalid { .. }) => {
+                Reply::default()
             }
         }
     }

@@ -13,7 +13,12 @@
 //! is cut off after [`timeout_ms`] (30 s unless the page URL says
 //! `?timeout_ms=MS`, which the end-to-end tests use) and reported the same
 //! way, so a stalled socket is retried and then marks the service
-//! unavailable instead of stopping a run for ever.
+//! unavailable instead of stopping a run for ever. A request the page's own
+//! Content-Security-Policy refuses (`connect-src` does not name its origin,
+//! say a relay the deployer did not declare) fails the same opaque way, but
+//! the browser also fires a `securitypolicyviolation` event naming the URL:
+//! [`watch_policy`] records those, and such a failure becomes
+//! [`TransportError::Blocked`] — the page's own policy, not the service.
 
 use async_trait::async_trait;
 use citegate_core::works::request::{Method, Request};
@@ -25,6 +30,51 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
 
 thread_local! {
     static TIMEOUT_MS: Cell<u32> = const { Cell::new(DEFAULT_TIMEOUT_MS) };
+    static BLOCKED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    static WATCHING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Starts recording the URLs the page's Content-Security-Policy blocks
+/// (`securitypolicyviolation` events), once per page.
+pub fn watch_policy() {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    if WATCHING.with(|w| w.replace(true)) {
+        return;
+    }
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let on = Closure::<dyn Fn(web_sys::SecurityPolicyViolationEvent)>::new(
+        |ev: web_sys::SecurityPolicyViolationEvent| {
+            BLOCKED.with(|b| {
+                let mut b = b.borrow_mut();
+                // The last few are enough to match a failure to its cause.
+                if b.len() >= 64 {
+                    b.remove(0);
+                }
+                b.push(ev.blocked_uri());
+            });
+        },
+    );
+    let _ = doc
+        .add_event_listener_with_callback("securitypolicyviolation", on.as_ref().unchecked_ref());
+    on.forget();
+}
+
+/// The scheme, host and port of `url` (`https://api.example.org:8443`).
+fn origin_of(url: &str) -> &str {
+    let after = url.find("://").map_or(0, |i| i + 3);
+    let end = url[after..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |i| after + i);
+    &url[..end]
+}
+
+/// Whether the page's policy blocked a request to `url`'s origin.
+pub fn blocked_by_policy(url: &str) -> bool {
+    let origin = origin_of(url);
+    BLOCKED.with(|b| b.borrow().iter().any(|u| origin_of(u) == origin))
 }
 
 /// The current request timeout in milliseconds.
@@ -73,6 +123,11 @@ pub enum TransportError {
         /// What was wrong.
         message: String,
     },
+    /// The page's own Content-Security-Policy refused the request.
+    Blocked {
+        /// Which origin, for people.
+        message: String,
+    },
 }
 
 impl fmt::Display for TransportError {
@@ -80,6 +135,7 @@ impl fmt::Display for TransportError {
         match self {
             TransportError::Network { message } => write!(f, "no response: {message}"),
             TransportError::Invalid { message } => write!(f, "request not sent: {message}"),
+            TransportError::Blocked { message } => write!(f, "request not sent: {message}"),
         }
     }
 }
@@ -126,7 +182,24 @@ impl Transport for FetchTransport {
         .map_err(|e| TransportError::Invalid {
             message: e.to_string().to_lowercase(),
         })?;
-        let resp = built.send().await.map_err(network)?;
+        let resp = match built.send().await {
+            Ok(r) => r,
+            Err(e) => {
+                // The violation event is queued before the fetch fails; one
+                // task later it has been recorded.
+                crate::services::clock::sleep_ms(1.0).await;
+                if blocked_by_policy(&req.url) {
+                    return Err(TransportError::Blocked {
+                        message: format!(
+                            "blocked by the page's content security policy \
+                             (connect-src does not name {})",
+                            origin_of(&req.url)
+                        ),
+                    });
+                }
+                return Err(network(e));
+            }
+        };
         let status = resp.status();
         let retry_after = resp.headers().get("retry-after");
         let body = resp.text().await.map_err(network)?;

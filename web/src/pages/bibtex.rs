@@ -1,20 +1,22 @@
 //! "BibTeX check": any `.bib` in four layers. Layer 1 (format, duplicates,
 //! agreement with the `.tex` cites) runs offline as soon as a file is
-//! dropped; layers 2–4 ask one service per entry, through the app's
-//! throttled, cached client, and show the verdict with its evidence.
+//! dropped; layers 2–4 hand every entry to the core's verification engine
+//! ([`citegate_core::resolve::Run`]: DOIs, arXiv ids and titles routed,
+//! batched and retried there), which this page only drives through the
+//! app's throttled, cached client ([`crate::services::resolve::drive`]),
+//! and show each verdict with the sources consulted.
 
 use crate::components::{
     slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
 use crate::services::Services;
 use citegate_core::bibtex;
-use citegate_core::bibtex::existence::{self, Existence, Lookup};
+use citegate_core::bibtex::existence;
 use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
 use citegate_core::bibtex::parse::{self, Bibliography};
+use citegate_core::resolve::{Answer, Options, Reference, Resolution, Run, Surface};
 use citegate_core::tex;
-use citegate_core::works::request::{Endpoints, Method, Request};
-use citegate_core::works::Service;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -28,82 +30,21 @@ const SHOWN_FINDINGS: usize = 200;
 
 const EXAMPLE_BIB: &str = include_str!("../../examples/refs.bib");
 
-/// A lookup as a request to the configured endpoints.
-pub fn lookup_request(lookup: &Lookup, ep: &Endpoints) -> Request {
-    let (base, path) = match lookup.service {
-        Service::Crossref => (ep.crossref_base.as_str(), lookup.path.as_str()),
-        Service::OpenAlex => (ep.openalex_base.as_str(), lookup.path.as_str()),
-        // Lookup paths name the Graph API's root; the base already ends there.
-        _ => (
-            ep.s2_base.as_str(),
-            lookup
-                .path
-                .strip_prefix("/graph/v1")
-                .unwrap_or(&lookup.path),
-        ),
-    };
-    let mut query: Vec<(String, String)> = lookup.query.clone();
-    if lookup.service == Service::Crossref {
-        if let Some(m) = ep.mailto.as_ref().filter(|m| !m.is_empty()) {
-            query.push(("mailto".into(), m.clone()));
-        }
-    }
-    let mut url = format!("{}{}", base.trim_end_matches('/'), path);
-    if !query.is_empty() {
-        let q: Vec<String> = query
-            .iter()
-            .map(|(k, v)| {
-                format!(
-                    "{}={}",
-                    js_sys::encode_uri_component(k),
-                    js_sys::encode_uri_component(v)
-                )
-            })
-            .collect();
-        url.push('?');
-        url.push_str(&q.join("&"));
-    }
-    let mut headers = vec![("Accept".to_string(), "application/json".to_string())];
-    if lookup.service == Service::SemanticScholar {
-        if let Some(k) = ep.s2_api_key.as_ref().filter(|k| !k.is_empty()) {
-            headers.push(("x-api-key".into(), k.clone()));
-        }
-    }
-    Request {
-        service: lookup.service,
-        method: Method::Get,
-        url,
-        headers,
-        body: None,
-    }
-}
-
-/// Asks for one entry and returns what the answer says.
-pub async fn check_entry(
-    services: &Services,
-    client: &crate::api::Client,
-    entry: &parse::Entry,
-    mode: Mode,
-) -> (Option<Lookup>, Verdict) {
-    let Some(lookup) = existence::plan(entry) else {
-        let v = matching::verify(
-            entry,
-            &Existence::NotFound {
-                reason: "the entry has no doi, arxiv id or title to look up".into(),
-            },
-            mode,
-        );
-        return (None, v);
-    };
-    let req = lookup_request(&lookup, &services.endpoints());
-    let title = entry.decoded("title");
-    let existence = match client.execute(&req).await {
-        Ok(f) => existence::outcome(&lookup, title.as_deref(), f.status, &f.body),
-        Err(crate::api::ClientError::Api { error, .. }) => Existence::ApiError { error },
-        Err(_) => existence::outcome(&lookup, title.as_deref(), 0, ""),
-    };
-    let v = matching::verify(entry, &existence, mode);
-    (Some(lookup), v)
+/// The sources one entry's resolution consulted, for the card and the
+/// report: `service (route asked): answer`.
+fn sources_of(r: &Resolution) -> Vec<String> {
+    r.evidence
+        .iter()
+        .map(|e| {
+            let answer = match &e.answer {
+                Answer::Found { .. } => "found".to_string(),
+                Answer::Hits { works } => format!("{} hits", works.len()),
+                Answer::NotHere => "not there".to_string(),
+                Answer::Failed { error } => format!("failed: {error}"),
+            };
+            format!("{} ({}): {answer}", e.service.name(), e.asked)
+        })
+        .collect()
 }
 
 fn current_year() -> i32 {
@@ -148,7 +89,8 @@ fn status_label(s: Status) -> (&'static str, &'static str) {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 struct Row {
     line: usize,
-    lookup: Option<Lookup>,
+    /// Each source consulted and its answer.
+    sources: Vec<String>,
     verdict: Verdict,
 }
 
@@ -264,24 +206,33 @@ pub fn BibtexPage() -> impl IntoView {
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
             let client = services.run_client();
-            for (i, entry) in b.entries.iter().enumerate() {
-                if run_id.get_value() != my_run {
-                    return;
-                }
-                let (lookup, verdict) = check_entry(&services, &client, entry, m).await;
-                if run_id.get_value() != my_run {
-                    return;
-                }
-                rows.update(|r| {
-                    r.push(Row {
-                        line: entry.line,
-                        lookup,
-                        verdict,
-                    })
-                });
-                progress.set((i + 1, b.entries.len()));
-                yield_now().await;
+            let refs: Vec<Reference> = b.entries.iter().map(Reference::from_entry).collect();
+            let mut opts = Options::new(services.endpoints(), Surface::Browser);
+            opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
+            opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
+            let mut run = Run::new(refs, opts);
+            let report = crate::services::resolve::drive(
+                &client,
+                &mut run,
+                || run_id.get_value() != my_run,
+                |done, total| progress.set((done, total)),
+            )
+            .await;
+            if run_id.get_value() != my_run {
+                return;
             }
+            let checked: Vec<Row> = b
+                .entries
+                .iter()
+                .zip(&report.resolutions)
+                .map(|(entry, r)| Row {
+                    line: entry.line,
+                    sources: sources_of(r),
+                    verdict: matching::verify(entry, &existence::from_resolution(r), m),
+                })
+                .collect();
+            rows.set(checked);
+            progress.set((b.entries.len(), b.entries.len()));
             running.set(false);
         });
     };
@@ -419,7 +370,7 @@ pub fn BibtexPage() -> impl IntoView {
                     let (label, class) = status_label(r.verdict.status);
                     let key = r.verdict.key.clone();
                     let corrected = r.verdict.corrected.clone().unwrap_or_default();
-                    let route = r.lookup.as_ref().map(|l| format!("{} · {}", l.service.name(), l.id)).unwrap_or_else(|| "no lookup".into());
+                    let route = if r.sources.is_empty() { "nothing asked".to_string() } else { r.sources.join(" · ") };
                     view! {
                         <div class="entry-card" data-key=key.clone() data-status=label>
                             <div class="score-line">

@@ -31,6 +31,7 @@ pub mod cache;
 pub mod clock;
 pub mod db;
 pub mod lock;
+pub mod resolve;
 pub mod run;
 pub mod settings;
 pub mod store;

@@ -15,12 +15,12 @@
 
 use super::db::StoreError;
 use super::store::{keys, Workspace};
-use crate::api::batch::{self, candidate_id, plan_chunks};
+use crate::api::batch::{self, plan_chunks};
 use crate::api::client::{Client, ClientError};
 use citegate_core::candidates::Candidate;
 use citegate_core::crossindex::{self, IndexAnswer};
 use citegate_core::pool::PoolPaper;
-use citegate_core::verify::{self, Decision, Rejection, S2Body, VerifyOptions};
+use citegate_core::verify::{self, Decision, S2Body, VerifyOptions};
 use citegate_core::works::request::{self, Endpoints, WorkId};
 use citegate_core::works::{Service, Work};
 use serde::{Deserialize, Serialize};
@@ -160,6 +160,32 @@ fn from_decision(d: Decision) -> VerifyItem {
     }
 }
 
+/// One id looked up on its own (`GET /paper/{id}`), for when the batch
+/// cannot be sent: the record, `None` when the service does not know the id
+/// (404; the title search decides then), or the reason it stays unverified.
+async fn lookup_one(
+    client: &Client,
+    ep: &Endpoints,
+    id: &WorkId,
+) -> Result<Result<Option<PoolPaper>, String>, RunError> {
+    let req = request::lookup(Service::SemanticScholar, ep, id)
+        .map_err(|e| RunError::Plan(e.to_string()))?;
+    Ok(match client.execute(&req).await {
+        Ok(f) => match verify::read_s2_body(&f.body, Some(f.status)) {
+            Ok(S2Body::Paper(p)) => Ok(Some(*p)),
+            Ok(S2Body::Error(e)) if e.status == Some(404) => Ok(None),
+            Ok(S2Body::Error(e)) => Err(format!("unverified: {}", e.to_error())),
+            Ok(_) => Err("unverified: semantic_scholar paper answer is not a record".into()),
+            Err(e) => Err(unreadable(&e)),
+        },
+        Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e)),
+        Err(e) => Err(match unverified(&e) {
+            VerifyItem::Unverified { reason } => reason,
+            _ => UNAVAILABLE.into(),
+        }),
+    })
+}
+
 /// Verifies `candidates` against Semantic Scholar, resuming run `id`.
 /// `on_item` is called after each checkpoint with (position, result).
 pub async fn verify_run(
@@ -174,11 +200,14 @@ pub async fn verify_run(
     let mut state: RunState<VerifyItem> = load(ws, id, candidates.len()).await?;
     let todo =
         |s: &RunState<VerifyItem>, i: usize| !s.items.get(&i).is_some_and(VerifyItem::decided);
-    let (chunks, without) = plan_chunks(
-        candidates,
-        candidate_id,
-        batch::batch_max(Service::SemanticScholar),
-    );
+    // Which candidates go through the batch (an id) and which are searched
+    // by title: the core's plan, cut over the whole list so a resumed run
+    // rebuilds the same requests.
+    let plan = verify::plan_batch(candidates);
+    let chunks = plan.chunks;
+    let mut without = plan.titles;
+    // Set once the batch's preflight failed: later chunks go one GET per id.
+    let mut batch_blocked = false;
     for chunk in chunks {
         if !chunk.iter().any(|(i, _)| todo(&state, *i)) {
             continue;
@@ -186,24 +215,51 @@ pub async fn verify_run(
         let ids: Vec<WorkId> = chunk.iter().map(|(_, id)| id.clone()).collect();
         let reqs = request::batch(Service::SemanticScholar, ep, &ids)
             .map_err(|e| RunError::Plan(e.to_string()))?;
-        let answer = match reqs.first() {
-            Some(r) => client.execute(r).await,
-            None => continue,
+        let Some(req) = reqs.first() else { continue };
+        let answer = if batch_blocked {
+            None
+        } else {
+            Some(client.execute(req).await)
         };
-        let records = match &answer {
-            Ok(f) => match verify::read_s2_body(&f.body, Some(f.status)) {
-                Ok(S2Body::Batch(r)) => Ok(r),
-                Ok(S2Body::Error(e)) => Err(format!("unverified: {}", e.to_error())),
-                Ok(_) => Err("unverified: semantic_scholar batch answer is not a list".into()),
-                Err(e) => Err(unreadable(&e)),
+        // One result per chunk position: a record, none (not found), or why not.
+        let records: Vec<Result<Option<PoolPaper>, String>> = match answer {
+            Some(Ok(f)) => match verify::read_s2_body(&f.body, Some(f.status)) {
+                Ok(S2Body::Batch(r)) => (0..chunk.len())
+                    .map(|pos| Ok(r.get(pos).cloned().flatten()))
+                    .collect(),
+                Ok(S2Body::Error(e)) => {
+                    vec![Err(format!("unverified: {}", e.to_error())); chunk.len()]
+                }
+                Ok(_) => vec![
+                    Err("unverified: semantic_scholar batch answer is not a list".into());
+                    chunk.len()
+                ],
+                Err(e) => vec![Err(unreadable(&e)); chunk.len()],
             },
-            Err(e @ ClientError::KeyPreflight { .. }) => {
-                return Err(RunError::KeyPreflight(e.clone()))
+            Some(Err(e @ ClientError::KeyPreflight { .. })) => {
+                return Err(RunError::KeyPreflight(e))
             }
-            Err(e) => match unverified(e) {
-                VerifyItem::Unverified { reason } => Err(reason),
-                _ => Err(UNAVAILABLE.into()),
-            },
+            // The keyless batch needs a CORS preflight the service may not
+            // answer: the same ids, one GET each (no preflight).
+            None | Some(Err(ClientError::Preflight { .. })) => {
+                batch_blocked = true;
+                let mut out = Vec::with_capacity(chunk.len());
+                for (i, id) in &chunk {
+                    if !todo(&state, *i) {
+                        out.push(Err(String::new()));
+                        continue;
+                    }
+                    out.push(lookup_one(client, ep, id).await?);
+                }
+                out
+            }
+            Some(Err(e)) => {
+                let reason = match unverified(&e) {
+                    VerifyItem::Unverified { reason } => reason,
+                    _ => UNAVAILABLE.into(),
+                };
+                vec![Err(reason); chunk.len()]
+            }
         };
         for (pos, (i, _)) in chunk.iter().enumerate() {
             if !todo(&state, *i) {
@@ -212,20 +268,28 @@ pub async fn verify_run(
             let Some(c) = candidates.get(*i) else {
                 continue;
             };
-            let item = match &records {
-                Ok(recs) => match recs.get(pos).cloned().flatten() {
-                    Some(p) => from_decision(verify::decide(c, std::slice::from_ref(&p), opts)),
-                    None => from_decision(Decision::Rejected(Rejection::NoHit)),
+            let item = match records.get(pos) {
+                // The core decides; an id the service does not know is no
+                // verdict: the title search decides it below.
+                Some(Ok(record)) => match verify::decide_batch_record(c, record.as_ref(), opts) {
+                    Some(d) => from_decision(d),
+                    None => {
+                        without.push(*i);
+                        continue;
+                    }
                 },
-                Err(reason) => VerifyItem::Unverified {
+                Some(Err(reason)) => VerifyItem::Unverified {
                     reason: reason.clone(),
                 },
+                None => continue,
             };
             state.items.insert(*i, item.clone());
             ws.put(&run_key(id), &state).await?;
             on_item(*i, &item);
         }
     }
+    without.sort_unstable();
+    without.dedup();
     for i in without {
         if !todo(&state, i) {
             continue;

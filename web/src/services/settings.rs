@@ -25,6 +25,8 @@ pub struct Settings {
     pub openalex_base: String,
     /// Crossref base URL.
     pub crossref_base: String,
+    /// DataCite REST API base URL (settings saved before it existed get the public one).
+    pub datacite_base: String,
     /// Contact address sent as `mailto` to Crossref and OpenAlex (empty: none).
     pub mailto: String,
     /// Minimum time between two Semantic Scholar requests, in milliseconds.
@@ -44,6 +46,7 @@ impl Default for Settings {
             s2_base: ep.s2_base,
             openalex_base: ep.openalex_base,
             crossref_base: ep.crossref_base,
+            datacite_base: ep.datacite_base,
             mailto: String::new(),
             s2_interval_ms: DEFAULT_S2_INTERVAL_MS,
             llm_api: "openai".into(),
@@ -54,14 +57,15 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// All three services at one base (a relay or a test server):
-    /// `{base}/s2`, `{base}/openalex`, `{base}/crossref`.
+    /// The browser's services at one base (a relay or a test server):
+    /// `{base}/s2`, `{base}/openalex`, `{base}/crossref`, `{base}/datacite`.
     pub fn with_base(base: &str) -> Self {
         let b = base.trim_end_matches('/');
         Settings {
             s2_base: format!("{b}/s2"),
             openalex_base: format!("{b}/openalex"),
             crossref_base: format!("{b}/crossref"),
+            datacite_base: format!("{b}/datacite"),
             ..Settings::default()
         }
     }
@@ -73,6 +77,7 @@ impl Settings {
             s2_base: self.s2_base.clone(),
             openalex_base: self.openalex_base.clone(),
             crossref_base: self.crossref_base.clone(),
+            datacite_base: self.datacite_base.clone(),
             s2_api_key: secrets.s2_api_key.as_deref().and_then(some),
             openalex_api_key: secrets.openalex_api_key.as_deref().and_then(some),
             mailto: some(&self.mailto),

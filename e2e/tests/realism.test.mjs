@@ -1,0 +1,98 @@
+// The app against the mock's behaviours of the real services (mock/cors.mjs,
+// mock/router.mjs): Semantic Scholar refuses the keyless batch's preflight,
+// OpenAlex's daily budget runs out mid-run, and a service outside the
+// page's Content-Security-Policy is reported as blocked by the page, not
+// as a service failure. Each must leave an honest result: decided rows
+// where the service could still be asked another way, "unavailable" with
+// the reason where it could not, never "not found".
+import { test } from "node:test";
+import { serve } from "../harness.mjs";
+import assert from "node:assert/strict";
+import { withPage, DIST } from "../browser.mjs";
+import { makeApi } from "../mock/router.mjs";
+import { indices, POOL } from "../mock/indices.mjs";
+
+const api = makeApi({ before: [indices] });
+const app = serve({ dist: DIST, api });
+
+const fresh = async (page, fragment) => {
+  await app.open(page, fragment);
+  await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
+  await page.reload();
+};
+
+// Candidates that carry arXiv ids (in their URLs), so they go through S2's
+// batch: a POST with a JSON body, which needs a preflight.
+const WITH_IDS = [
+  ["Linformer: Self-Attention with Linear Complexity", "2006.04768"],
+  ["Reformer: The Efficient Transformer", "2001.04451"],
+  ["Rethinking Attention with Performers", "2009.14794"],
+  ["Mamba: Linear-Time Sequence Modeling with Selective State Spaces", "2312.00752"],
+];
+
+test("S2 refuses the keyless batch's preflight: the ids are asked one GET each and every row is decided", async () => {
+  await withPage(app.browser, "realism-preflight", async (page) => {
+    await fresh(page, "#/pool");
+    const sentBefore = app.server.requests.length;
+    const candidates = WITH_IDS.map(([title, id]) => ({ title, source_url: `https://arxiv.org/abs/${id}`, discovered_for: ["intro"] }));
+    await page.setInputFiles("#candidates-input", { name: "raw_candidates.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(candidates)) });
+    await page.waitForFunction(() => document.querySelector("#dedup-summary")?.textContent.includes("4 candidates"));
+    await page.click("#verify");
+    await page.waitForFunction(() => /^\d+ papers/.test(document.querySelector("#pool-summary")?.textContent || ""), null, { timeout: 60000 });
+    const rows = await page.$$eval("#rows tbody tr", (rs) => rs.map((r) => [r.querySelector(".cand-title").textContent, r.querySelector(".decision").textContent]));
+    assert.deepEqual(rows, [
+      [WITH_IDS[0][0], "accepted"],
+      [WITH_IDS[1][0], "accepted"],
+      [WITH_IDS[2][0], "accepted"],
+      [WITH_IDS[3][0], "after_cutoff"],
+    ]);
+    const s2 = app.server.requests.slice(sentBefore).filter((r) => r.path.startsWith("/api/s2/"));
+    const options = s2.filter((r) => r.method === "OPTIONS");
+    const gets = s2.filter((r) => r.method === "GET" && /^\/api\/s2\/paper\/ARXIV:/.test(decodeURIComponent(r.path)));
+    assert.ok(options.length >= 1, "the batch was preflighted");
+    assert.equal(s2.filter((r) => r.method === "POST").length, 0, "no preflight passed, so no POST reached the service");
+    assert.equal(gets.length, 4, `one GET per id: ${s2.map((r) => r.method + " " + r.path).join(", ")}`);
+  });
+});
+
+test("OpenAlex's daily budget runs out mid cross-check: OpenAlex is unavailable for the rest, named with the reason, and no paper is 'not found' by it", async () => {
+  api.midnight();
+  // Earlier today this caller already ran five searches ($0.005 of $0.01).
+  for (let i = 0; i < 5; i++) await fetch(`${app.server.url}api/openalex/works?search=earlier+${i}&per_page=5`);
+  await withPage(app.browser, "realism-openalex-budget", async (page) => {
+    await fresh(page, "#/crosscheck");
+    await page.click("#load-example");
+    await page.click("#run-crosscheck");
+    await page.waitForFunction(() => document.querySelector("#run-crosscheck")?.textContent === "Cross-check" && document.querySelectorAll("#tiers tbody tr").length > 0, null, { timeout: 90000 });
+    const rows = await page.$$eval("#tiers tbody tr", (rs) => rs.map((r) => ({ key: r.dataset.key, evidence: r.querySelector(".evidence").textContent, errors: r.querySelector(".errors").textContent })));
+    assert.equal(rows.length, POOL.papers.length);
+    // Keyless: $0.01 a day, a search $0.001: five more searches fit, the sixth is a 429.
+    assert.ok(Math.abs(api.openalexSpent() - 0.01) < 1e-9, `spent ${api.openalexSpent()}`);
+    assert.match(await page.textContent("#unavailable"), /unavailable: openalex/);
+    const cut = rows.filter((r) => /openalex: unavailable/.test(r.evidence));
+    assert.deepEqual(cut.map((r) => r.key), rows.slice(5).map((r) => r.key), "OpenAlex answered the first five papers, then was out for the run");
+    assert.ok(cut.some((r) => /daily request budget is spent until midnight utc/.test(r.errors)), cut.map((r) => r.errors).join(" | "));
+    for (const r of rows) assert.doesNotMatch(r.evidence, /openalex: not found/, `${r.key}: ${r.evidence}`);
+    const oa = app.server.requests.filter((r) => r.path.startsWith("/api/openalex/works?search="));
+    assert.equal(oa.length, 5 + 6, "five earlier, five answered, one 429 — nothing sent after it");
+  });
+  api.midnight();
+});
+
+test("a service outside the page's CSP is reported as blocked by the page's policy, not as a service failure", async () => {
+  // localhost is not in connect-src (127.0.0.1 is): every request is refused by the page itself.
+  const blockedApi = app.server.url.replace("127.0.0.1", "localhost") + "api";
+  await withPage(app.browser, "realism-csp", async (page) => {
+    await page.goto(`${app.server.url}?api=${encodeURIComponent(blockedApi)}&s2_interval=0#/search`);
+    const sentBefore = app.server.requests.length;
+    await page.fill("#query", "Attention Is All You Need");
+    await page.click("#run-search");
+    await page.waitForSelector("#search-status", { timeout: 60000 });
+    const notes = await page.textContent("#search-notes");
+    for (const s of ["s2", "openalex", "crossref"]) {
+      assert.match(notes, new RegExp(`${s}: [^\\n]*blocked by the page's content security policy`), notes);
+    }
+    assert.doesNotMatch(notes, /no readable response/);
+    assert.equal(app.server.requests.length, sentBefore, "nothing reached the mock");
+  });
+});
