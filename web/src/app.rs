@@ -56,6 +56,19 @@ async fn apply_url_overrides(services: Services) {
     let _ = services.save_settings().await;
 }
 
+/// A navigation link to `p`, marked while it is the current page.
+fn nav_link(p: Page, page: ReadSignal<Page>) -> impl IntoView {
+    view! {
+        <a
+            href=format!("#{}", p.path())
+            class:active=move || page.get() == p
+            aria-current=move || (page.get() == p).then_some("page")
+        >
+            {p.label()}
+        </a>
+    }
+}
+
 /// The root of the app.
 #[component]
 pub fn App() -> impl IntoView {
@@ -66,6 +79,9 @@ pub fn App() -> impl IntoView {
     let _ =
         window().add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
     on_hash.forget();
+
+    // The tab's title names the page.
+    Effect::new(move |_| document().set_title(&page.get().document_title()));
 
     // The browser services (storage, throttle, cache) open asynchronously;
     // pages are shown once they are ready, or without them if storage fails.
@@ -89,27 +105,37 @@ pub fn App() -> impl IntoView {
 
     view! {
         <div class="shell">
+            <a class="skip-link" href="#/" on:click=move |ev: leptos::ev::MouseEvent| {
+                // The fragment routes pages, so the link moves focus itself.
+                ev.prevent_default();
+                if let Some(main) = document().get_element_by_id("main") {
+                    if let Ok(el) = main.dyn_into::<web_sys::HtmlElement>() {
+                        let _ = el.focus();
+                    }
+                }
+            }>"Skip to content"</a>
             <header class="top">
-                <a class="brand" href="#/match">"citegate"</a>
+                <a class="brand" href="#/">"citegate"</a>
                 <span class="tagline">"check a paper's citations before you submit it"</span>
             </header>
             <nav class="nav" aria-label="pages">
                 {Page::ALL
                     .into_iter()
-                    .map(|p| {
-                        view! {
-                            <a
-                                href=format!("#{}", p.path())
-                                class:active=move || page.get() == p
-                                aria-current=move || (page.get() == p).then_some("page")
-                            >
-                                {p.label()}
-                            </a>
-                        }
-                    })
+                    .filter(|p| !p.is_tool() && *p != Page::Start)
+                    .map(|p| nav_link(p, page))
                     .collect_view()}
+                <details class="tools-menu" id="tools-menu">
+                    <summary class:active=move || page.get().is_tool()>"Tools"</summary>
+                    <div class="tools-list">
+                        {Page::ALL
+                            .into_iter()
+                            .filter(|p| p.is_tool())
+                            .map(|p| nav_link(p, page))
+                            .collect_view()}
+                    </div>
+                </details>
             </nav>
-            <main class="page">
+            <main class="page" id="main" tabindex="-1">
                 {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
                 {move || {
                     let Some(services) = ready.get() else {
@@ -119,6 +145,7 @@ pub fn App() -> impl IntoView {
                         provide_context(s);
                     }
                     match page.get() {
+                    Page::Start => pages::start::StartPage().into_any(),
                     Page::TitleMatch => pages::title_match::TitleMatchPage().into_any(),
                     Page::Coverage => pages::coverage::CoveragePage().into_any(),
                     Page::Bibtex => pages::bibtex::BibtexPage().into_any(),

@@ -8,4 +8,5 @@ pub mod library;
 pub mod pool;
 pub mod search;
 pub mod settings;
+pub mod start;
 pub mod title_match;
