@@ -24,6 +24,7 @@
 //! | [`search`] | request plans, rank fusion, honest status, zero-result probe |
 //! | [`library`] | the `refs.jsonl` reference library |
 //! | [`prompt`] | the writing prompt filled from a pool |
+//! | [`settings`] | what a base url or contact address may hold |
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
 //!
 //! # Example
@@ -55,6 +56,7 @@ pub mod library;
 pub mod pool;
 pub mod prompt;
 pub mod search;
+pub mod settings;
 pub mod tex;
 pub mod text;
 pub mod title;

@@ -26,14 +26,24 @@ fn query_param(name: &str) -> Option<String> {
     })
 }
 
+thread_local! {
+    static OVERRIDDEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the page's address overrides saved settings for this visit.
+pub fn url_overrides_active() -> bool {
+    OVERRIDDEN.with(|o| o.get())
+}
+
 /// Applies `?api=BASE` (every service under one base: `BASE/s2`,
 /// `BASE/openalex`, `BASE/crossref`, as a relay or a test server serves
-/// them) and `?s2_interval=MS` to the saved settings. The Settings page
-/// shows and edits the same values. `?timeout_ms=MS` sets how long a request
-/// may hang before it counts as a network failure (30 s by default); it
-/// lasts for the page's life only and is not saved, since only tests that
-/// simulate a stalled service have reason to shorten it.
-async fn apply_url_overrides(services: Services) {
+/// them) and `?s2_interval=MS` to the settings in memory for this visit
+/// only: nothing is saved, so opening citegate without them brings the
+/// saved settings back. The Settings page says when they are in force.
+/// `?timeout_ms=MS` sets how long a request may hang before it counts as a
+/// network failure (30 s by default), likewise for the page's life only,
+/// since only tests that simulate a stalled service have reason to shorten it.
+fn apply_url_overrides(services: Services) {
     if let Some(ms) = query_param("timeout_ms").and_then(|t| t.trim().parse::<u32>().ok()) {
         crate::api::transport::set_timeout_ms(ms);
     }
@@ -42,6 +52,7 @@ async fn apply_url_overrides(services: Services) {
     if api.is_none() && interval.is_none() {
         return;
     }
+    OVERRIDDEN.with(|o| o.set(true));
     services.settings.update(|s| {
         if let Some(base) = &api {
             let fresh = Settings::with_base(base);
@@ -53,7 +64,6 @@ async fn apply_url_overrides(services: Services) {
             s.s2_interval_ms = ms;
         }
     });
-    let _ = services.save_settings().await;
 }
 
 /// A navigation link to `p`, marked while it is the current page.
@@ -92,7 +102,7 @@ pub fn App() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match Services::open_default().await {
                 Ok(s) => {
-                    apply_url_overrides(s).await;
+                    apply_url_overrides(s);
                     ready.set(Some(Some(s)));
                 }
                 Err(e) => {
