@@ -58,6 +58,8 @@ test("start page: the default route says what citegate does, offers three ways i
     // An unknown fragment lands on the start page, not on a tool.
     await app.open(page, "#/nowhere");
     await page.waitForSelector("#ways-in");
+    await page.reload();
+    await page.waitForSelector("#ways-in");
     // The skip link moves focus to the page's content.
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => document.activeElement?.className), "skip-link");
@@ -129,7 +131,7 @@ test("settings: typos are refused naming the field, reset restores defaults, ?ap
     assert.equal(await page.inputValue("#crossref-base"), "https://api.crossref.org");
     assert.equal(await page.inputValue("#mailto"), "");
     // Opened with ?api=, the form shows the override; opened without it, the saved defaults.
-    await app.open(page, "#/settings");
+    await page.reload();
     await page.waitForSelector("#url-override");
     assert.ok((await page.inputValue("#s2-base")).startsWith(app.server.url));
     await page.goto(app.server.url + "#/settings");
