@@ -161,3 +161,33 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
     assert.deepEqual(errors, []);
   });
 }
+
+test("work travels: the pool built on Pool reaches Cross-check and Coverage, and Coverage keeps its files across reloads", async () => {
+  const errors = await withPage(app.browser, "travel", async (page) => {
+    await app.open(page, "#/pool");
+    await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
+    await page.reload();
+    await page.click("#load-example");
+    await page.waitForFunction(() => document.querySelector("#dedup-summary")?.textContent.includes("12 after pre-dedup"));
+    await page.click("#verify");
+    await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 60000 });
+    await app.open(page, "#/crosscheck");
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector("#pool-source")?.textContent === "pool: the pool in this workspace");
+    await app.open(page, "#/coverage");
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent.includes("built on the Pool page"));
+    const tex = "\\section{Intro}\\citep{vaswani2017attention}\n";
+    await page.setInputFiles("#tex-input", { name: "intro.tex", mimeType: "text/x-tex", buffer: Buffer.from(tex) });
+    await page.waitForSelector("#cited");
+    const cited = await page.textContent("#cited");
+    assert.match(cited, /^\d+\/8$/);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent.startsWith("intro.tex"));
+    assert.equal(await page.textContent("#cited"), cited);
+    await page.click("#clear");
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent.startsWith("no .tex yet"));
+  });
+  assert.deepEqual(errors, []);
+});
