@@ -10,6 +10,7 @@
 //!
 //! | module | what it decides |
 //! |---|---|
+//! | [`archive`] | a dropped `.zip` project as its files and paths |
 //! | [`title`] | normalized titles and python-Levenshtein's `ratio` |
 //! | [`cutoff`] | paper dates and the strict research-cutoff rule |
 //! | [`latex`] | LaTeX text decoded to Unicode for matching |
@@ -41,6 +42,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod archive;
 pub mod bibtex;
 pub mod candidates;
 pub mod coverage;

@@ -231,7 +231,7 @@ pub fn CoveragePage() -> impl IntoView {
                 <button type="button" class="secondary" id="clear" on:click=clear>"Clear"</button>
             </div>
             <div class="two-col">
-                <FileDrop id="tex-input" label="Drop the draft's .tex files" accept=".tex" multiple=true on_files=add_tex />
+                <FileDrop id="tex-input" label="Drop the draft's .tex files, its folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=add_tex />
                 <FileDrop id="pool-input" label="Drop citation_pool.json or a .bib" accept=".json,.bib" on_files=set_pool />
             </div>
             <p class="muted" id="inputs">
