@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { serve } from "../harness.mjs";
 import { withPage, screenshot, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
+import fs from "node:fs";
+import zlib from "node:zlib";
 
 const app = serve({ dist: DIST, api: makeApi() });
 
@@ -188,6 +190,69 @@ test("work travels: the pool built on Pool reaches Cross-check and Coverage, and
     await page.click("#clear");
     await page.reload();
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent.startsWith("no .tex yet"));
+  });
+  assert.deepEqual(errors, []);
+});
+
+// A stored (uncompressed) zip archive of `files` ({path: text}), as an
+// Overleaf project download holds them.
+function zipOf(files) {
+  const { crc32 } = zlib;
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const [path, text] of Object.entries(files)) {
+    const name = Buffer.from(path);
+    const body = Buffer.from(text);
+    const crc = crc32(body);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(body.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, body);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(body.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+test("coverage takes an Overleaf project .zip: paths kept, so \\input of a sub-folder file resolves", async () => {
+  const errors = await withPage(app.browser, "zip-drop", async (page) => {
+    await app.open(page, "#/coverage");
+    await page.waitForSelector("#load-example");
+    await page.click("#clear");
+    const pool = fs.readFileSync(new URL("../../web/examples/citation_pool.json", import.meta.url), "utf8");
+    await page.setInputFiles("#pool-input", { name: "citation_pool.json", mimeType: "application/json", buffer: Buffer.from(pool) });
+    const project = zipOf({
+      "main.tex": "\\documentclass{article}\\begin{document}\\input{sections/intro}\\end{document}\n",
+      "sections/intro.tex": "Attention \\citep{vaswani2017attention}.\n",
+      "figures/plot.pdf": "%PDF-1.4 not text \u0000\u0001",
+    });
+    await page.setInputFiles("#tex-input", { name: "project.zip", mimeType: "application/zip", buffer: project });
+    await page.waitForSelector("#cited");
+    const inputs = await page.textContent("#inputs");
+    assert.ok(inputs.startsWith("main.tex, sections/intro.tex ·"), inputs);
+    assert.doesNotMatch(await page.textContent(".coverage"), /was not given/);
+    assert.match(await page.textContent("#cited"), /^1\//);
   });
   assert.deepEqual(errors, []);
 });
