@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Builds citegate's app and serves it at http://127.0.0.1:8080 (rebuilds on change).
+# Builds citegate's app (release, as it is hosted) and serves it at
+# http://127.0.0.1:8080, rebuilding on change. Trunk's live-reload script is
+# left out: the page's Content-Security-Policy admits only the loader script
+# it was built with, so an injected script would be refused (a console error);
+# reload the tab by hand after a rebuild.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 echo "citegate: serving at http://127.0.0.1:8080/"
-exec trunk serve --address 127.0.0.1 --port 8080 "$@"
+exec trunk serve --release --no-autoreload --address 127.0.0.1 --port 8080 "$@"

@@ -10,6 +10,7 @@
 //!
 //! | module | what it decides |
 //! |---|---|
+//! | [`archive`] | a dropped `.zip` project as its files and paths |
 //! | [`title`] | normalized titles and python-Levenshtein's `ratio` |
 //! | [`cutoff`] | paper dates and the strict research-cutoff rule |
 //! | [`latex`] | LaTeX text decoded to Unicode for matching |
@@ -26,6 +27,7 @@
 //! | [`search`] | request plans, rank fusion, honest status, zero-result probe |
 //! | [`library`] | the `refs.jsonl` reference library |
 //! | [`prompt`] | the writing prompt filled from a pool |
+//! | [`settings`] | what a base url or contact address may hold |
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
 //! | [`write`] | the writing step: the model loop, its four checks, provider requests |
 //!
@@ -43,6 +45,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod archive;
 pub mod bibtex;
 pub mod candidates;
 pub mod coverage;
@@ -61,6 +64,7 @@ pub mod pool;
 pub mod prompt;
 pub mod resolve;
 pub mod search;
+pub mod settings;
 pub mod tex;
 pub mod text;
 pub mod title;

@@ -318,6 +318,82 @@ impl Library {
         Ok(id)
     }
 
+    /// Merges the records of `incoming` into this library, as an import does:
+    /// a record whose DOI (case-folded) is already here, or whose id and
+    /// normalized title equal a record here, is a duplicate and is skipped;
+    /// every other record is appended, byte for byte when its id is free,
+    /// else under a fresh id (`-2`, `-3`, …). Nothing already here changes,
+    /// so an import can only add.
+    pub fn merge(&mut self, incoming: &Library) -> MergeReport {
+        let mut report = MergeReport::default();
+        for (record, raw) in incoming.lines.iter().filter_map(|l| match l {
+            Line::Record { record, raw } => Some((record.as_ref(), raw)),
+            Line::Other(_) => None,
+        }) {
+            if let Some(existing) = self.duplicate_of(record) {
+                report.duplicates.push(Duplicate {
+                    incoming: record.id.clone(),
+                    existing,
+                });
+                continue;
+            }
+            let free = !record.id.is_empty() && self.records().all(|r| r.id != record.id);
+            if free {
+                let mut raw = raw.clone();
+                if let Some(r) = raw.as_mut().filter(|r| !r.ends_with('\n')) {
+                    r.push('\n');
+                }
+                if !self.lines.is_empty() {
+                    self.ensure_final_newline();
+                }
+                self.lines.push(Line::Record {
+                    record: Box::new(record.clone()),
+                    raw,
+                });
+                report.added.push(record.id.clone());
+            } else {
+                match self.add(record.clone()) {
+                    Ok(id) => report.added.push(id),
+                    // `add` refuses only a DOI already present, which
+                    // `duplicate_of` has ruled out; count it as a duplicate.
+                    Err(_) => report.duplicates.push(Duplicate {
+                        incoming: record.id.clone(),
+                        existing: String::new(),
+                    }),
+                }
+            }
+        }
+        report
+    }
+
+    /// The id of the record here that `record` duplicates, if any.
+    fn duplicate_of(&self, record: &Record) -> Option<String> {
+        if let Some(key) = record.doi_key() {
+            if let Some(r) = self
+                .records()
+                .find(|r| r.doi_key().as_deref() == Some(key.as_str()))
+            {
+                return Some(r.id.clone());
+            }
+        }
+        let title = crate::title::normalize(&record.title);
+        self.records()
+            .find(|r| r.id == record.id && crate::title::normalize(&r.title) == title)
+            .map(|r| r.id.clone())
+    }
+
+    /// Makes the last line end with a newline, so an appended line starts on its own.
+    fn ensure_final_newline(&mut self) {
+        match self.lines.last_mut() {
+            Some(Line::Record { raw: Some(raw), .. }) | Some(Line::Other(raw))
+                if !raw.ends_with('\n') =>
+            {
+                raw.push('\n')
+            }
+            _ => {}
+        }
+    }
+
     /// Writes the library: unchanged lines byte for byte, new and changed
     /// records as one compact JSON object per line.
     pub fn to_jsonl(&self) -> String {
@@ -338,6 +414,24 @@ impl Library {
         }
         out
     }
+}
+
+/// What [`Library::merge`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MergeReport {
+    /// Ids of the records appended, as stored (renamed when the id was taken).
+    pub added: Vec<String>,
+    /// Records skipped because the library already holds them.
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// One incoming record the library already held.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Duplicate {
+    /// The incoming record's id.
+    pub incoming: String,
+    /// The id of the record already in the library.
+    pub existing: String,
 }
 
 /// Particles that belong to the family name (`van`, `de la`, …).
@@ -569,6 +663,89 @@ mod tests {
             lib.add(dup_a).is_err(),
             "case-folded doi of an existing line"
         );
+    }
+
+    /// Merges `incoming` into `base` and returns (ids added, (incoming,
+    /// existing) pairs skipped, the merged text).
+    fn merged(base: &str, incoming: &str) -> (Vec<String>, Vec<(String, String)>, String) {
+        let (mut lib, _) = Library::parse(base);
+        let (other, _) = Library::parse(incoming);
+        let r = lib.merge(&other);
+        let dups = r
+            .duplicates
+            .into_iter()
+            .map(|d| (d.incoming, d.existing))
+            .collect();
+        (r.added, dups, lib.to_jsonl())
+    }
+
+    fn check_merge(base: &str, incoming: &str, added: &[&str], skipped: &[(&str, &str)]) {
+        let (a, d, out) = merged(base, incoming);
+        assert_eq!(a, added, "added, merging {incoming:?}");
+        let want: Vec<(String, String)> = skipped
+            .iter()
+            .map(|(i, e)| (i.to_string(), e.to_string()))
+            .collect();
+        assert_eq!(d, want, "skipped, merging {incoming:?}");
+        assert!(
+            out.starts_with(base),
+            "an import never changes what was there"
+        );
+        assert_eq!(
+            Library::parse(&out).0.len(),
+            Library::parse(base).0.len() + a.len()
+        );
+    }
+
+    #[test]
+    fn merge_adds_new_records_and_skips_what_is_there() {
+        let x = r#"{"id":"x","title":"Deep Learning","doi":"10.1/ABC"}"#;
+        let y = r#"{"id":"y","title":"Other Paper"}"#;
+        let base = format!("{x}\n");
+        check_merge(&base, &format!("{y}\n"), &["y"], &[]);
+        // The same DOI in another case and under another id is the same work.
+        check_merge(
+            &base,
+            r#"{"id":"z","title":"T","doi":"https://doi.org/10.1/abc"}"#,
+            &[],
+            &[("z", "x")],
+        );
+        // The same id and title without a DOI: the same record.
+        check_merge(
+            &format!("{y}\n"),
+            r#"{"id":"y","title":"other paper."}"#,
+            &[],
+            &[("y", "y")],
+        );
+        // The same id for another work: kept under a fresh id.
+        check_merge(
+            &base,
+            r#"{"id":"x","title":"A Different Work"}"#,
+            &["x-2"],
+            &[],
+        );
+        // Unreadable lines of the import add nothing and break nothing.
+        check_merge(&base, "not json\n[1]\n", &[], &[]);
+        // A library without a final newline still gets each record on its own line.
+        check_merge(x, y, &["y"], &[]);
+        // Importing the library into itself adds nothing.
+        check_merge(
+            FILE,
+            FILE,
+            &[],
+            &[
+                ("A2020-s2", "A2020-s2"),
+                ("C2019-openalex", "C2019-openalex"),
+                ("D", "D"),
+            ],
+        );
+    }
+
+    #[test]
+    fn merged_records_keep_their_bytes() {
+        let incoming = "{\"id\":\"q\",  \"title\":\"Spaced\", \"extra\":[1,2]}\n";
+        let (_, _, out) = merged(FILE, incoming);
+        assert!(out.ends_with(incoming), "{out:?}");
     }
 
     #[test]

@@ -26,16 +26,27 @@ fn query_param(name: &str) -> Option<String> {
     })
 }
 
+thread_local! {
+    static OVERRIDDEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the page's address overrides saved settings for this visit.
+pub fn url_overrides_active() -> bool {
+    OVERRIDDEN.with(|o| o.get())
+}
+
 /// Applies `?api=BASE` (every service under one base: `BASE/s2`,
 /// `BASE/openalex`, `BASE/crossref`, `BASE/datacite`, as a relay or a test server serves
-/// them) and `?s2_interval=MS` to the saved settings. The Settings page
-/// shows and edits the same values. `?timeout_ms=MS` sets how long a request
-/// may hang before it counts as a network failure (30 s by default); it
-/// lasts for the page's life only and is not saved, since only tests that
-/// simulate a stalled service have reason to shorten it. `?s2_backoff_ms=MS`
-/// likewise sets the first wait after an unreadable Semantic Scholar answer
-/// (5 s by default, doubled per try), for tests of its rate limit.
-async fn apply_url_overrides(services: Services) {
+/// them) and `?s2_interval=MS` to the settings in memory for this visit
+/// only: nothing is saved, so opening citegate without them brings the
+/// saved settings back. The Settings page says when they are in force.
+/// `?timeout_ms=MS` sets how long a request may hang before it counts as a
+/// network failure (30 s by default), likewise for the page's life only,
+/// since only tests that simulate a stalled service have reason to shorten it.
+/// `?s2_backoff_ms=MS` likewise sets the first wait after an unreadable
+/// Semantic Scholar answer (5 s by default, doubled per try), for tests of
+/// its rate limit.
+fn apply_url_overrides(services: Services) {
     crate::api::transport::watch_policy();
     if let Some(ms) = query_param("timeout_ms").and_then(|t| t.trim().parse::<u32>().ok()) {
         crate::api::transport::set_timeout_ms(ms);
@@ -48,6 +59,7 @@ async fn apply_url_overrides(services: Services) {
     if api.is_none() && interval.is_none() {
         return;
     }
+    OVERRIDDEN.with(|o| o.set(true));
     services.settings.update(|s| {
         if let Some(base) = &api {
             let fresh = Settings::with_base(base);
@@ -60,7 +72,19 @@ async fn apply_url_overrides(services: Services) {
             s.s2_interval_ms = ms;
         }
     });
-    let _ = services.save_settings().await;
+}
+
+/// A navigation link to `p`, marked while it is the current page.
+fn nav_link(p: Page, page: ReadSignal<Page>) -> impl IntoView {
+    view! {
+        <a
+            href=format!("#{}", p.path())
+            class:active=move || page.get() == p
+            aria-current=move || (page.get() == p).then_some("page")
+        >
+            {p.label()}
+        </a>
+    }
 }
 
 /// The root of the app.
@@ -74,6 +98,9 @@ pub fn App() -> impl IntoView {
         window().add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
     on_hash.forget();
 
+    // The tab's title names the page.
+    Effect::new(move |_| document().set_title(&page.get().document_title()));
+
     // The browser services (storage, throttle, cache) open asynchronously;
     // pages are shown once they are ready, or without them if storage fails.
     let ready: RwSignal<Option<Option<Services>>> =
@@ -83,7 +110,7 @@ pub fn App() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match Services::open_default().await {
                 Ok(s) => {
-                    apply_url_overrides(s).await;
+                    apply_url_overrides(s);
                     ready.set(Some(Some(s)));
                 }
                 Err(e) => {
@@ -96,27 +123,37 @@ pub fn App() -> impl IntoView {
 
     view! {
         <div class="shell">
+            <a class="skip-link" href="#/" on:click=move |ev: leptos::ev::MouseEvent| {
+                // The fragment routes pages, so the link moves focus itself.
+                ev.prevent_default();
+                if let Some(main) = document().get_element_by_id("main") {
+                    if let Ok(el) = main.dyn_into::<web_sys::HtmlElement>() {
+                        let _ = el.focus();
+                    }
+                }
+            }>"Skip to content"</a>
             <header class="top">
-                <a class="brand" href="#/match">"citegate"</a>
+                <a class="brand" href="#/">"citegate"</a>
                 <span class="tagline">"check a paper's citations before you submit it"</span>
             </header>
             <nav class="nav" aria-label="pages">
                 {Page::ALL
                     .into_iter()
-                    .map(|p| {
-                        view! {
-                            <a
-                                href=format!("#{}", p.path())
-                                class:active=move || page.get() == p
-                                aria-current=move || (page.get() == p).then_some("page")
-                            >
-                                {p.label()}
-                            </a>
-                        }
-                    })
+                    .filter(|p| !p.is_tool() && *p != Page::Start)
+                    .map(|p| nav_link(p, page))
                     .collect_view()}
+                <details class="tools-menu" id="tools-menu">
+                    <summary class:active=move || page.get().is_tool()>"Tools"</summary>
+                    <div class="tools-list">
+                        {Page::ALL
+                            .into_iter()
+                            .filter(|p| p.is_tool())
+                            .map(|p| nav_link(p, page))
+                            .collect_view()}
+                    </div>
+                </details>
             </nav>
-            <main class="page">
+            <main class="page" id="main" tabindex="-1">
                 {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
                 {move || {
                     let Some(services) = ready.get() else {
@@ -126,6 +163,7 @@ pub fn App() -> impl IntoView {
                         provide_context(s);
                     }
                     match page.get() {
+                    Page::Start => pages::start::StartPage().into_any(),
                     Page::TitleMatch => pages::title_match::TitleMatchPage().into_any(),
                     Page::Coverage => pages::coverage::CoveragePage().into_any(),
                     Page::Bibtex => pages::bibtex::BibtexPage().into_any(),

@@ -3,6 +3,8 @@
 /// A page of the app.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page {
+    /// What citegate does and the three ways in.
+    Start,
     /// Build a verified citation pool.
     Pool,
     /// Gate a draft on its citation coverage.
@@ -25,7 +27,8 @@ pub enum Page {
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 9] = [
+    pub const ALL: [Page; 10] = [
+        Page::Start,
         Page::Pool,
         Page::Coverage,
         Page::CrossCheck,
@@ -40,6 +43,7 @@ impl Page {
     /// The fragment path of the page, without `#`.
     pub fn path(self) -> &'static str {
         match self {
+            Page::Start => "/",
             Page::Pool => "/pool",
             Page::Coverage => "/coverage",
             Page::CrossCheck => "/crosscheck",
@@ -55,6 +59,7 @@ impl Page {
     /// The page's name in the navigation.
     pub fn label(self) -> &'static str {
         match self {
+            Page::Start => "Start",
             Page::Pool => "Pool",
             Page::Coverage => "Coverage",
             Page::CrossCheck => "Cross-check",
@@ -67,7 +72,22 @@ impl Page {
         }
     }
 
-    /// The page a fragment (`#/match`, `/match`, `match`) names; unknown fragments give the title-match page.
+    /// Whether the page sits in the Tools menu rather than the main
+    /// navigation (helpers a researcher rarely needs on the way).
+    pub fn is_tool(self) -> bool {
+        matches!(self, Page::TitleMatch)
+    }
+
+    /// The document title while the page is shown.
+    pub fn document_title(self) -> String {
+        match self {
+            Page::Start => "citegate — check your citations".to_string(),
+            p => format!("{} — citegate", p.label()),
+        }
+    }
+
+    /// The page a fragment (`#/match`, `/match`, `match`) names; an empty or
+    /// unknown fragment gives the start page.
     pub fn from_fragment(fragment: &str) -> Page {
         let p = fragment.trim_start_matches('#');
         let p = p.split(['?', '&']).next().unwrap_or("");
@@ -79,7 +99,7 @@ impl Page {
         Page::ALL
             .into_iter()
             .find(|page| page.path() == p)
-            .unwrap_or(Page::TitleMatch)
+            .unwrap_or(Page::Start)
     }
 }
 
@@ -92,8 +112,22 @@ mod tests {
         for page in Page::ALL {
             assert_eq!(Page::from_fragment(&format!("#{}", page.path())), page);
         }
-        assert_eq!(Page::from_fragment(""), Page::TitleMatch);
-        assert_eq!(Page::from_fragment("#/nowhere"), Page::TitleMatch);
+        assert_eq!(Page::from_fragment(""), Page::Start);
+        assert_eq!(Page::from_fragment("#"), Page::Start);
+        assert_eq!(Page::from_fragment("#/"), Page::Start);
+        assert_eq!(Page::from_fragment("#/nowhere"), Page::Start);
+        assert_eq!(Page::from_fragment("#/match"), Page::TitleMatch);
         assert_eq!(Page::from_fragment("pool"), Page::Pool);
+    }
+
+    #[test]
+    fn titles_name_the_page() {
+        assert_eq!(Page::Coverage.document_title(), "Coverage — citegate");
+        assert_eq!(
+            Page::Start.document_title(),
+            "citegate — check your citations"
+        );
+        let tools: Vec<Page> = Page::ALL.into_iter().filter(|p| p.is_tool()).collect();
+        assert_eq!(tools, vec![Page::TitleMatch]);
     }
 }

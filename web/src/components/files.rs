@@ -1,6 +1,9 @@
 //! A drop zone with a file picker. Each file is read as bytes and decoded as
 //! UTF-8; a file that cannot be read or decoded is named with the reason, and
-//! the good files are still handed on.
+//! the good files are still handed on. A dropped folder, a folder chosen with
+//! the folder picker, or a `.zip` (an Overleaf project download) gives the
+//! files inside it that the zone accepts, each named by its path inside the
+//! folder or archive, so a project's `\\input{sections/intro}` resolves.
 
 use citegate_core::text;
 use leptos::prelude::*;
@@ -8,7 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// A file read as text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LoadedFile {
     /// The file's name as the browser gives it.
     pub name: String,
@@ -34,25 +37,154 @@ pub fn decode_text(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
     }
 }
 
-async fn read_file(file: web_sys::File) -> Result<LoadedFile, String> {
-    let name = file.name();
-    let buf = JsFuture::from(file.array_buffer())
-        .await
-        .map_err(|e| format!("{name}: the browser could not read it ({e:?})"))?;
-    let bytes = js_sys::Uint8Array::new(&buf).to_vec();
-    decode_text(&name, &bytes)
+/// Whether `name` ends in one of the extensions of an `accept` list
+/// (`".tex,.bib"`); an empty list accepts everything.
+fn accepted(name: &str, accept: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    accept.trim().is_empty()
+        || accept
+            .split(',')
+            .map(str::trim)
+            .any(|ext| !ext.is_empty() && lower.ends_with(&ext.to_ascii_lowercase()))
 }
 
-async fn read_all(files: Vec<web_sys::File>) -> (Vec<LoadedFile>, Vec<String>) {
+/// The files of a dropped `.zip` (an Overleaf project download) that the
+/// zone accepts, named by their path inside the archive; the others are
+/// passed over silently (figures, PDFs, class files).
+fn unpack(name: &str, bytes: &[u8], accept: &str) -> (Vec<LoadedFile>, Vec<String>) {
+    match citegate_core::archive::unzip(bytes) {
+        Ok(files) => {
+            let (mut ok, mut bad) = (Vec::new(), Vec::new());
+            for (path, body) in files.into_iter().filter(|(p, _)| accepted(p, accept)) {
+                match decode_text(&path, &body) {
+                    Ok(f) => ok.push(f),
+                    Err(e) => bad.push(format!("{name}: {e}")),
+                }
+            }
+            if ok.is_empty() && bad.is_empty() {
+                bad.push(format!("{name}: the archive holds no {accept} file"));
+            }
+            (ok, bad)
+        }
+        Err(e) => (Vec::new(), vec![format!("{name}: {}", e.message)]),
+    }
+}
+
+/// Reads one file, named `path` (its path inside a dropped folder, else its
+/// name); a zip archive gives the accepted files inside it.
+async fn read_file(
+    file: web_sys::File,
+    path: String,
+    accept: &str,
+) -> (Vec<LoadedFile>, Vec<String>) {
+    let buf = match JsFuture::from(file.array_buffer()).await {
+        Ok(b) => b,
+        Err(e) => {
+            return (
+                Vec::new(),
+                vec![format!("{path}: the browser could not read it ({e:?})")],
+            )
+        }
+    };
+    let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+    if citegate_core::archive::is_zip(&bytes) && path.to_ascii_lowercase().ends_with(".zip") {
+        return unpack(&path, &bytes, accept);
+    }
+    match decode_text(&path, &bytes) {
+        Ok(f) => (vec![f], Vec::new()),
+        Err(e) => (Vec::new(), vec![e]),
+    }
+}
+
+/// The path a picked file had inside the folder chosen with the folder
+/// picker (`webkitRelativePath`), without the folder's own name; else its
+/// name.
+fn picked_path(file: &web_sys::File) -> String {
+    let rel = js_sys::Reflect::get(file, &"webkitRelativePath".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default();
+    match rel.split_once('/') {
+        Some((_, inner)) if !inner.is_empty() => inner.to_string(),
+        _ => file.name(),
+    }
+}
+
+async fn read_all(
+    files: Vec<(web_sys::File, String)>,
+    accept: &str,
+) -> (Vec<LoadedFile>, Vec<String>) {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
-    for f in files {
-        match read_file(f).await {
-            Ok(x) => ok.push(x),
-            Err(e) => bad.push(e),
-        }
+    for (f, path) in files {
+        let (o, b) = read_file(f, path, accept).await;
+        ok.extend(o);
+        bad.extend(b);
     }
     (ok, bad)
+}
+
+/// Calls `f` with a callback and waits for the value it is called with.
+async fn callback_value(f: impl FnOnce(&js_sys::Function)) -> Option<wasm_bindgen::JsValue> {
+    let mut f = Some(f);
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        if let Some(f) = f.take() {
+            f(&resolve);
+        }
+    });
+    JsFuture::from(promise).await.ok()
+}
+
+/// Every file below a dropped entry, with its path relative to the folder
+/// that was dropped (a dropped folder's own name is left off, as the folder
+/// picker does).
+async fn entry_files(root: web_sys::FileSystemEntry) -> Vec<(web_sys::File, String)> {
+    let mut out = Vec::new();
+    // (entry, path so far): an explicit stack, folders can be deep.
+    let mut stack = vec![(root, String::new())];
+    let mut is_root = true;
+    while let Some((entry, prefix)) = stack.pop() {
+        let is_root = std::mem::replace(&mut is_root, false);
+        if entry.is_file() {
+            let fe: web_sys::FileSystemFileEntry = entry.clone().unchecked_into();
+            if let Some(file) = callback_value(|cb| fe.file_with_callback(cb)).await {
+                let path = if prefix.is_empty() {
+                    entry.name()
+                } else {
+                    format!("{prefix}{}", entry.name())
+                };
+                out.push((file.unchecked_into::<web_sys::File>(), path));
+            }
+        } else if entry.is_directory() {
+            let dir: web_sys::FileSystemDirectoryEntry = entry.clone().unchecked_into();
+            let reader = dir.create_reader();
+            let inner = if is_root {
+                // The dropped folder itself: its children are at the top.
+                String::new()
+            } else {
+                format!("{prefix}{}/", entry.name())
+            };
+            // readEntries hands out a batch at a time until an empty one.
+            loop {
+                let Some(batch) = callback_value(|cb| {
+                    let _ = reader.read_entries_with_callback(cb);
+                })
+                .await
+                else {
+                    break;
+                };
+                let batch: js_sys::Array = batch.unchecked_into();
+                if batch.length() == 0 {
+                    break;
+                }
+                for child in batch.iter() {
+                    stack.push((child.unchecked_into(), inner.clone()));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    out
 }
 
 /// A drop zone and a file picker. `on_files` gets the files that were read;
@@ -69,28 +201,59 @@ pub fn FileDrop(
     /// Whether several files may be chosen.
     #[prop(default = false)]
     multiple: bool,
+    /// Whether a whole folder may be chosen (paths inside it are kept, so
+    /// `\\input{sections/intro}` resolves); dropping a folder or a `.zip`
+    /// works on every zone.
+    #[prop(default = false)]
+    folders: bool,
     /// Called with the files read.
     #[prop(into)]
     on_files: Callback<Vec<LoadedFile>>,
 ) -> impl IntoView {
     let over = RwSignal::new(false);
     let failed = RwSignal::new(Vec::<String>::new());
-    let take = move |list: Option<web_sys::FileList>| {
-        let Some(list) = list else { return };
-        // A FileList is live: take the files out before the input is reset.
-        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.item(i)).collect();
+    let deliver = move |files: Vec<(web_sys::File, String)>| {
         leptos::task::spawn_local(async move {
-            let (ok, bad) = read_all(files).await;
+            let (ok, bad) = read_all(files, accept).await;
             failed.set(bad);
             if !ok.is_empty() {
                 on_files.run(ok);
             }
         });
     };
+    let take = move |list: Option<web_sys::FileList>| {
+        let Some(list) = list else { return };
+        // A FileList is live: take the files out before the input is reset.
+        let files: Vec<(web_sys::File, String)> = (0..list.length())
+            .filter_map(|i| list.item(i))
+            .map(|f| {
+                let p = picked_path(&f);
+                (f, p)
+            })
+            .collect();
+        deliver(files);
+    };
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         over.set(false);
-        take(ev.data_transfer().and_then(|d| d.files()));
+        let Some(dt) = ev.data_transfer() else { return };
+        // Entries must be taken during the event; folders are read after it.
+        let items = dt.items();
+        let entries: Vec<web_sys::FileSystemEntry> = (0..items.length())
+            .filter_map(|i| items.get(i))
+            .filter_map(|item| item.webkit_get_as_entry().ok().flatten())
+            .collect();
+        if entries.iter().any(|e| e.is_directory()) {
+            leptos::task::spawn_local(async move {
+                let mut files = Vec::new();
+                for e in entries {
+                    files.extend(entry_files(e).await);
+                }
+                deliver(files);
+            });
+        } else {
+            take(dt.files());
+        }
     };
     let on_change = move |ev: leptos::ev::Event| {
         let input = ev
@@ -102,6 +265,15 @@ pub fn FileDrop(
             input.set_value("");
         }
     };
+    let folder_id = format!("{id}-folder");
+    // `webkitdirectory` turns the second picker into a folder picker; the
+    // view macro knows no such attribute, so it is set on the element.
+    let folder_input = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(el) = folder_input.get() {
+            let _ = el.set_attribute("webkitdirectory", "");
+        }
+    });
     view! {
         <div
             class="dropzone"
@@ -115,6 +287,10 @@ pub fn FileDrop(
         >
             <label for=id>{label}" — or "<span class="linkish">"choose…"</span></label>
             <input id=id class="file-input" type="file" accept=accept multiple=multiple on:change=on_change />
+            {folders.then(|| view! {
+                <label class="folder-pick" for=folder_id.clone()>"or a whole folder…"</label>
+                <input id=folder_id class="file-input" type="file" multiple=true on:change=on_change node_ref=folder_input />
+            })}
             <ul class="file-errors" role="alert">
                 {move || failed.get().into_iter().map(|e| view! { <li class="error-text">{e}</li> }).collect_view()}
             </ul>

@@ -59,15 +59,22 @@ pub fn TextTable(
 ) -> impl IntoView {
     view! {
         <div class="table-wrap">
-            <table id=id>
+            <table id=id class="cards">
                 <thead>
-                    <tr>{headers.into_iter().map(|h| view! { <th>{h}</th> }).collect_view()}</tr>
+                    <tr>{headers.iter().map(|h| view! { <th>{*h}</th> }).collect_view()}</tr>
                 </thead>
                 <tbody>
                     {move || {
                         rows.get()
                             .into_iter()
-                            .map(|r| view! { <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> })
+                            .map(|r| view! {
+                                <tr>
+                                    {r.into_iter()
+                                        .zip(headers.iter().copied().chain(std::iter::repeat("")))
+                                        .map(|(c, h)| view! { <td data-label=h>{c}</td> })
+                                        .collect_view()}
+                                </tr>
+                            })
                             .collect_view()
                     }}
                 </tbody>

@@ -4,6 +4,8 @@
 //! and the verdict shown with what to do about it.
 
 use crate::components::{Banner, BannerKind, CopyButton, FileDrop, LoadedFile, TextTable};
+use crate::services::store::keys;
+use crate::services::Services;
 use citegate_core::coverage::{self, Coverage, PoolEntry, Threshold, Unkeyed};
 use citegate_core::tex::{self, MissingInclude};
 use citegate_core::{bibtex, pool};
@@ -13,6 +15,17 @@ use std::collections::BTreeMap;
 const EXAMPLE_MAIN: &str = include_str!("../../examples/main.tex");
 const EXAMPLE_RELATED: &str = include_str!("../../examples/related.tex");
 const EXAMPLE_POOL: &str = include_str!("../../examples/citation_pool.json");
+
+/// The workspace document holding this page's inputs.
+const PAGE_KEY: &str = "page:coverage";
+
+/// The page's inputs as the workspace keeps them across reloads.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Saved {
+    tex: Vec<LoadedFile>,
+    pool: Option<LoadedFile>,
+    threshold: String,
+}
 
 /// What the page computed from its inputs.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,6 +110,49 @@ pub fn CoveragePage() -> impl IntoView {
     let pool_file = RwSignal::new(None::<LoadedFile>);
     let threshold = RwSignal::new(coverage::DEFAULT_THRESHOLD.to_string());
 
+    let services = use_context::<Services>();
+    // Inputs come back from the workspace; without a pool of its own the
+    // page takes the one the Pool page built. Changes are saved only once
+    // the restore has run, so a reload never overwrites what it restores.
+    let restored = RwSignal::new(services.is_none());
+    if let Some(s) = services {
+        leptos::task::spawn_local(async move {
+            let ws = s.workspace();
+            let saved = ws.get::<Saved>(PAGE_KEY).await.ok().flatten();
+            if let Some(v) = &saved {
+                tex_files.set(v.tex.clone());
+                pool_file.set(v.pool.clone());
+                if !v.threshold.trim().is_empty() {
+                    threshold.set(v.threshold.clone());
+                }
+            }
+            if saved.as_ref().and_then(|v| v.pool.as_ref()).is_none() {
+                if let Ok(Some(p)) = ws.get::<pool::Pool>(keys::POOL).await {
+                    pool_file.set(Some(LoadedFile {
+                        name: "citation_pool.json (built on the Pool page)".into(),
+                        text: pool::to_json(&p),
+                    }));
+                }
+            }
+            restored.set(true);
+        });
+    }
+    Effect::new(move |_| {
+        let value = Saved {
+            tex: tex_files.get(),
+            pool: pool_file.get(),
+            threshold: threshold.get(),
+        };
+        if !restored.get() {
+            return;
+        }
+        if let Some(s) = services {
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &value).await;
+            });
+        }
+    });
+
     let add_tex = move |files: Vec<LoadedFile>| {
         tex_files.update(|all| {
             for f in files {
@@ -175,7 +231,7 @@ pub fn CoveragePage() -> impl IntoView {
                 <button type="button" class="secondary" id="clear" on:click=clear>"Clear"</button>
             </div>
             <div class="two-col">
-                <FileDrop id="tex-input" label="Drop the draft's .tex files" accept=".tex" multiple=true on_files=add_tex />
+                <FileDrop id="tex-input" label="Drop the draft's .tex files, its folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=add_tex />
                 <FileDrop id="pool-input" label="Drop citation_pool.json or a .bib" accept=".json,.bib" on_files=set_pool />
             </div>
             <p class="muted" id="inputs">

@@ -4,8 +4,11 @@
 //! records: the core's [`Library`] writes unchanged lines back byte for byte,
 //! so a file imported, extended and exported loses none of the fields other
 //! tools put there. Every change re-parses the stored text, applies the
-//! core's operation ([`Library::add`] refuses a DOI already present) and
-//! stores the new text. A lookup by id asks one service — Crossref for a
+//! core's operation ([`Library::add`] refuses a DOI already present,
+//! [`Library::merge`] adds only what an import brings that is not there) and
+//! stores the new text. An import or "Load example" merges and never
+//! replaces; a file with no readable record leaves the library as it was;
+//! the last import or clear can be undone. A lookup by id asks one service — Crossref for a
 //! DOI, OpenAlex for a `W…` id, Semantic Scholar for the rest — and turns
 //! the answer into a record with [`library::record_from_work`].
 
@@ -82,29 +85,71 @@ pub fn LibraryPage() -> impl IntoView {
             });
         }
     };
+    // The text before the last import or clear, so either can be undone.
+    let undo = RwSignal::new(None::<String>);
     let import = move |name: String, body: String| {
-        let (lib, errors) = Library::parse(&body);
+        let (incoming, errors) = Library::parse(&body);
         problems.set(
             errors
                 .iter()
                 .map(|e| format!("{name}: {e}"))
                 .collect::<Vec<_>>(),
         );
+        if incoming.is_empty() {
+            kind.set(BannerKind::Error);
+            message.set(format!(
+                "nothing imported: {name} has no readable record{}; the library is unchanged",
+                if errors.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} unreadable lines)", errors.len())
+                }
+            ));
+            return;
+        }
+        let before = text.get_untracked();
+        let (mut lib, _) = Library::parse(&before);
+        let report = lib.merge(&incoming);
+        let mut parts = vec![format!("{} added from {name}", report.added.len())];
+        if !report.duplicates.is_empty() {
+            parts.push(format!(
+                "{} already in the library",
+                report.duplicates.len()
+            ));
+        }
+        if !errors.is_empty() {
+            parts.push(format!("{} unreadable lines skipped", errors.len()));
+        }
         kind.set(if errors.is_empty() {
             BannerKind::Ok
         } else {
             BannerKind::Partial
         });
-        message.set(format!(
-            "{} records read from {name}{}",
-            lib.len(),
-            if errors.is_empty() {
-                String::new()
-            } else {
-                format!(", {} unreadable lines skipped", errors.len())
-            }
-        ));
-        persist(lib.to_jsonl());
+        message.set(parts.join(", "));
+        if !report.added.is_empty() {
+            undo.set(Some(before));
+            persist(lib.to_jsonl());
+        }
+    };
+    let clear = move || {
+        let before = text.get_untracked();
+        if before.is_empty() {
+            return;
+        }
+        problems.set(Vec::new());
+        kind.set(BannerKind::Info);
+        message.set("library cleared; Undo brings it back".into());
+        undo.set(Some(before));
+        persist(String::new());
+    };
+    let undo_last = move || {
+        if let Some(before) = undo.get_untracked() {
+            undo.set(None);
+            problems.set(Vec::new());
+            kind.set(BannerKind::Info);
+            message.set("undone: the library is as it was".into());
+            persist(before);
+        }
     };
     let on_files = move |files: Vec<LoadedFile>| {
         if let Some(f) = files.into_iter().next() {
@@ -182,9 +227,14 @@ pub fn LibraryPage() -> impl IntoView {
                     "Load example"
                 </button>
                 <DownloadButton id="export-library" label="Export refs.jsonl" filename=Signal::derive(|| "refs.jsonl".to_string()) mime="application/x-ndjson" content=Signal::derive(move || text.get())/>
-                <button type="button" class="secondary" id="clear-library" on:click=move |_| { problems.set(Vec::new()); message.set(String::new()); persist(String::new()); }>
+                <button type="button" class="secondary" id="clear-library" on:click=move |_| clear()>
                     "Clear"
                 </button>
+                <Show when=move || undo.with(Option::is_some)>
+                    <button type="button" class="secondary" id="undo-library" on:click=move |_| undo_last()>
+                        "Undo"
+                    </button>
+                </Show>
             </div>
             <form class="form-grid" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); add(); }>
                 <label for="add-id">"DOI, Semantic Scholar id, arXiv id or OpenAlex W-id"</label>

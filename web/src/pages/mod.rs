@@ -8,5 +8,6 @@ pub mod library;
 pub mod pool;
 pub mod search;
 pub mod settings;
+pub mod start;
 pub mod title_match;
 pub mod write;

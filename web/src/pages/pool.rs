@@ -434,6 +434,20 @@ pub fn PoolPage() -> impl IntoView {
         ))
     });
 
+    // The finished pool is the workspace's pool: Coverage and Cross-check
+    // start from it, across reloads.
+    Effect::new(move |_| {
+        let Some((json, ..)) = built.get() else {
+            return;
+        };
+        let (Some(s), Ok(p)) = (services, pool::parse_pool(&json)) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let _ = s.workspace().put(keys::POOL, &p).await;
+        });
+    });
+
     // The table is keyed: a decision adds or replaces its own row only, so
     // 10,000 rows are not rebuilt each time one is decided.
     let row_list = move || {

@@ -13,6 +13,7 @@ use crate::components::{Banner, BannerKind, TextTable};
 use crate::services::cache::CacheStats;
 use crate::services::settings::{Secrets, Settings};
 use crate::services::Services;
+use citegate_core::settings as settings_check;
 use leptos::prelude::*;
 
 /// One row of the backend table: name, what it needs, its state here.
@@ -95,17 +96,42 @@ pub fn SettingsPage() -> impl IntoView {
     refresh_stats();
 
     let save = move || {
+        // Every field is checked by the core before anything is kept; the
+        // form keeps what was typed so a mistake costs one correction.
+        let checked = (|| -> Result<(String, String, String, String), citegate_core::Error> {
+            Ok((
+                settings_check::base_url("Semantic Scholar base URL", &s2_base.get_untracked())?,
+                settings_check::base_url("OpenAlex base URL", &oa_base.get_untracked())?,
+                settings_check::base_url("Crossref base URL", &cr_base.get_untracked())?,
+                settings_check::contact_email("Contact email", &mailto.get_untracked())?
+                    .unwrap_or_default(),
+            ))
+        })();
+        let (s2, oa, cr, mail) = match checked {
+            Ok(v) => v,
+            Err(e) => {
+                kind.set(BannerKind::Error);
+                message.set(format!(
+                    "not saved: {}: {}",
+                    e.location.field.as_deref().unwrap_or("a field"),
+                    e.message
+                ));
+                return;
+            }
+        };
         let Ok(ms) = interval.get_untracked().trim().parse::<u64>() else {
             kind.set(BannerKind::Error);
-            message
-                .set("the Semantic Scholar interval must be a whole number of milliseconds".into());
+            message.set(
+                "not saved: the Semantic Scholar interval must be a whole number of milliseconds"
+                    .into(),
+            );
             return;
         };
         services.settings.update(|s| {
-            s.s2_base = s2_base.get_untracked().trim().to_string();
-            s.openalex_base = oa_base.get_untracked().trim().to_string();
-            s.crossref_base = cr_base.get_untracked().trim().to_string();
-            s.mailto = mailto.get_untracked().trim().to_string();
+            s.s2_base = s2;
+            s.openalex_base = oa;
+            s.crossref_base = cr;
+            s.mailto = mail;
             s.s2_interval_ms = ms;
             s.llm_api = llm_api.get_untracked();
             s.llm_base = llm_base.get_untracked().trim().to_string();
@@ -141,6 +167,27 @@ pub fn SettingsPage() -> impl IntoView {
                 Ok(()) => {
                     kind.set(BannerKind::Ok);
                     message.set("settings saved".into());
+                }
+                Err(e) => {
+                    kind.set(BannerKind::Error);
+                    message.set(format!("settings could not be saved ({e})"));
+                }
+            }
+        });
+    };
+    let reset = move || {
+        let d = Settings::default();
+        s2_base.set(d.s2_base.clone());
+        oa_base.set(d.openalex_base.clone());
+        cr_base.set(d.crossref_base.clone());
+        mailto.set(d.mailto.clone());
+        interval.set(d.s2_interval_ms.to_string());
+        services.settings.set(d);
+        leptos::task::spawn_local(async move {
+            match services.save_settings().await {
+                Ok(()) => {
+                    kind.set(BannerKind::Ok);
+                    message.set("settings reset to the defaults (keys kept)".into());
                 }
                 Err(e) => {
                     kind.set(BannerKind::Error);
@@ -218,7 +265,14 @@ pub fn SettingsPage() -> impl IntoView {
                 {key_input("llm-key", "Writing model API key", llm_key, Signal::derive(move || llm_key_set.get()))}
                 <button type="submit" id="save-settings">"Save"</button>
                 <button type="button" class="secondary" id="forget-keys" on:click=move |_| forget()>"Forget keys"</button>
+                <button type="button" class="secondary" id="reset-settings" on:click=move |_| reset()>"Reset to defaults"</button>
             </form>
+            <Show when=move || crate::app::url_overrides_active()>
+                <p class="banner partial" id="url-override">
+                    "The page's address sets the base URLs or the Semantic Scholar interval (?api=, ?s2_interval=) for this visit only; "
+                    "your saved settings are unchanged and return when you open citegate without them."
+                </p>
+            </Show>
             <p id="key-state" class="muted">
                 {move || {
                     let (s2, oa) = key_state.get();
