@@ -249,8 +249,9 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
     };
     let bib_name = crate::annotate::display_name(path);
     // `.bib`, CSL-JSON or RIS, by extension or content (core::bibtex::read_bibliography).
-    let bib = match citegate_core::text::decode(&bytes) {
-        Ok(text) => citegate_core::bibtex::read_bibliography(&bib_name, text),
+    // An 8-bit file is read as BibTeX reads it, with a warning naming the encoding.
+    let bib = match citegate_core::bibtex::read_bibliography_bytes(&bib_name, &bytes) {
+        Ok(bib) => bib,
         Err(e) => {
             eprintln!("error: {}", e.in_file(bib_name));
             return BAD_INPUT;

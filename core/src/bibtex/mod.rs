@@ -73,6 +73,25 @@ pub fn detect_format(name: &str, text: &str) -> Format {
     }
 }
 
+/// Reads a file's bytes as a bibliography: UTF-8, or 8-bit text read as
+/// Latin-1 or Windows-1252 (as BibTeX reads it) with a warning naming the
+/// encoding first among the problems; UTF-16, zip and binary files are a
+/// located error.
+pub fn read_bibliography_bytes(name: &str, bytes: &[u8]) -> crate::Result<Bibliography> {
+    let (text, warning) = crate::text::decode_or_8bit(bytes)?;
+    let mut bib = read_bibliography(name, &text);
+    if let Some(error) = warning {
+        bib.problems.insert(
+            0,
+            parse::Problem {
+                kind: parse::ProblemKind::Encoding,
+                error,
+            },
+        );
+    }
+    Ok(bib)
+}
+
 /// Reads a bibliography in any format citegate knows, picked by
 /// [`detect_format`], into the same entries, so every check applies
 /// unchanged. The CLI, the app and the JavaScript package read bibliographies
