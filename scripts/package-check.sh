@@ -12,11 +12,17 @@ verify=()
 [ "${1:-}" = --no-verify ] && verify=(--no-verify)
 
 # Cargo unpacks the packed citegate-core into its registry cache to build
-# citegate-cli against it, and reuses that copy for the same version even
-# after core changed: drop the copies from earlier runs (only ours, only the
-# local overlay registries, whose folder names start with "-").
+# citegate-cli against it, and treats that copy, and what it built from it,
+# as unchanging for one version, even after core changed. So: drop the
+# unpacked copies from earlier runs (only ours, only the local overlay
+# registries, whose folder names start with "-"), and build in a target
+# folder of its own whose citegate artifacts are removed first (the other
+# dependencies stay built, which keeps reruns fast).
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 rm -rf "$cargo_home"/registry/src/-*/citegate-* "$cargo_home"/registry/cache/-*/citegate-*
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/package-check"
+rm -rf "$CARGO_TARGET_DIR"/debug/.fingerprint/citegate-* "$CARGO_TARGET_DIR"/debug/deps/*citegate* \
+  "$CARGO_TARGET_DIR"/debug/build/citegate-* "$CARGO_TARGET_DIR"/package
 
 echo "== cargo package -p citegate-core: the file list"
 cargo package -p citegate-core --list --allow-dirty

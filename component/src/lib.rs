@@ -148,11 +148,16 @@ impl Guest for Component {
             service: works::Service,
             works: Vec<works::Work>,
         }
-        let lists: Vec<ListIn> = serde_json::from_str(&lists_json)
-            .map_err(|e| error(citegate_core::Error::json(&e)))?;
-        let library: HashSet<String> = library_dois.iter().filter_map(|d| works::doi_key(d)).collect();
-        let refs: Vec<(works::Service, &[works::Work])> =
-            lists.iter().map(|l| (l.service, l.works.as_slice())).collect();
+        let lists: Vec<ListIn> =
+            serde_json::from_str(&lists_json).map_err(|e| error(citegate_core::Error::json(&e)))?;
+        let library: HashSet<String> = library_dois
+            .iter()
+            .filter_map(|d| works::doi_key(d))
+            .collect();
+        let refs: Vec<(works::Service, &[works::Work])> = lists
+            .iter()
+            .map(|l| (l.service, l.works.as_slice()))
+            .collect();
         Ok(serde_json::to_string(&search::fuse(&refs, &library)).unwrap_or_default())
     }
 }
