@@ -110,7 +110,7 @@ pub enum IdAnswer {
     /// The entry cites no id (or it was not looked up).
     NoId,
     /// The id resolved to this record.
-    Found(Work),
+    Found(Box<Work>),
     /// Every service asked says the id does not exist.
     NotFound,
     /// The id could not be checked (the reason).
@@ -142,7 +142,7 @@ impl Findings {
             match &e.answer {
                 Answer::Found { work } if on_id => {
                     if !matches!(by_id, IdAnswer::Found(_)) {
-                        by_id = IdAnswer::Found(work.clone());
+                        by_id = IdAnswer::Found(Box::new(work.clone()));
                     }
                 }
                 Answer::Found { work } => hits.push(work.clone()),
@@ -180,10 +180,10 @@ impl Findings {
             Outcome::Unverified { reasons } if unanswered.is_empty() => {
                 unanswered.extend(reasons.iter().cloned());
             }
-            Outcome::WrongId { record, .. } | Outcome::Found { work: record, .. } => {
-                if !hits.contains(record) {
-                    hits.push(record.clone());
-                }
+            Outcome::WrongId { record, .. } | Outcome::Found { work: record, .. }
+                if !hits.contains(record) =>
+            {
+                hits.push(record.clone());
             }
             _ => {}
         }
@@ -230,7 +230,7 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     }
 
     let id_work = match &findings.by_id {
-        IdAnswer::Found(w) => Some(w),
+        IdAnswer::Found(w) => Some(&**w),
         _ => None,
     };
     let candidates: Vec<&Work> = id_work.into_iter().chain(findings.hits.iter()).collect();

@@ -89,7 +89,7 @@ fn valid_entries() {
     // Names family-first, with LaTeX, and a faithful `and others`.
     check(&f(TITLE, "He, Kaiming and Zhang, X. and others", "year = 2016"), NoId, vec![resnet()], false, Valid, None);
     // The right DOI, in another case.
-    check(&f(TITLE, AUTHORS, "doi = {10.1109/cvpr.2016.90}, year = 2016"), Found(resnet()), vec![], false, Valid, None);
+    check(&f(TITLE, AUTHORS, "doi = {10.1109/cvpr.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Valid, None);
     // Cited as the arXiv preprint of a published paper.
     check(&f(TITLE, AUTHORS, "journal = {arXiv preprint arXiv:1512.03385}, year = 2015"), NoId, vec![resnet()], false, Valid, None);
     // A year off by one (preprint year) is tolerated.
@@ -111,17 +111,17 @@ fn one_rule_each() {
     check(&f(TITLE, AUTHORS, "booktitle = {Symposium on Neural Scaling Laws}, year = 2016"), NoId, vec![resnet()], false, Hallucinated, Some(NonexistentVenue));
     check(&f(TITLE, "John Doe and Jane Doe", y), NoId, vec![resnet()], false, Hallucinated, Some(PlaceholderAuthors));
     check(&f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2031"), NoId, vec![resnet()], false, Hallucinated, Some(FutureDate));
-    check(&f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(resnet()), vec![], false, Hallucinated, Some(ChimericTitle));
+    check(&f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Hallucinated, Some(ChimericTitle));
     check(&f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], false, Hallucinated, Some(WrongVenue));
     check(&f(TITLE, "Xiangyu Zhang and Kaiming He and Shaoqing Ren and Jian Sun", y), NoId, vec![resnet()], false, Hallucinated, Some(SwappedAuthors));
     check(&f(TITLE, "Ada Lovelace and Alan Turing", y), NoId, vec![resnet()], false, Hallucinated, Some(SwappedAuthors));
     check(&f(TITLE, "Kaiming He and Alan Turing and Shaoqing Ren and Jian Sun", y), NoId, vec![resnet()], false, Hallucinated, Some(SwappedAuthors));
     check(&f(TITLE, AUTHORS, y), NoId, vec![rec(TITLE, AUTHORS, 2016, "arXiv", "")], false, Hallucinated, Some(PreprintAsPublished));
     check(&f("Deep Residual Learning for Image Reconstruction", "Ada Lovelace and Alan Turing", y), NoId, vec![resnet()], false, Hallucinated, Some(HybridFabrication));
-    check(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(resnet()), vec![], false, Hallucinated, Some(HybridFabrication));
+    check(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Hallucinated, Some(HybridFabrication));
     check(&f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, vec![resnet()], false, Hallucinated, Some(NearMissTitle));
     check(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![resnet()], false, Hallucinated, Some(PlausibleFabrication));
-    check(&f(TITLE, "Ada Lovelace and Alan Turing", "doi = {10.1/other}, year = 2016"), Found(rec("Another Paper", "Ada Lovelace and Alan Turing", 2020, "", "10.1/other")), vec![resnet()], false, Hallucinated, Some(MergedCitation));
+    check(&f(TITLE, "Ada Lovelace and Alan Turing", "doi = {10.1/other}, year = 2016"), Found(Box::new(rec("Another Paper", "Ada Lovelace and Alan Turing", 2020, "", "10.1/other"))), vec![resnet()], false, Hallucinated, Some(MergedCitation));
     check(&f(TITLE, "Ada Lovelace and Alan Turing", "booktitle = {AAAI}, year = 2016"), NoId, vec![resnet()], false, Hallucinated, Some(MergedCitation));
     check(&f(TITLE, "Kaiming He and Xiangyu Zhang", y), NoId, vec![resnet()], false, Hallucinated, Some(PartialAuthorList));
     check(&f(TITLE, AUTHORS, "journal = {bioRxiv}, year = 2019"), NoId, vec![rec(TITLE, AUTHORS, 2016, "bioRxiv", "")], false, Hallucinated, Some(ArxivVersionMismatch));
