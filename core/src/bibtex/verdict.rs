@@ -664,7 +664,7 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
         return out;
     }
     let w = published[0];
-    let real = w.venue.as_deref().unwrap_or("");
+    let real = venue_name(w.venue.as_deref().unwrap_or(""));
     let year_differs = !year_ok(w) || cited.year.zip(w.year()).is_some_and(|(a, b)| a != b);
     if year_differs {
         out.push(reason(
@@ -687,6 +687,13 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
         ));
     }
     out
+}
+
+/// A venue as people name it: the table's short name when it knows the venue.
+fn venue_name(v: &str) -> String {
+    venues::lookup(v)
+        .map(|x| x.name.to_string())
+        .unwrap_or_else(|| v.to_string())
 }
 
 fn year_reason(cited: &Cited, w: &Work) -> Reason {
@@ -777,12 +784,16 @@ fn unmatched_rules(
         return true;
     }
     if let IdAnswer::Found(w) = &findings.by_id {
-        let id = cited.doi.clone().unwrap_or_else(|| "identifier".into());
+        let id = cited
+            .doi
+            .as_deref()
+            .map(|d| format!("DOI {d}"))
+            .unwrap_or_else(|| "identifier".into());
         if author_overlap(&cited.authors, w) > 0 {
             reasons.push(reason(
                 ReasonKind::ChimericTitle,
                 format!(
-                    "no paper has this title; its {id} and authors belong to “{}”",
+                    "no paper has this title; its {id} and its authors belong to “{}”",
                     w.title
                 ),
             ));

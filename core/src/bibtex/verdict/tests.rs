@@ -178,3 +178,29 @@ fn corrected_entry_only_for_the_cited_work() {
     let v = judge_findings(&bib.entries[0], &fnd, today());
     assert_eq!(v.corrected, None);
 }
+
+/// The first reason's message for an entry judged against ResNet's record.
+fn message(fields: &str, by_id: IdAnswer) -> String {
+    let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+    let fnd = Findings { by_id, hits: vec![resnet()], unanswered: vec![] };
+    let v = judge_findings(&bib.entries[0], &fnd, today());
+    v.reasons.first().map(|r| r.message.clone()).unwrap_or_default()
+}
+
+#[test]
+#[rustfmt::skip]
+fn messages_say_what_differs() {
+    let y = "booktitle = {CVPR}, year = 2016";
+    let cases = [
+        (f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, "“towards” where the paper has “for”"),
+        (f(TITLE, "Kaiming He and Xiangyu Zhang", y), NoId, "the paper has 4 authors, the entry lists 2: missing Shaoqing Ren and Jian Sun"),
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, "the paper appeared at CVPR, not ICML"),
+        (f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, year = 2016"), NotFound, "the DOI 10.9999/fake.123 resolves nowhere; the paper's DOI is 10.1109/CVPR.2016.90"),
+        (f(TITLE, "Kaiming He and Alan Turing and Shaoqing Ren and Jian Sun", y), NoId, "Alan Turing is not among this paper's authors; missing Xiangyu Zhang"),
+        (f(TITLE, "Xiangyu Zhang and Kaiming He and Shaoqing Ren and Jian Sun", y), NoId, "the authors are in another order: the paper lists Kaiming He, Xiangyu Zhang, Shaoqing Ren and Jian Sun"),
+    ];
+    for (fields, by_id, expected) in cases {
+        let m = message(&fields, by_id);
+        assert!(m.contains(expected), "{m}");
+    }
+}
