@@ -663,7 +663,22 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
         out.push(year_reason(cited, w));
         return out;
     }
-    let w = published[0];
+    // A venue the table knows, held against a record venue it does not
+    // know (a series such as "Lecture Notes in Computer Science", a
+    // publisher), proves nothing: only comparable names count.
+    let comparable: Vec<&&&Work> = published
+        .iter()
+        .copied()
+        .filter(|w| known.is_none() || w.venue.as_deref().and_then(venues::lookup).is_some())
+        .collect();
+    let Some(&w) = comparable.first() else {
+        if let Some(w) = matched.iter().find(|w| w.year().is_some()) {
+            if !matched.iter().any(year_ok) {
+                out.push(year_reason(cited, w));
+            }
+        }
+        return out;
+    };
     let real = venue_name(w.venue.as_deref().unwrap_or(""));
     let year_differs = !year_ok(w) || cited.year.zip(w.year()).is_some_and(|(a, b)| a != b);
     if year_differs {

@@ -99,6 +99,8 @@ fn valid_entries() {
     // A long record cut short by the index: every record author cited first, in order.
     let ten = "A One and B Two and C Three and D Four and E Five and F Six and G Seven and H Eight and I Nine and J Ten";
     check(&f(TITLE, &format!("{ten} and K Eleven and L Twelve"), "year = 2016"), NoId, vec![rec(TITLE, ten, 2016, "CVPR", "")], false, Valid, None);
+    // A known venue against a record venue the table does not know (a book series) proves nothing.
+    check(&f(TITLE, AUTHORS, "booktitle = {ECCV}, year = 2016"), NoId, vec![rec(TITLE, AUTHORS, 2016, "Lecture Notes in Computer Science", "")], false, Valid, None);
     // DBLP homonym numbers on the record.
     check(&f(TITLE, AUTHORS, "year = 2016"), NoId, vec![rec(TITLE, "Kaiming He 0001 and Xiangyu Zhang 0005 and Shaoqing Ren and Jian Sun 0001", 2016, "CVPR", "")], false, Valid, None);
 }
@@ -182,9 +184,16 @@ fn corrected_entry_only_for_the_cited_work() {
 /// The first reason's message for an entry judged against ResNet's record.
 fn message(fields: &str, by_id: IdAnswer) -> String {
     let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
-    let fnd = Findings { by_id, hits: vec![resnet()], unanswered: vec![] };
+    let fnd = Findings {
+        by_id,
+        hits: vec![resnet()],
+        unanswered: vec![],
+    };
     let v = judge_findings(&bib.entries[0], &fnd, today());
-    v.reasons.first().map(|r| r.message.clone()).unwrap_or_default()
+    v.reasons
+        .first()
+        .map(|r| r.message.clone())
+        .unwrap_or_default()
 }
 
 #[test]
