@@ -169,10 +169,9 @@ impl Findings {
                         }
                     );
                     if on_id && !matches!(by_id, IdAnswer::Found(_)) {
-                        by_id = IdAnswer::Failed(why);
-                    } else {
-                        unanswered.push(why);
+                        by_id = IdAnswer::Failed(why.clone());
                     }
+                    unanswered.push(why);
                 }
             }
         }
@@ -254,7 +253,8 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
         id_rules(&cited, findings, record, &mut reasons);
         let authors = author_rules(&cited, record);
         let strangers_only = author_overlap(&cited.authors, record) == 0 && !authors.is_empty();
-        let venue_year = venue_year_rules(&cited, &matched);
+        let complete = findings.unanswered.is_empty();
+        let venue_year = venue_year_rules(&cited, &matched, complete);
         if strangers_only && !venue_year.is_empty() {
             // Not one wrong field but two papers: this title with another
             // paper's authors and venue or year.
@@ -308,6 +308,8 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
 
     let verdict = if reasons.is_empty() {
         Verdict::Valid
+    } else if reasons.iter().all(|r| r.kind == ReasonKind::NotChecked) {
+        Verdict::Uncertain
     } else {
         Verdict::Hallucinated
     };
@@ -321,7 +323,9 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
 fn uncertain(mut reasons: Vec<Reason>, findings: &Findings) -> EntryVerdict {
     let mut why: Vec<String> = findings.unanswered.clone();
     if let IdAnswer::Failed(e) = &findings.by_id {
-        why.push(e.clone());
+        if !why.contains(e) {
+            why.push(e.clone());
+        }
     }
     let message = if why.is_empty() {
         "the entry has neither a title nor an identifier to look up".to_string()
@@ -463,7 +467,16 @@ fn record_person(a: &crate::works::Author) -> Person {
 /// (`Wang Yining`) is tried both ways.
 fn same_person(a: &Person, b: &Person) -> bool {
     let compatible = |x: &Person, y: &Person| {
-        let (fx, fy) = (x.family_key(), y.family_key());
+        // The last word of the family name: indexes differ on whether a
+        // particle belongs to it (`de Bézenac` vs `Bézenac` with prefix `de`).
+        let last = |p: &Person| {
+            p.family
+                .split_whitespace()
+                .last()
+                .map(names::key_of)
+                .unwrap_or_default()
+        };
+        let (fx, fy) = (last(x), last(y));
         if fx.is_empty() || fx != fy {
             return false;
         }
@@ -601,7 +614,7 @@ fn author_rules(cited: &Cited, record: &Work) -> Vec<Reason> {
 }
 
 /// Venue and year against every record of the paper.
-fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
+fn venue_year_rules(cited: &Cited, matched: &[&Work], complete: bool) -> Vec<Reason> {
     let mut out = Vec::new();
     let year_ok = |w: &&Work| match (cited.year, w.year()) {
         (Some(a), Some(b)) => (a - b).abs() <= 1,
@@ -646,6 +659,19 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
                 .is_some_and(|v| v.kind == VenueKind::Preprint)
         })
         .collect();
+    if published.is_empty() && !complete {
+        // "Only a preprint" is a claim about every index: not made while one
+        // could not be asked.
+        let server = with_venue[0]
+            .venue
+            .as_deref()
+            .unwrap_or("a preprint server");
+        out.push(reason(
+            ReasonKind::NotChecked,
+            format!("the sources that answered know the paper only as a preprint ({server}); whether it appeared at {venue} could not be checked"),
+        ));
+        return out;
+    }
     if published.is_empty() {
         let server = with_venue[0]
             .venue

@@ -308,6 +308,10 @@ fn corr_records_are_arxiv_preprints() {
     );
     assert_eq!(w.records()[0].arxiv.as_deref(), Some("2101.00001"));
     assert!(w.records()[0].preprint);
-    let (s, _, b) = w.respond("GET", "/s2/graph/v1/paper/ARXIV:2101.00001?fields=venue", "");
+    let (s, _, b) = w.respond(
+        "GET",
+        "/s2/graph/v1/paper/ARXIV:2101.00001?fields=venue",
+        "",
+    );
     assert_eq!((s, b.contains("arXiv.org")), (200, true), "{b}");
 }

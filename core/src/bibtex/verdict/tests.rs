@@ -101,6 +101,10 @@ fn valid_entries() {
     check(&f(TITLE, &format!("{ten} and K Eleven and L Twelve"), "year = 2016"), NoId, vec![rec(TITLE, ten, 2016, "CVPR", "")], false, Valid, None);
     // A known venue against a record venue the table does not know (a book series) proves nothing.
     check(&f(TITLE, AUTHORS, "booktitle = {ECCV}, year = 2016"), NoId, vec![rec(TITLE, AUTHORS, 2016, "Lecture Notes in Computer Science", "")], false, Valid, None);
+    // A particle kept in the record's family name (Crossref's `family: "de Geus"`).
+    let mut geus = rec(TITLE, "Daan de Geus and Gijs Dubbelman", 2016, "CVPR", "");
+    geus.authors[0] = Author { name: "Daan de Geus".into(), given: Some("Daan".into()), family: Some("de Geus".into()) };
+    check(&f(TITLE, "Daan de Geus and Gijs Dubbelman", "year = 2016"), NoId, vec![geus], false, Valid, None);
     // DBLP homonym numbers on the record.
     check(&f(TITLE, AUTHORS, "year = 2016"), NoId, vec![rec(TITLE, "Kaiming He 0001 and Xiangyu Zhang 0005 and Shaoqing Ren and Jian Sun 0001", 2016, "CVPR", "")], false, Valid, None);
 }
@@ -139,6 +143,8 @@ fn missing_evidence_is_uncertain() {
     check("year = 2016", NoId, vec![], false, Uncertain, Some(NotChecked));
     // A matched record still judges, even when another source failed.
     check(&f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2016"), NoId, vec![resnet()], true, Valid, None);
+    // "Only a preprint" needs every source: with one down it is unchecked.
+    check(&f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2016"), NoId, vec![rec(TITLE, AUTHORS, 2016, "arXiv", "")], true, Uncertain, Some(NotChecked));
     // A future year needs no lookup.
     check(&f("Anything", "Ada Lovelace", "year = 2040"), NoId, vec![], true, Hallucinated, Some(FutureDate));
 }
