@@ -18,6 +18,19 @@ use std::time::Duration;
 /// Largest body read, in bytes (an OpenAlex page of 200 works is ~2 MB).
 const MAX_BODY: u64 = 64 * 1024 * 1024;
 
+/// A `Retry-After` value in ms: delta-seconds (read by the core), or an
+/// HTTP date, which needs the clock (`now`); a date in the past is 0.
+pub fn retry_after_ms(value: &str, now: std::time::SystemTime) -> Option<u64> {
+    retry_after_seconds(value).or_else(|| {
+        let at = httpdate::parse_http_date(value.trim()).ok()?;
+        Some(
+            at.duration_since(now)
+                .map(|d| d.as_millis() as u64)
+                .unwrap_or(0),
+        )
+    })
+}
+
 /// The client; cheap to share by reference.
 pub struct Client {
     agent: ureq::Agent,
@@ -70,7 +83,7 @@ impl Client {
             .headers()
             .get("retry-after")
             .and_then(|v| v.to_str().ok())
-            .and_then(retry_after_seconds);
+            .and_then(|v| retry_after_ms(v, std::time::SystemTime::now()));
         match response
             .body_mut()
             .with_config()
@@ -102,6 +115,28 @@ impl Client {
             body: format!("{}: {what} ({})", req.service.name(), redact_url(&req.url)),
             retry_after_ms: None,
             blocked_by_policy: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::retry_after_ms;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn retry_after_values() {
+        // 2015-10-21T07:28:00Z
+        let now = UNIX_EPOCH + Duration::from_secs(1_445_412_480);
+        for (value, want) in [
+            ("3", Some(3000)),
+            (" 0 ", Some(0)),
+            ("Wed, 21 Oct 2015 07:28:30 GMT", Some(30_000)),
+            ("Wed, 21 Oct 2015 07:00:00 GMT", Some(0)),
+            ("soon", None),
+            ("", None),
+        ] {
+            assert_eq!(retry_after_ms(value, now), want, "{value:?}");
         }
     }
 }

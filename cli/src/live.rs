@@ -524,8 +524,35 @@ impl Machine for resolve::Run {
     }
 }
 
+/// Puts `service`'s own contact address into a request that carries one.
+///
+/// A resolver run builds every request from one [`Endpoints`], so it has one
+/// `mailto` for Crossref and OpenAlex; when `CROSSREF_MAILTO` and
+/// `OPENALEX_MAILTO` differ, each service still gets its own. Requests
+/// without a `mailto` parameter are left as the core built them.
+fn with_contact(req: &mut Request, contacts: &HashMap<Service, String>) {
+    let Some(contact) = contacts.get(&req.service) else {
+        return;
+    };
+    let Some((base, query)) = req.url.split_once('?') else {
+        return;
+    };
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    if !pairs.iter().any(|(k, v)| k == "mailto" && v != contact) {
+        return;
+    }
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in &pairs {
+        ser.append_pair(k, if k == "mailto" { contact } else { v });
+    }
+    req.url = format!("{base}?{}", ser.finish());
+}
+
 /// Sends, sleeps, caches and shows progress; one per run.
 pub struct Executor {
+    contacts: HashMap<Service, String>,
     client: Client,
     cache: Option<Cache>,
     clock: Instant,
@@ -544,7 +571,17 @@ impl Executor {
             Some(p) => Some(Cache::load(p)?),
             None => None,
         };
+        let mut contacts = HashMap::new();
+        for (service, m) in [
+            (Service::Crossref, &settings.crossref_mailto),
+            (Service::OpenAlex, &settings.openalex_mailto),
+        ] {
+            if let Some(m) = m {
+                contacts.insert(service, m.clone());
+            }
+        }
         Ok(Executor {
+            contacts,
             client: Client::new(settings.timeout_ms),
             cache,
             clock: Instant::now(),
@@ -592,7 +629,8 @@ impl Executor {
                     std::thread::sleep(Duration::from_secs_f64(ms / 1000.0));
                 }
                 Next::Send(out) => {
-                    for o in out {
+                    for mut o in out {
+                        with_contact(&mut o.request, &self.contacts);
                         let reply = match self.cached(&o.request) {
                             Some(r) => r,
                             None => {

@@ -49,7 +49,7 @@ fn hyphen_values(cmd: clap::Command) -> clap::Command {
     cmd.mut_args(|arg: Arg| {
         let single = arg
             .get_num_args()
-            .map_or(true, |n| n.max_values() <= 1 && n.takes_values());
+            .is_none_or(|n| n.max_values() <= 1 && n.takes_values());
         if single && arg.get_action().takes_values() {
             arg.allow_hyphen_values(true)
         } else {

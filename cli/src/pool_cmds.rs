@@ -266,6 +266,9 @@ fn run_outline(a: OutlineArgs) -> Result<u8, u8> {
 /// `s2_search.py` does by default.
 const S2_SEARCH_LIMIT: usize = 5;
 
+/// An answer: the HTTP status when known, and the body.
+type Recorded = (Option<u16>, String);
+
 /// Each candidate's Semantic Scholar answer `(status, body)`, from the
 /// recorded responses (`None`: none recorded) or live.
 fn verify_answers(
@@ -273,7 +276,7 @@ fn verify_answers(
     live: &LiveArgs,
     quiet: bool,
     cands: &[candidates::Candidate],
-) -> Result<Vec<Option<(Option<u16>, String)>>, u8> {
+) -> Result<Vec<Option<Recorded>>, u8> {
     if let Some(path) = responses {
         let responses = load_responses(path)?;
         let mut by_key: std::collections::HashMap<String, &Value> =
@@ -327,7 +330,7 @@ struct Verified {
 
 fn decide_all(
     cands: &[candidates::Candidate],
-    answers: Vec<Option<(Option<u16>, String)>>,
+    answers: Vec<Option<Recorded>>,
     opts: &VerifyOptions,
 ) -> Verified {
     let mut v = Verified {

@@ -598,11 +598,11 @@ impl Recorded {
     }
 }
 
+/// Each paper's answers, index by index.
+type Answers = Vec<Vec<(Service, IndexAnswer)>>;
+
 /// Each paper's answers from the recorded responses.
-fn recorded_crosscheck(
-    indices: &[Recorded],
-    papers: &[PoolPaper],
-) -> (Vec<Service>, Vec<Vec<(Service, IndexAnswer)>>) {
+fn recorded_crosscheck(indices: &[Recorded], papers: &[PoolPaper]) -> (Vec<Service>, Answers) {
     let requested: Vec<Service> = indices.iter().map(|r| r.service).collect();
     let mut answers = Vec::with_capacity(papers.len());
     // An index that failed once is not asked again, as in the reference.
@@ -645,7 +645,7 @@ pub fn live_crosscheck(
     live: &LiveArgs,
     quiet: bool,
     papers: &[PoolPaper],
-) -> Result<(Vec<Service>, Vec<Vec<(Service, IndexAnswer)>>), u8> {
+) -> Result<(Vec<Service>, Answers), u8> {
     let settings = live.settings()?;
     let mut fetcher = Fetcher::new(&settings, quiet)?;
     let services = [Service::Crossref, Service::OpenAlex];

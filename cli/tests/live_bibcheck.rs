@@ -225,3 +225,51 @@ fn a_hung_service_is_named_and_never_stalls_the_run() {
     // Each service is given up on after its retries, not after 5 s each.
     assert!(started.elapsed() < Duration::from_secs(20));
 }
+
+#[test]
+fn keys_stay_out_of_the_report_and_the_cache() {
+    let server = world_server(world(), |_, _| None);
+    let dir = tempdir();
+    let bib = common::write(dir.path(), "refs.bib", BIB);
+    let cache = dir.path().join("c.json").display().to_string();
+    let mut args: Vec<String> = [
+        "bibcheck", "--bib", &bib, "--online", "--json", "--cache", &cache,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(fast_world(&server));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (s2, oa) = ("s2-KEY-SECRET-1", "oa-KEY-SECRET-2");
+    let o = run(
+        &a,
+        &[
+            ("S2_API_KEY", s2),
+            ("OPENALEX_API_KEY", oa),
+            ("CROSSREF_MAILTO", "cr@lab.example"),
+            ("OPENALEX_MAILTO", "oa@lab.example"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let cached = std::fs::read_to_string(dir.path().join("c.json")).unwrap();
+    for secret in [s2, oa] {
+        assert!(!common::stdout(&o).contains(secret));
+        assert!(!stderr(&o).contains(secret));
+        assert!(!cached.contains(secret));
+    }
+    // Each key went to its own service only.
+    for h in server.hits() {
+        let to_s2 = h.path.starts_with("/s2/");
+        let to_oa = h.path.starts_with("/openalex/");
+        assert_eq!(h.headers.contains_key("x-api-key"), to_s2, "{h:?}");
+        assert_eq!(h.target.contains(oa), to_oa, "{h:?}");
+        assert!(!h.target.contains(s2) && !h.body.contains(s2), "{h:?}");
+        // Each contact address to its own polite pool.
+        let want = match () {
+            _ if to_oa => Some("oa@lab.example"),
+            _ if h.path.starts_with("/crossref/") => Some("cr@lab.example"),
+            _ => None,
+        };
+        assert_eq!(h.param("mailto"), want, "{h:?}");
+    }
+}

@@ -340,3 +340,51 @@ fn a_config_file_sets_bases_and_intervals() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown field"), "{}", stderr(&o));
 }
+
+#[test]
+fn live_and_recorded_runs_print_the_same_json() {
+    // The cache a live run writes is a recorded-responses file keyed by
+    // normalized title: read back with --responses, it gives the same report.
+    let server = Server::start(|h, _| common::s2_search_answer(h.param("query").unwrap_or("")));
+    let dir = tempdir();
+    let live = verify(&server, dir.path(), "s2=5", &[]);
+    assert_eq!(live.status.code(), Some(0), "{}", stderr(&live));
+    let cache = dir.path().join("cache/s2_cache.json").display().to_string();
+    let cands = dir.path().join("candidates.json").display().to_string();
+    let recorded = run(
+        &[
+            "verify",
+            "--in",
+            &cands,
+            "--cutoff",
+            "2020-01-01",
+            "--responses",
+            &cache,
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(recorded.status.code(), Some(0), "{}", stderr(&recorded));
+    assert_eq!(json_out(&live), json_out(&recorded));
+}
+
+#[test]
+fn no_progress_is_drawn_when_stderr_is_not_a_terminal() {
+    let server = Server::start(|h, _| common::s2_search_answer(h.param("query").unwrap_or("")));
+    let dir = tempdir();
+    let cands = write(
+        dir.path(),
+        "c.json",
+        r#"[{"title": "Attention Is All You Need"}]"#,
+    );
+    let mut args: Vec<String> = ["verify", "--in", &cands, "--cutoff", "2020-01-01"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(fast(&server));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&a, &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "");
+    assert!(stdout(&o).contains("1 accepted"), "{}", stdout(&o));
+}

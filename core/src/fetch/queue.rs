@@ -287,6 +287,9 @@ mod tests {
     use super::*;
     use crate::works::request::Method;
 
+    /// Replies per URL, in order: `(status, Retry-After ms)`; the last repeats.
+    type Script<'a> = &'a [(&'a str, &'a [(u16, Option<u64>)])];
+
     fn req(service: Service, url: &str) -> Request {
         Request {
             service,
@@ -314,10 +317,7 @@ mod tests {
 
     /// Drives a queue with scripted replies (per URL, in order; the last
     /// repeats) and returns the send log `(time, url)` and the finals.
-    fn drive(
-        requests: &[Request],
-        script: &[(&str, &[(u16, Option<u64>)])],
-    ) -> (Vec<(f64, String)>, Vec<Final>) {
+    fn drive(requests: &[Request], script: Script<'_>) -> (Vec<(f64, String)>, Vec<Final>) {
         let mut q = Queue::new(opts());
         for r in requests {
             q.push(r.clone());
@@ -357,12 +357,7 @@ mod tests {
         (log, finals)
     }
 
-    fn check(
-        requests: &[Request],
-        script: &[(&str, &[(u16, Option<u64>)])],
-        sends: &[(f64, &str)],
-        statuses: &[u16],
-    ) {
+    fn check(requests: &[Request], script: Script<'_>, sends: &[(f64, &str)], statuses: &[u16]) {
         let (log, finals) = drive(requests, script);
         let want: Vec<(f64, String)> = sends.iter().map(|(t, u)| (*t, u.to_string())).collect();
         assert_eq!(log, want);
