@@ -142,7 +142,7 @@ pub fn lookup(name: &str) -> Option<Venue> {
         return None;
     }
     let rows = rows();
-    if let Some(r) = rows.iter().find(|r| r.names.iter().any(|n| *n == ws)) {
+    if let Some(r) = rows.iter().find(|r| r.names.contains(&ws)) {
         return Some(r.venue);
     }
     let mut best: Option<(usize, Venue)> = None;

@@ -110,7 +110,7 @@ pub enum IdAnswer {
     /// The entry cites no id (or it was not looked up).
     NoId,
     /// The id resolved to this record.
-    Found(Work),
+    Found(Box<Work>),
     /// Every service asked says the id does not exist.
     NotFound,
     /// The id could not be checked (the reason).
@@ -142,7 +142,7 @@ impl Findings {
             match &e.answer {
                 Answer::Found { work } if on_id => {
                     if !matches!(by_id, IdAnswer::Found(_)) {
-                        by_id = IdAnswer::Found(work.clone());
+                        by_id = IdAnswer::Found(Box::new(work.clone()));
                     }
                 }
                 Answer::Found { work } => hits.push(work.clone()),
@@ -169,10 +169,9 @@ impl Findings {
                         }
                     );
                     if on_id && !matches!(by_id, IdAnswer::Found(_)) {
-                        by_id = IdAnswer::Failed(why);
-                    } else {
-                        unanswered.push(why);
+                        by_id = IdAnswer::Failed(why.clone());
                     }
+                    unanswered.push(why);
                 }
             }
         }
@@ -180,10 +179,10 @@ impl Findings {
             Outcome::Unverified { reasons } if unanswered.is_empty() => {
                 unanswered.extend(reasons.iter().cloned());
             }
-            Outcome::WrongId { record, .. } | Outcome::Found { work: record, .. } => {
-                if !hits.contains(record) {
-                    hits.push(record.clone());
-                }
+            Outcome::WrongId { record, .. } | Outcome::Found { work: record, .. }
+                if !hits.contains(record) =>
+            {
+                hits.push(record.clone());
             }
             _ => {}
         }
@@ -230,7 +229,7 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     }
 
     let id_work = match &findings.by_id {
-        IdAnswer::Found(w) => Some(w),
+        IdAnswer::Found(w) => Some(&**w),
         _ => None,
     };
     let candidates: Vec<&Work> = id_work.into_iter().chain(findings.hits.iter()).collect();
@@ -254,7 +253,8 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
         id_rules(&cited, findings, record, &mut reasons);
         let authors = author_rules(&cited, record);
         let strangers_only = author_overlap(&cited.authors, record) == 0 && !authors.is_empty();
-        let venue_year = venue_year_rules(&cited, &matched);
+        let complete = findings.unanswered.is_empty();
+        let venue_year = venue_year_rules(&cited, &matched, complete);
         if strangers_only && !venue_year.is_empty() {
             // Not one wrong field but two papers: this title with another
             // paper's authors and venue or year.
@@ -308,6 +308,8 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
 
     let verdict = if reasons.is_empty() {
         Verdict::Valid
+    } else if reasons.iter().all(|r| r.kind == ReasonKind::NotChecked) {
+        Verdict::Uncertain
     } else {
         Verdict::Hallucinated
     };
@@ -321,7 +323,9 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
 fn uncertain(mut reasons: Vec<Reason>, findings: &Findings) -> EntryVerdict {
     let mut why: Vec<String> = findings.unanswered.clone();
     if let IdAnswer::Failed(e) = &findings.by_id {
-        why.push(e.clone());
+        if !why.contains(e) {
+            why.push(e.clone());
+        }
     }
     let message = if why.is_empty() {
         "the entry has neither a title nor an identifier to look up".to_string()
@@ -463,7 +467,16 @@ fn record_person(a: &crate::works::Author) -> Person {
 /// (`Wang Yining`) is tried both ways.
 fn same_person(a: &Person, b: &Person) -> bool {
     let compatible = |x: &Person, y: &Person| {
-        let (fx, fy) = (x.family_key(), y.family_key());
+        // The last word of the family name: indexes differ on whether a
+        // particle belongs to it (`de Bézenac` vs `Bézenac` with prefix `de`).
+        let last = |p: &Person| {
+            p.family
+                .split_whitespace()
+                .last()
+                .map(names::key_of)
+                .unwrap_or_default()
+        };
+        let (fx, fy) = (last(x), last(y));
         if fx.is_empty() || fx != fy {
             return false;
         }
@@ -601,7 +614,7 @@ fn author_rules(cited: &Cited, record: &Work) -> Vec<Reason> {
 }
 
 /// Venue and year against every record of the paper.
-fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
+fn venue_year_rules(cited: &Cited, matched: &[&Work], complete: bool) -> Vec<Reason> {
     let mut out = Vec::new();
     let year_ok = |w: &&Work| match (cited.year, w.year()) {
         (Some(a), Some(b)) => (a - b).abs() <= 1,
@@ -646,6 +659,19 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
                 .is_some_and(|v| v.kind == VenueKind::Preprint)
         })
         .collect();
+    if published.is_empty() && !complete {
+        // "Only a preprint" is a claim about every index: not made while one
+        // could not be asked.
+        let server = with_venue[0]
+            .venue
+            .as_deref()
+            .unwrap_or("a preprint server");
+        out.push(reason(
+            ReasonKind::NotChecked,
+            format!("the sources that answered know the paper only as a preprint ({server}); whether it appeared at {venue} could not be checked"),
+        ));
+        return out;
+    }
     if published.is_empty() {
         let server = with_venue[0]
             .venue
@@ -663,8 +689,23 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
         out.push(year_reason(cited, w));
         return out;
     }
-    let w = published[0];
-    let real = w.venue.as_deref().unwrap_or("");
+    // A venue the table knows, held against a record venue it does not
+    // know (a series such as "Lecture Notes in Computer Science", a
+    // publisher), proves nothing: only comparable names count.
+    let comparable: Vec<&&&Work> = published
+        .iter()
+        .copied()
+        .filter(|w| known.is_none() || w.venue.as_deref().and_then(venues::lookup).is_some())
+        .collect();
+    let Some(&w) = comparable.first() else {
+        if let Some(w) = matched.iter().find(|w| w.year().is_some()) {
+            if !matched.iter().any(year_ok) {
+                out.push(year_reason(cited, w));
+            }
+        }
+        return out;
+    };
+    let real = venue_name(w.venue.as_deref().unwrap_or(""));
     let year_differs = !year_ok(w) || cited.year.zip(w.year()).is_some_and(|(a, b)| a != b);
     if year_differs {
         out.push(reason(
@@ -687,6 +728,13 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work]) -> Vec<Reason> {
         ));
     }
     out
+}
+
+/// A venue as people name it: the table's short name when it knows the venue.
+fn venue_name(v: &str) -> String {
+    venues::lookup(v)
+        .map(|x| x.name.to_string())
+        .unwrap_or_else(|| v.to_string())
 }
 
 fn year_reason(cited: &Cited, w: &Work) -> Reason {
@@ -777,12 +825,16 @@ fn unmatched_rules(
         return true;
     }
     if let IdAnswer::Found(w) = &findings.by_id {
-        let id = cited.doi.clone().unwrap_or_else(|| "identifier".into());
+        let id = cited
+            .doi
+            .as_deref()
+            .map(|d| format!("DOI {d}"))
+            .unwrap_or_else(|| "identifier".into());
         if author_overlap(&cited.authors, w) > 0 {
             reasons.push(reason(
                 ReasonKind::ChimericTitle,
                 format!(
-                    "no paper has this title; its {id} and authors belong to “{}”",
+                    "no paper has this title; its {id} and its authors belong to “{}”",
                     w.title
                 ),
             ));

@@ -129,6 +129,17 @@ pub fn world_endpoints(root: &str) -> Endpoints {
 /// process: each request is answered by `World::respond`, time is virtual.
 /// Returns each entry's key and verdict in file order, and the request count.
 pub fn simulate(bib: &str, world: &World, today: Date) -> (Vec<(String, EntryVerdict)>, u64) {
+    simulate_with_outage(bib, world, today, &[])
+}
+
+/// [`simulate`] with the services under the given world prefixes (`s2`,
+/// `crossref`, …) down: each of their requests answers 503.
+pub fn simulate_with_outage(
+    bib: &str,
+    world: &World,
+    today: Date,
+    down: &[String],
+) -> (Vec<(String, EntryVerdict)>, u64) {
     let parsed = parse(bib);
     let refs: Vec<Reference> = parsed.entries.iter().map(Reference::from_entry).collect();
     let mut opts = Options::new(world_endpoints("http://world"), Surface::Native);
@@ -143,11 +154,18 @@ pub fn simulate(bib: &str, world: &World, today: Date) -> (Vec<(String, EntryVer
                         Method::Get => "GET",
                         Method::Post => "POST",
                     };
-                    let (status, _, body) = world.respond(
-                        method,
-                        &out.request.url,
-                        out.request.body.as_deref().unwrap_or(""),
-                    );
+                    let is_down = down
+                        .iter()
+                        .any(|d| out.request.url.contains(&format!("//world/{d}/")));
+                    let (status, _, body) = if is_down {
+                        (503, Vec::new(), String::new())
+                    } else {
+                        world.respond(
+                            method,
+                            &out.request.url,
+                            out.request.body.as_deref().unwrap_or(""),
+                        )
+                    };
                     let reply = Reply {
                         status,
                         body,

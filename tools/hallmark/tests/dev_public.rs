@@ -36,3 +36,37 @@ fn dev_public_meets_the_bar() {
         }
     }
 }
+
+/// Missing evidence is never a fake: with a service down, no valid entry is
+/// called hallucinated, and entries no source that answered has are
+/// uncertain, not fake. (Every third entry of the split, to keep it short.)
+#[test]
+fn an_outage_makes_entries_uncertain_not_fake() {
+    use citegate_hallmark::simulate_with_outage;
+    let items: Vec<_> = read_split(include_str!("../data/dev_public.jsonl"))
+        .into_iter()
+        .step_by(3)
+        .collect();
+    let valid: std::collections::HashSet<&str> = items
+        .iter()
+        .filter(|i| i.hallucinated == Some(false))
+        .map(|i| i.key.as_str())
+        .collect();
+    let world = World::from_jsonl(include_str!("../data/world_dev.jsonl"));
+    let today = Date::new(2026, 12, 3).unwrap();
+    for down in ["s2", "crossref"] {
+        let (verdicts, _) =
+            simulate_with_outage(&to_bib(&items), &world, today, &[down.to_string()]);
+        let fakes: Vec<_> = verdicts
+            .iter()
+            .filter(|(k, v)| valid.contains(k.as_str()) && v.verdict == Verdict::Hallucinated)
+            .collect();
+        assert!(fakes.is_empty(), "{down} down: {fakes:?}");
+        assert!(
+            verdicts
+                .iter()
+                .any(|(_, v)| v.verdict == Verdict::Uncertain),
+            "{down} down"
+        );
+    }
+}

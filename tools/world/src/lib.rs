@@ -139,7 +139,14 @@ impl Record {
             .unwrap_or_default();
         let url = s("url");
         let doi = s("doi");
-        let arxiv = arxiv_of(doi.as_deref(), url.as_deref());
+        // DBLP writes CoRR papers as `journal = CoRR, volume = abs/2101.00001`.
+        let arxiv = arxiv_of(doi.as_deref(), url.as_deref())
+            .or_else(|| s("eprint").map(|e| strip_version(e.trim_start_matches("arXiv:"))))
+            .or_else(|| {
+                s("volume")
+                    .and_then(|v| v.strip_prefix("abs/").map(str::to_string))
+                    .map(|v| strip_version(&v))
+            });
         let venue = s("booktitle").or_else(|| s("journal"));
         let kind = v
             .get("type")
@@ -148,7 +155,7 @@ impl Record {
             .to_lowercase();
         let preprint = venue
             .as_deref()
-            .is_some_and(|x| x.to_lowercase().contains("rxiv"))
+            .is_some_and(|x| x.to_lowercase().contains("rxiv") || x.eq_ignore_ascii_case("corr"))
             || (venue.is_none() && arxiv.is_some());
         let dblp_key = url
             .as_deref()

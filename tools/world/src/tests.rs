@@ -300,3 +300,18 @@ fn names_as_services_split_them() {
         "10.48550/arxiv.2602.12253"
     );
 }
+
+#[test]
+fn corr_records_are_arxiv_preprints() {
+    let w = World::from_jsonl(
+        r#"{"type": "article", "fields": {"title": "A CoRR Paper", "author": "Ada Lovelace", "year": "2021", "journal": "CoRR", "volume": "abs/2101.00001", "url": "https://dblp.org/rec/journals/corr/abs-2101-00001"}}"#,
+    );
+    assert_eq!(w.records()[0].arxiv.as_deref(), Some("2101.00001"));
+    assert!(w.records()[0].preprint);
+    let (s, _, b) = w.respond(
+        "GET",
+        "/s2/graph/v1/paper/ARXIV:2101.00001?fields=venue",
+        "",
+    );
+    assert_eq!((s, b.contains("arXiv.org")), (200, true), "{b}");
+}

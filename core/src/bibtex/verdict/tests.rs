@@ -89,7 +89,7 @@ fn valid_entries() {
     // Names family-first, with LaTeX, and a faithful `and others`.
     check(&f(TITLE, "He, Kaiming and Zhang, X. and others", "year = 2016"), NoId, vec![resnet()], false, Valid, None);
     // The right DOI, in another case.
-    check(&f(TITLE, AUTHORS, "doi = {10.1109/cvpr.2016.90}, year = 2016"), Found(resnet()), vec![], false, Valid, None);
+    check(&f(TITLE, AUTHORS, "doi = {10.1109/cvpr.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Valid, None);
     // Cited as the arXiv preprint of a published paper.
     check(&f(TITLE, AUTHORS, "journal = {arXiv preprint arXiv:1512.03385}, year = 2015"), NoId, vec![resnet()], false, Valid, None);
     // A year off by one (preprint year) is tolerated.
@@ -99,6 +99,12 @@ fn valid_entries() {
     // A long record cut short by the index: every record author cited first, in order.
     let ten = "A One and B Two and C Three and D Four and E Five and F Six and G Seven and H Eight and I Nine and J Ten";
     check(&f(TITLE, &format!("{ten} and K Eleven and L Twelve"), "year = 2016"), NoId, vec![rec(TITLE, ten, 2016, "CVPR", "")], false, Valid, None);
+    // A known venue against a record venue the table does not know (a book series) proves nothing.
+    check(&f(TITLE, AUTHORS, "booktitle = {ECCV}, year = 2016"), NoId, vec![rec(TITLE, AUTHORS, 2016, "Lecture Notes in Computer Science", "")], false, Valid, None);
+    // A particle kept in the record's family name (Crossref's `family: "de Geus"`).
+    let mut geus = rec(TITLE, "Daan de Geus and Gijs Dubbelman", 2016, "CVPR", "");
+    geus.authors[0] = Author { name: "Daan de Geus".into(), given: Some("Daan".into()), family: Some("de Geus".into()) };
+    check(&f(TITLE, "Daan de Geus and Gijs Dubbelman", "year = 2016"), NoId, vec![geus], false, Valid, None);
     // DBLP homonym numbers on the record.
     check(&f(TITLE, AUTHORS, "year = 2016"), NoId, vec![rec(TITLE, "Kaiming He 0001 and Xiangyu Zhang 0005 and Shaoqing Ren and Jian Sun 0001", 2016, "CVPR", "")], false, Valid, None);
 }
@@ -111,17 +117,17 @@ fn one_rule_each() {
     check(&f(TITLE, AUTHORS, "booktitle = {Symposium on Neural Scaling Laws}, year = 2016"), NoId, vec![resnet()], false, Hallucinated, Some(NonexistentVenue));
     check(&f(TITLE, "John Doe and Jane Doe", y), NoId, vec![resnet()], false, Hallucinated, Some(PlaceholderAuthors));
     check(&f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2031"), NoId, vec![resnet()], false, Hallucinated, Some(FutureDate));
-    check(&f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(resnet()), vec![], false, Hallucinated, Some(ChimericTitle));
+    check(&f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Hallucinated, Some(ChimericTitle));
     check(&f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], false, Hallucinated, Some(WrongVenue));
     check(&f(TITLE, "Xiangyu Zhang and Kaiming He and Shaoqing Ren and Jian Sun", y), NoId, vec![resnet()], false, Hallucinated, Some(SwappedAuthors));
     check(&f(TITLE, "Ada Lovelace and Alan Turing", y), NoId, vec![resnet()], false, Hallucinated, Some(SwappedAuthors));
     check(&f(TITLE, "Kaiming He and Alan Turing and Shaoqing Ren and Jian Sun", y), NoId, vec![resnet()], false, Hallucinated, Some(SwappedAuthors));
     check(&f(TITLE, AUTHORS, y), NoId, vec![rec(TITLE, AUTHORS, 2016, "arXiv", "")], false, Hallucinated, Some(PreprintAsPublished));
     check(&f("Deep Residual Learning for Image Reconstruction", "Ada Lovelace and Alan Turing", y), NoId, vec![resnet()], false, Hallucinated, Some(HybridFabrication));
-    check(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(resnet()), vec![], false, Hallucinated, Some(HybridFabrication));
+    check(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Hallucinated, Some(HybridFabrication));
     check(&f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, vec![resnet()], false, Hallucinated, Some(NearMissTitle));
     check(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![resnet()], false, Hallucinated, Some(PlausibleFabrication));
-    check(&f(TITLE, "Ada Lovelace and Alan Turing", "doi = {10.1/other}, year = 2016"), Found(rec("Another Paper", "Ada Lovelace and Alan Turing", 2020, "", "10.1/other")), vec![resnet()], false, Hallucinated, Some(MergedCitation));
+    check(&f(TITLE, "Ada Lovelace and Alan Turing", "doi = {10.1/other}, year = 2016"), Found(Box::new(rec("Another Paper", "Ada Lovelace and Alan Turing", 2020, "", "10.1/other"))), vec![resnet()], false, Hallucinated, Some(MergedCitation));
     check(&f(TITLE, "Ada Lovelace and Alan Turing", "booktitle = {AAAI}, year = 2016"), NoId, vec![resnet()], false, Hallucinated, Some(MergedCitation));
     check(&f(TITLE, "Kaiming He and Xiangyu Zhang", y), NoId, vec![resnet()], false, Hallucinated, Some(PartialAuthorList));
     check(&f(TITLE, AUTHORS, "journal = {bioRxiv}, year = 2019"), NoId, vec![rec(TITLE, AUTHORS, 2016, "bioRxiv", "")], false, Hallucinated, Some(ArxivVersionMismatch));
@@ -137,6 +143,8 @@ fn missing_evidence_is_uncertain() {
     check("year = 2016", NoId, vec![], false, Uncertain, Some(NotChecked));
     // A matched record still judges, even when another source failed.
     check(&f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2016"), NoId, vec![resnet()], true, Valid, None);
+    // "Only a preprint" needs every source: with one down it is unchecked.
+    check(&f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2016"), NoId, vec![rec(TITLE, AUTHORS, 2016, "arXiv", "")], true, Uncertain, Some(NotChecked));
     // A future year needs no lookup.
     check(&f("Anything", "Ada Lovelace", "year = 2040"), NoId, vec![], true, Hallucinated, Some(FutureDate));
 }
@@ -177,4 +185,37 @@ fn corrected_entry_only_for_the_cited_work() {
     ));
     let v = judge_findings(&bib.entries[0], &fnd, today());
     assert_eq!(v.corrected, None);
+}
+
+/// The first reason's message for an entry judged against ResNet's record.
+fn message(fields: &str, by_id: IdAnswer) -> String {
+    let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+    let fnd = Findings {
+        by_id,
+        hits: vec![resnet()],
+        unanswered: vec![],
+    };
+    let v = judge_findings(&bib.entries[0], &fnd, today());
+    v.reasons
+        .first()
+        .map(|r| r.message.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+#[rustfmt::skip]
+fn messages_say_what_differs() {
+    let y = "booktitle = {CVPR}, year = 2016";
+    let cases = [
+        (f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, "“towards” where the paper has “for”"),
+        (f(TITLE, "Kaiming He and Xiangyu Zhang", y), NoId, "the paper has 4 authors, the entry lists 2: missing Shaoqing Ren and Jian Sun"),
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, "the paper appeared at CVPR, not ICML"),
+        (f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, year = 2016"), NotFound, "the DOI 10.9999/fake.123 resolves nowhere; the paper's DOI is 10.1109/CVPR.2016.90"),
+        (f(TITLE, "Kaiming He and Alan Turing and Shaoqing Ren and Jian Sun", y), NoId, "Alan Turing is not among this paper's authors; missing Xiangyu Zhang"),
+        (f(TITLE, "Xiangyu Zhang and Kaiming He and Shaoqing Ren and Jian Sun", y), NoId, "the authors are in another order: the paper lists Kaiming He, Xiangyu Zhang, Shaoqing Ren and Jian Sun"),
+    ];
+    for (fields, by_id, expected) in cases {
+        let m = message(&fields, by_id);
+        assert!(m.contains(expected), "{m}");
+    }
 }

@@ -1,4 +1,4 @@
-//! `hallmark-sim --split FILE --world FILE [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain]`
+//! `hallmark-sim --split FILE --world FILE [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain] [--naming] [--down s2,crossref,…]`
 //!
 //! Runs citegate's resolver and verdict rules over a HALLMARK split against
 //! a world, in process (no HTTP, virtual clock), writes HALLMARK predictions
@@ -6,7 +6,9 @@
 //! false positive with citegate's reasons, to iterate on the rules.
 
 use citegate_core::cutoff::Date;
-use citegate_hallmark::{arg, prediction_line, read_split, score, simulate, to_bib, today_utc};
+use citegate_hallmark::{
+    arg, prediction_line, read_split, score, simulate_with_outage, to_bib, today_utc,
+};
 use citegate_world::World;
 use std::collections::HashMap;
 
@@ -28,7 +30,16 @@ fn main() {
     let items = read_split(&read(&split));
     let world = World::from_jsonl(&read(&world));
     let started = std::time::Instant::now();
-    let (verdicts, requests) = simulate(&to_bib(&items), &world, today);
+    // `--down s2,crossref`: those services answer 503 to every request.
+    let down: Vec<String> = arg(&args, "--down")
+        .map(|d| d.split(',').map(|s| s.trim().to_string()).collect())
+        .unwrap_or_default();
+    let (verdicts, requests) = simulate_with_outage(&to_bib(&items), &world, today, &down);
+    let uncertain = verdicts
+        .iter()
+        .filter(|(_, v)| v.verdict == citegate_core::bibtex::verdict::Verdict::Uncertain)
+        .count();
+    eprintln!("{uncertain} uncertain");
     eprintln!(
         "{} entries, {requests} requests, {:.1} s",
         verdicts.len(),
