@@ -120,6 +120,17 @@ for (const shape of ["openai", "anthropic"]) {
       assert.equal(fullName, "template.tex");
       assert.equal(full, final);
       assert.match(await page.textContent("#write-cutoff-note"), /the pool holds no paper dated on or after the cutoff/);
+      // The key went to the model endpoint only: not in the files, the page's storage or any other request.
+      const stored = await page.evaluate(async () => {
+        const db = await new Promise((ok, no) => { const r = indexedDB.open("citegate"); r.onsuccess = () => ok(r.result); r.onerror = no; });
+        const all = [];
+        for (const name of db.objectStoreNames) {
+          all.push(await new Promise((ok) => { const q = db.transaction(name).objectStore(name).getAll(); q.onsuccess = () => ok(JSON.stringify(q.result)); }));
+        }
+        return JSON.stringify(localStorage) + all.join("");
+      });
+      assert.ok(stored.includes("smith2023invented"), "the rounds are stored");
+      for (const text of [intro, full, stored, JSON.stringify(app.server.requests)]) assert.ok(!text.includes(KEY), "the model key leaked");
       await screenshot(page, `page-write-${shape}`);
       // A reload keeps the rounds and the verdict (the key is not remembered, the history is).
       await page.reload();
