@@ -98,7 +98,7 @@ function refusal(shape, req, body) {
 
 /**
  * Starts the mock. `model.script(...items)` queues answers: `{ text }` streams that
- * text; `{ status, body, headers }` is an error answer (see ERRORS). Requests are
+ * text (`chunkDelayMs` between events, 2 by default); `{ status, body, headers }` is an error answer (see ERRORS). Requests are
  * recorded in `model.requests` as `{ shape, path, headers, body }`.
  */
 export async function startModel() {
@@ -137,7 +137,7 @@ export async function startModel() {
       for (const e of shape === "openai" ? openaiEvents(answer.text) : anthropicEvents(answer.text)) {
         if (res.destroyed) return;
         res.write(e);
-        await new Promise((ok) => setTimeout(ok, 2));
+        await new Promise((ok) => setTimeout(ok, answer.chunkDelayMs ?? 2));
       }
       res.end();
     });

@@ -34,13 +34,19 @@ test("index.html carries a CSP with the loader's hash and only the allowed origi
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]{43}='/);
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'|\s\*[\s;]|https?:\/\/\*/);
   const origins = csp.match(/https?:\/\/[^\s;]+/g);
+  // The scholarly APIs, and the writing models (README, "Hosting"): no build-time extra here.
   assert.deepEqual(origins.sort(), [
     "http://127.0.0.1:*",
+    "http://localhost:*",
+    "https://api.anthropic.com",
     "https://api.crossref.org",
     "https://api.datacite.org",
+    "https://api.openai.com",
     "https://api.openalex.org",
     "https://api.semanticscholar.org",
+    "https://openrouter.ai",
   ]);
+  assert.ok(!csp.includes("llm-origins"), "the post_build hook did not fill the model origins");
   // Every asset URL in the page is under the sub-path.
   for (const [, url] of html.matchAll(/(?:href|src|from|module_or_path:)\s*=?\s*['"]([^'"]+\.(?:js|wasm|css))['"]/g)) {
     assert.ok(url.startsWith(BASE), `${url} is not under ${BASE}`);

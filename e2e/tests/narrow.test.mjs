@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { screenshot, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 
-const PAGES = ["pool", "coverage", "crosscheck", "bibtex", "search", "library", "match", "settings"];
+const PAGES = ["pool", "coverage", "crosscheck", "bibtex", "search", "library", "write", "match", "settings"];
 const SIZES = [
   ["wide", { width: 1280, height: 800 }],
   ["narrow", { width: 390, height: 844 }],

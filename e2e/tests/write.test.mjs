@@ -3,7 +3,8 @@
 // a changed Method section, then a fixed draft still short, then a pass),
 // each re-prompt's content, the rounds shown and kept across a reload, the
 // downloaded files; and a 401, a 429, a context-length error and an answer
-// without LaTeX, each with a clear message and no round lost.
+// without LaTeX, each with a clear message and no round lost; progress while
+// streaming, and Cancel keeping the rounds done.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -119,6 +120,17 @@ for (const shape of ["openai", "anthropic"]) {
       assert.equal(fullName, "template.tex");
       assert.equal(full, final);
       assert.match(await page.textContent("#write-cutoff-note"), /the pool holds no paper dated on or after the cutoff/);
+      // The key went to the model endpoint only: not in the files, the page's storage or any other request.
+      const stored = await page.evaluate(async () => {
+        const db = await new Promise((ok, no) => { const r = indexedDB.open("citegate"); r.onsuccess = () => ok(r.result); r.onerror = no; });
+        const all = [];
+        for (const name of db.objectStoreNames) {
+          all.push(await new Promise((ok) => { const q = db.transaction(name).objectStore(name).getAll(); q.onsuccess = () => ok(JSON.stringify(q.result)); }));
+        }
+        return JSON.stringify(localStorage) + all.join("");
+      });
+      assert.ok(stored.includes("smith2023invented"), "the rounds are stored");
+      for (const text of [intro, full, stored, JSON.stringify(app.server.requests)]) assert.ok(!text.includes(KEY), "the model key leaked");
       await screenshot(page, `page-write-${shape}`);
       // A reload keeps the rounds and the verdict (the key is not remembered, the history is).
       await page.reload();
@@ -164,3 +176,21 @@ for (const shape of ["openai", "anthropic"]) {
     assert.deepEqual(errors, []);
   });
 }
+
+test("cancel stops a streaming answer, shows progress first, and keeps the rounds", async () => {
+  const errors = await withPage(app.browser, "write-cancel", async (page) => {
+    await setup(page, "openai");
+    model.script(answer(draft(7)), { ...answer(draft(10)), chunkDelayMs: 100 });
+    await page.click("#write-start");
+    await page.waitForFunction(() => document.querySelectorAll("#rounds li.round").length === 1, null, { timeout: 30000 });
+    await page.waitForFunction(() => /^round 2: \d+ characters received$/.test(document.querySelector("#write-progress")?.textContent ?? ""));
+    assert.ok((await page.textContent("#write-stream")).startsWith("Here is the updated file."));
+    await page.click("#write-cancel");
+    await page.waitForFunction(() => document.querySelector("#write-error")?.textContent.includes("cancelled"));
+    assert.equal(await page.textContent("#write-error"), "round 2: cancelled; the rounds so far are kept");
+    assert.equal((await rounds(page)).length, 1);
+    assert.equal(await page.textContent("#write-verdict"), "IN PROGRESS");
+    assert.equal(await page.isDisabled("#write-continue"), false);
+  });
+  assert.deepEqual(errors, []);
+});

@@ -22,6 +22,27 @@ use citegate_core::write::{
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// The example inputs (copies of the CLI's test fixtures, see `web/examples/write/README.md`).
+const EXAMPLE: [(&str, &str); 5] = [
+    (
+        "template.tex",
+        include_str!("../../examples/write/template.tex"),
+    ),
+    (
+        "citation_pool.json",
+        include_str!("../../examples/write/citation_pool.json"),
+    ),
+    (
+        "outline.json",
+        include_str!("../../examples/write/outline.json"),
+    ),
+    ("idea.md", include_str!("../../examples/write/idea.md")),
+    (
+        "experimental_log.md",
+        include_str!("../../examples/write/experimental_log.md"),
+    ),
+];
+
 /// The workspace document of this page.
 const PAGE_KEY: &str = "write";
 
@@ -192,6 +213,17 @@ pub fn WritePage() -> impl IntoView {
         save();
     };
 
+    let load_example = move |_| {
+        for (slot, (name, text)) in EXAMPLE.iter().enumerate() {
+            set_slot(
+                slot,
+                LoadedFile {
+                    name: (*name).to_string(),
+                    text: (*text).to_string(),
+                },
+            );
+        }
+    };
     // The loop is built from the inputs each time, so an input error shows at once.
     let check_inputs = Memo::new(move |_| {
         let i = inputs.get();
@@ -348,6 +380,7 @@ pub fn WritePage() -> impl IntoView {
                 }).collect_view()}
             </div>
             <div class="toolbar">
+                <button type="button" id="load-example" on:click=load_example>"Load example"</button>
                 <button type="button" class="secondary" id="use-workspace-pool" on:click=use_workspace_pool>"Use the pool from this workspace"</button>
             </div>
             <div class="form-grid">
