@@ -578,6 +578,13 @@ fn text_latex_never_reads() {
     check("\\cite{a}\n\\endinput \\cite{b}\n\\cite{x}", &["a", "b"]);
     check(r"\deleted{old \cite{x}} \added{\cite{a}}", &["a"]);
     check(r"\deleted[id=R1]{old \cite{x}} \cite{b}", &["b"]);
+    // No `.aux` is open in the preamble: LaTeX drops a `\nocite` there,
+    // unless biblatex records it.
+    check("\nocite{x}
+\begin{document}\cite{a}", &["a"]);
+    check("\usepackage{biblatex}\nocite{b}
+\begin{document}\cite{a}", &["b", "a"]);
+    check("\nocite{b}\cite{a}", &["b", "a"]);
 }
 
 #[test]

@@ -275,6 +275,10 @@ struct Scanner<'a> {
     in_definition: bool,
     /// Where reading stops: the end of the line holding `\endinput`.
     stop_at: Option<usize>,
+    /// Keys before this offset (the preamble, up to `\begin{document}`) are
+    /// not recorded: no `.aux` is open yet, so LaTeX drops a `\nocite` there.
+    /// biblatex records them, so with biblatex loaded this is 0.
+    preamble_end: usize,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -294,6 +298,7 @@ impl<'a> Scanner<'a> {
             learned: HashMap::new(),
             in_definition,
             stop_at: None,
+            preamble_end: if in_definition { 0 } else { preamble_end(src) },
         }
     }
 
@@ -931,6 +936,10 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
+        if start < self.preamble_end {
+            self.pos = after_name;
+            return;
+        }
         for key in keys {
             self.out.cites.push(Cite {
                 key: key.clone(),
@@ -1186,6 +1195,9 @@ impl<'a> Scanner<'a> {
     /// Records the keys of one `{…}` group.
     fn push_keys(&mut self, command: &str, spans: Vec<(usize, usize, bool)>, nocite: bool) {
         for (start, end, commented) in spans {
+            if start < self.preamble_end {
+                continue;
+            }
             let raw = self.src.get(start..end).unwrap_or("");
             let key = if commented {
                 strip_comments(raw)
@@ -1310,6 +1322,21 @@ impl<'a> Scanner<'a> {
             i = self.skip_ws(next);
         }
         Ok(i)
+    }
+}
+
+/// Where the preamble ends: the offset of `\begin{document}` in a source
+/// that has one (a main file), unless the preamble loads biblatex, which
+/// records a `\nocite` given there; 0 otherwise.
+fn preamble_end(src: &str) -> usize {
+    let Some(at) = src.find("\\begin{document}") else {
+        return 0;
+    };
+    let preamble = src.get(..at).unwrap_or("");
+    if preamble.contains("{biblatex}") || preamble.contains(",biblatex}") {
+        0
+    } else {
+        at
     }
 }
 
