@@ -580,11 +580,12 @@ fn text_latex_never_reads() {
     check(r"\deleted[id=R1]{old \cite{x}} \cite{b}", &["b"]);
     // No `.aux` is open in the preamble: LaTeX drops a `\nocite` there,
     // unless biblatex records it.
-    check("\nocite{x}
-\begin{document}\cite{a}", &["a"]);
-    check("\usepackage{biblatex}\nocite{b}
-\begin{document}\cite{a}", &["b", "a"]);
-    check("\nocite{b}\cite{a}", &["b", "a"]);
+    check("\\nocite{x}\n\\begin{document}\\cite{a}", &["a"]);
+    check(
+        "\\usepackage{biblatex}\\nocite{b}\n\\begin{document}\\cite{a}",
+        &["b", "a"],
+    );
+    check(r"\nocite{b}\cite{a}", &["b", "a"]);
 }
 
 #[test]
