@@ -580,9 +580,17 @@ fn text_latex_never_reads() {
     check(r"\deleted[id=R1]{old \cite{x}} \cite{b}", &["b"]);
     // No `.aux` is open in the preamble: LaTeX drops a `\nocite` there,
     // unless biblatex records it.
-    check("\\nocite{x}\n\\begin{document}\\cite{a}", &["a"]);
     check(
-        "\\usepackage{biblatex}\\nocite{b}\n\\begin{document}\\cite{a}",
+        "\\documentclass{article}\\nocite{x}\n\\begin{document}\\cite{a}",
+        &["a"],
+    );
+    // Not a main file: a chapter showing a whole document as an example.
+    check(
+        "\\cite{a}\\begin{verbatim}\\documentclass{x}\\begin{document}\\end{verbatim}",
+        &["a"],
+    );
+    check(
+        "\\documentclass{article}\\usepackage{biblatex}\\nocite{b}\n\\begin{document}\\cite{a}",
         &["b", "a"],
     );
     check(r"\nocite{b}\cite{a}", &["b", "a"]);

@@ -1338,11 +1338,21 @@ impl<'a> Scanner<'a> {
 /// Where the preamble ends: the offset of `\begin{document}` in a source
 /// that has one (a main file), unless the preamble loads biblatex, which
 /// records a `\nocite` given there; 0 otherwise.
+///
+/// Only a source whose `\documentclass` comes before its `\begin{document}`
+/// with no environment opened before it counts as a main file: a chapter that
+/// shows a whole document in a `verbatim` example keeps all its keys.
 fn preamble_end(src: &str) -> usize {
     let Some(at) = src.find("\\begin{document}") else {
         return 0;
     };
     let preamble = src.get(..at).unwrap_or("");
+    let main_file = preamble
+        .find("\\documentclass")
+        .is_some_and(|class| preamble.find("\\begin{").is_none_or(|env| class < env));
+    if !main_file {
+        return 0;
+    }
     if preamble.contains("{biblatex}") || preamble.contains(",biblatex}") {
         0
     } else {
