@@ -578,6 +578,22 @@ fn text_latex_never_reads() {
     check("\\cite{a}\n\\endinput \\cite{b}\n\\cite{x}", &["a", "b"]);
     check(r"\deleted{old \cite{x}} \added{\cite{a}}", &["a"]);
     check(r"\deleted[id=R1]{old \cite{x}} \cite{b}", &["b"]);
+    // No `.aux` is open in the preamble: LaTeX drops a `\nocite` there,
+    // unless biblatex records it.
+    check(
+        "\\documentclass{article}\\nocite{x}\n\\begin{document}\\cite{a}",
+        &["a"],
+    );
+    // Not a main file: a chapter showing a whole document as an example.
+    check(
+        "\\cite{a}\\begin{verbatim}\\documentclass{x}\\begin{document}\\end{verbatim}",
+        &["a"],
+    );
+    check(
+        "\\documentclass{article}\\usepackage{biblatex}\\nocite{b}\n\\begin{document}\\cite{a}",
+        &["b", "a"],
+    );
+    check(r"\nocite{b}\cite{a}", &["b", "a"]);
 }
 
 #[test]
