@@ -232,8 +232,8 @@ fn run_coverage(a: CoverageArgs) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let cites = coverage::cites_of(&project);
-    let (c, unkeyed) = match coverage::check_pool(&pool.papers, &cites, &threshold) {
+    let cites = coverage::cite_refs(&project);
+    let (c, unkeyed) = match coverage::check_pool_refs(&pool.papers, cites, &threshold) {
         Ok(x) => x,
         Err(e) => return report(&a.pool, e),
     };

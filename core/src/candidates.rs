@@ -491,9 +491,12 @@ pub fn exact_pass(candidates: Vec<Candidate>) -> Vec<Candidate> {
     out
 }
 
-const BINS: usize = 64;
+/// Bins of a title's character histogram. Normalized titles are mostly
+/// lowercase letters, digits and spaces: modulo 32 the letters and the
+/// space get a bin each, so more bins would add little to the bound.
+const BINS: usize = 32;
 
-/// A character histogram of a title: 64 bins (code point mod 64), each
+/// A character histogram of a title: 32 bins (code point mod 32), each
 /// count capped at 127 and packed eight to a word, so two histograms
 /// compare in a few word operations instead of a loop over the bins.
 #[derive(Clone, Copy)]
@@ -538,7 +541,7 @@ fn histogram_bound(a: &Histogram, b: &Histogram) -> u32 {
         let u = (y | HIGH).wrapping_sub(x);
         let ge = ((t & HIGH) >> 7).wrapping_mul(0xFF);
         let abs = ((t ^ HIGH) & ge) | ((u ^ HIGH) & !ge);
-        // Two byte lanes to a 16-bit lane: at most 8 · 2 · 127 each.
+        // Two byte lanes to a 16-bit lane: at most 4 · 2 · 127 each.
         acc += (abs & 0x00FF_00FF_00FF_00FF) + ((abs >> 8) & 0x00FF_00FF_00FF_00FF);
     }
     let sum_abs = (acc.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
@@ -560,6 +563,8 @@ struct Fuzzy {
     /// The lengths whose bucket is not empty.
     lengths: Vec<usize>,
     hists: Vec<Histogram>,
+    /// The histograms of each bucket's titles, in the bucket's order.
+    bucket_hists: Vec<Vec<Histogram>>,
     dropped: Vec<bool>,
     merged: Vec<Vec<usize>>,
     matches: Vec<usize>,
@@ -589,12 +594,17 @@ impl Fuzzy {
             .filter(|&l| buckets.get(l).is_some_and(|b| !b.is_empty()))
             .collect();
         let hists: Vec<Histogram> = titles.iter().map(|t| histogram(t)).collect();
+        let bucket_hists: Vec<Vec<Histogram>> = buckets
+            .iter()
+            .map(|b| b.iter().filter_map(|&j| hists.get(j).copied()).collect())
+            .collect();
         Fuzzy {
             titles,
             k,
             buckets,
             lengths,
             hists,
+            bucket_hists,
             dropped: vec![false; n],
             merged: vec![Vec::new(); n],
             matches: Vec::new(),
@@ -610,6 +620,7 @@ impl Fuzzy {
             buckets,
             lengths,
             hists,
+            bucket_hists,
             dropped,
             merged,
             matches,
@@ -625,7 +636,8 @@ impl Fuzzy {
                 continue;
             };
             let la = a.len();
-            let scorer = rapidfuzz::distance::levenshtein::BatchComparator::new(a.iter().copied());
+            // Built on the first pair the histograms let through.
+            let mut scorer = None;
             matches.clear();
             for &lb in lengths.iter() {
                 let m = la.max(lb);
@@ -633,17 +645,15 @@ impl Fuzzy {
                 if la.abs_diff(lb) > kmax {
                     continue;
                 }
-                let Some(bucket) = buckets.get(lb) else {
+                let (Some(bucket), Some(bhists)) = (buckets.get(lb), bucket_hists.get(lb)) else {
                     continue;
                 };
                 let start = bucket.partition_point(|&j| j <= i);
-                for &j in bucket.get(start..).unwrap_or(&[]) {
+                let later = bucket.get(start..).unwrap_or(&[]);
+                for (&j, hb) in later.iter().zip(bhists.get(start..).unwrap_or(&[])) {
                     if dropped.get(j).copied().unwrap_or(true) {
                         continue;
                     }
-                    let (Some(b), Some(hb)) = (titles.get(j), hists.get(j)) else {
-                        continue;
-                    };
                     let hit = if m == 0 {
                         true
                     } else if la == 0 || lb == 0 {
@@ -652,9 +662,15 @@ impl Fuzzy {
                     } else if histogram_bound(ha, hb) as usize > kmax {
                         false
                     } else {
+                        let Some(b) = titles.get(j) else { continue };
                         let args =
                             rapidfuzz::distance::levenshtein::Args::default().score_cutoff(kmax);
                         scorer
+                            .get_or_insert_with(|| {
+                                rapidfuzz::distance::levenshtein::BatchComparator::new(
+                                    a.iter().copied(),
+                                )
+                            })
                             .distance_with_args(b.iter().copied(), &args)
                             .is_some()
                     };
