@@ -119,17 +119,44 @@ fn print_notes(project: &Project) {
     }
 }
 
+/// `cites --json`: the project as scanned, plus the keys cited in the text
+/// and those only listed by `\nocite`, apart.
+#[derive(Serialize)]
+struct CitesOutput<'a> {
+    #[serde(flatten)]
+    project: &'a Project,
+    cited: Vec<&'a str>,
+    nocite_only: Vec<&'a str>,
+    nocite_all: bool,
+}
+
 fn run_cites(a: CitesArgs) -> u8 {
     let project = match load_project(&a.tex) {
         Ok(p) => p,
         Err(code) => return code,
     };
     if a.json {
-        print_json(&project);
+        print_json(&CitesOutput {
+            project: &project,
+            cited: project.cited_keys(),
+            nocite_only: project.nocite_only_keys(),
+            nocite_all: project.nocites_all(),
+        });
         return PASS;
     }
-    for (file, c) in project.cites() {
+    // Cites in the text first; `\nocite` keys after them, apart.
+    for (file, c) in project.cites().filter(|(_, c)| !c.nocite) {
         println!("{file}:{}:{}\t\\{}\t{}", c.line, c.column, c.command, c.key);
+    }
+    for (file, c) in project.cites().filter(|(_, c)| c.nocite) {
+        println!("{file}:{}:{}\t\\{}\t{}", c.line, c.column, c.command, c.key);
+    }
+    let only = project.nocite_only_keys();
+    if !only.is_empty() {
+        eprintln!(
+            "note: only in \\nocite (listed in the bibliography, not cited in the text; not counted by the coverage gate): {}",
+            only.join(", ")
+        );
     }
     print_notes(&project);
     PASS
@@ -289,7 +316,7 @@ fn run_coverage(a: CoverageArgs) -> u8 {
     }
     if !c.nocite_only.is_empty() {
         eprintln!(
-            "note: only in \\nocite (not counted): {}",
+            "note: only in \\nocite (listed in the bibliography, not cited in the text; not counted): {}",
             c.nocite_only.join(", ")
         );
     }

@@ -44,15 +44,20 @@ fn utf16le(text: &str) -> Vec<u8> {
 
 #[test]
 fn bibcheck_names_bad_encodings_and_binary_files() {
-    check_bib(
-        "latin1.bib",
-        b"@misc{a,\n title={caf\xe9}}",
-        "latin1.bib:2,",
-    );
-    check_bib(
-        "latin1.bib",
-        b"@misc{a,\n title={caf\xe9}}",
-        "invalid byte at offset 20",
+    // An 8-bit file is read, with a warning that names the encoding and
+    // the line of the first byte that is not UTF-8.
+    let dir = scratch("bib");
+    std::fs::write(dir.join("latin1.bib"), b"@misc{a,\n title={caf\xe9}}").expect("write");
+    let (code, out, err) = citegate(&dir, &["bibcheck", "--bib", "latin1.bib", "--json"]);
+    assert_ne!(code, 2, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["entries"], 1, "{out}");
+    assert_eq!(v["findings"][0]["line"], 2, "{out}");
+    assert!(
+        v["findings"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("latin-1")),
+        "{out}"
     );
     check_bib("utf16.bib", &utf16le("@misc{a, title={x}}"), "UTF-16");
     check_bib(

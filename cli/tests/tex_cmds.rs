@@ -297,3 +297,74 @@ fn cites_lists_file_line_and_command() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["files"][1]["name"], "sec.tex");
 }
+
+/// `citegate cites` on each document of the LaTeX oracle
+/// (`core/tests/fixtures/latex-oracle/`, see `tools/latex-oracle/run.sh`)
+/// reports the keys LaTeX recorded: `cited` and `nocite_only` apart where
+/// biber's `.bcf` tells them apart, their union where the `.aux` does not.
+#[test]
+fn cites_reports_the_keys_latex_records() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/latex-oracle");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 40);
+    for dir in dirs {
+        let mut want: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for line in std::fs::read_to_string(dir.join("expected.txt"))
+            .unwrap()
+            .lines()
+        {
+            if let Some((kind, key)) = line.split_once('\t').filter(|_| !line.starts_with('#')) {
+                want.entry(kind.into()).or_default().insert(key.into());
+            }
+        }
+        let (code, out, err) = citegate(&dir, &["cites", "--tex", "main.tex", "--json"]);
+        assert_eq!(code, 0, "{}: {err}", dir.display());
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let keys = |field: &str| -> BTreeSet<String> {
+            v[field]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k.as_str().unwrap().to_string())
+                .collect()
+        };
+        let cited = keys("cited");
+        let mut nocited = keys("nocite_only");
+        if v["nocite_all"] == true {
+            nocited.insert("*".into());
+        }
+        let mut got: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        if want.contains_key("any") {
+            got.insert("any".into(), cited.union(&nocited).cloned().collect());
+        } else {
+            if !cited.is_empty() {
+                got.insert("cite".into(), cited);
+            }
+            if !nocited.is_empty() {
+                got.insert("nocite".into(), nocited);
+            }
+        }
+        assert_eq!(got, want, "{}", dir.display());
+    }
+}
+
+/// `\nocite` keys come after the cited ones in the text output, and a note
+/// says they are not counted.
+#[test]
+fn cites_puts_nocite_keys_apart() {
+    let d = scratch("nocite-apart");
+    std::fs::write(d.join("main.tex"), "\\nocite{b}\n\\citep{a}\n").unwrap();
+    let (code, out, err) = citegate(&d, &["cites", "--tex", "main.tex"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "main.tex:2:8\t\\citep\ta\nmain.tex:1:9\t\\nocite\tb\n");
+    assert!(
+        err.contains("only in \\nocite") && err.contains(": b"),
+        "{err}"
+    );
+}

@@ -101,7 +101,7 @@ export interface WrittenBib { text: string; keys: string[]; pool: Pool }
 export interface BibField { name: string; value: string; raw: string; line: number }
 export interface BibEntry { kind: string; key: string; line: number; fields: BibField[] }
 export interface BibProblem {
-  kind: "syntax" | "unclosed" | "missing_comma" | "missing_key" | "repeated_field" | "undefined_macro";
+  kind: "syntax" | "unclosed" | "missing_comma" | "missing_key" | "repeated_field" | "undefined_macro" | "damaged" | "encoding";
   error: { kind: ErrorKind; location: Location; message: string };
 }
 export interface Bibliography {
@@ -109,7 +109,7 @@ export interface Bibliography {
   comments: string[]; problems: BibProblem[];
 }
 
-export interface Cite { key: string; command: string; line: number; column: number; start: number; end: number }
+export interface Cite { key: string; command: string; line: number; column: number; start: number; end: number; nocite: boolean }
 /** LaTeX sources by file name, e.g. `{ "main.tex": "...", "sections/intro.tex": "..." }`. */
 export type TexFiles = Record<string, string>;
 export interface TexProject {

@@ -70,23 +70,131 @@ fn named_symbol(cmd: &str) -> Option<&'static str> {
         "textasciitilde" => "~",
         "textbackslash" => "\\",
         "LaTeX" => "LaTeX",
+        "LaTeXe" => "LaTeX2e",
         "TeX" => "TeX",
         "BibTeX" => "BibTeX",
+        "XeTeX" => "XeTeX",
+        "XeLaTeX" => "XeLaTeX",
+        "LuaTeX" => "LuaTeX",
+        "LuaLaTeX" => "LuaLaTeX",
+        "pdfTeX" => "pdfTeX",
+        "pdfLaTeX" => "pdfLaTeX",
+        "eTeX" => "e-TeX",
+        "ConTeXt" => "ConTeXt",
+        "AmS" | "AMS" => "AMS",
+        "MF" => "Metafont",
+        "MP" => "MetaPost",
         "ldots" | "dots" | "textellipsis" => "…",
         "S" => "§",
         "P" => "¶",
         "copyright" => "©",
+        _ => return None,
+    })
+}
+
+/// A math symbol or operator name (`\alpha` → α, `\log` → log, `\leq` → ≤).
+/// Unlike a text command it keeps the spaces after it: in `$O(n \log n)$`
+/// they separate words once the math is flattened into text.
+fn math_symbol(cmd: &str) -> Option<&'static str> {
+    Some(match cmd {
         "alpha" => "α",
         "beta" => "β",
         "gamma" => "γ",
         "delta" => "δ",
-        "epsilon" => "ε",
+        "epsilon" | "varepsilon" => "ε",
+        "zeta" => "ζ",
+        "eta" => "η",
+        "theta" | "vartheta" => "θ",
+        "iota" => "ι",
+        "kappa" => "κ",
         "lambda" => "λ",
         "mu" => "μ",
+        "nu" => "ν",
+        "xi" => "ξ",
         "pi" => "π",
+        "rho" | "varrho" => "ρ",
         "sigma" => "σ",
+        "varsigma" => "ς",
         "tau" => "τ",
+        "upsilon" => "υ",
+        "phi" | "varphi" => "φ",
+        "chi" => "χ",
+        "psi" => "ψ",
         "omega" => "ω",
+        "Gamma" => "Γ",
+        "Delta" => "Δ",
+        "Theta" => "Θ",
+        "Lambda" => "Λ",
+        "Xi" => "Ξ",
+        "Pi" => "Π",
+        "Sigma" => "Σ",
+        "Upsilon" => "Υ",
+        "Phi" => "Φ",
+        "Psi" => "Ψ",
+        "Omega" => "Ω",
+        "log" => "log",
+        "ln" => "ln",
+        "lg" => "lg",
+        "exp" => "exp",
+        "sin" => "sin",
+        "cos" => "cos",
+        "tan" => "tan",
+        "max" => "max",
+        "min" => "min",
+        "sup" => "sup",
+        "inf" => "inf",
+        "lim" => "lim",
+        "arg" => "arg",
+        "det" => "det",
+        "dim" => "dim",
+        "ker" => "ker",
+        "gcd" => "gcd",
+        "Pr" => "Pr",
+        "times" => "×",
+        "cdot" => "·",
+        "pm" => "±",
+        "mp" => "∓",
+        "le" | "leq" => "≤",
+        "ge" | "geq" => "≥",
+        "ne" | "neq" => "≠",
+        "ll" => "≪",
+        "gg" => "≫",
+        "approx" => "≈",
+        "sim" => "∼",
+        "simeq" => "≃",
+        "equiv" => "≡",
+        "propto" => "∝",
+        "infty" => "∞",
+        "in" => "∈",
+        "notin" => "∉",
+        "subset" => "⊂",
+        "subseteq" => "⊆",
+        "cup" => "∪",
+        "cap" => "∩",
+        "to" | "rightarrow" => "→",
+        "leftarrow" | "gets" => "←",
+        "Rightarrow" => "⇒",
+        "leftrightarrow" => "↔",
+        "mapsto" => "↦",
+        "partial" => "∂",
+        "nabla" => "∇",
+        "ell" => "ℓ",
+        "forall" => "∀",
+        "exists" => "∃",
+        "sum" => "∑",
+        "prod" => "∏",
+        "int" => "∫",
+        "sqrt" => "√",
+        "circ" => "∘",
+        "star" => "⋆",
+        "ast" => "∗",
+        "langle" => "⟨",
+        "rangle" => "⟩",
+        "lfloor" => "⌊",
+        "rfloor" => "⌋",
+        "lceil" => "⌈",
+        "rceil" => "⌉",
+        "vert" | "mid" => "|",
         _ => return None,
     })
 }
@@ -226,6 +334,10 @@ fn decode_command(chars: &[char], i: usize, out: &mut String) -> usize {
         }
         return k;
     }
+    if let Some(sym) = math_symbol(&name) {
+        out.push_str(sym);
+        return j;
+    }
     // Any other command (`\emph`, `\textbf`, `\url`…) only formats its argument: drop the name.
     skip_spaces(chars, j)
 }
@@ -260,6 +372,26 @@ mod tests {
         check("Hello~World", "Hello World");
         check(r"$\alpha$-divergence", "α-divergence");
         check("plain ascii", "plain ascii");
+    }
+
+    /// TeX logos and simple math in titles read as text.
+    #[test]
+    fn decodes_logos_and_simple_math() {
+        check(r"{\LaTeX}", "LaTeX");
+        check(r"A {\LaTeX} package", "A LaTeX package");
+        check(r"The \TeX book", "The TeXbook");
+        check(r"The \TeX{} book", "The TeX book");
+        check(r"Using \LaTeX\ and \BibTeX", "Using LaTeX and BibTeX");
+        check(r"\LaTeXe{} for authors", "LaTeX2e for authors");
+        check(r"{\XeTeX} and {\LuaTeX}", "XeTeX and LuaTeX");
+        check(r"An $O(n \log n)$ algorithm", "An O(n log n) algorithm");
+        check(r"$O(\log^2 n)$ time", "O(log^2 n) time");
+        check(r"$\mathcal{O}(n)$ bounds", "O(n) bounds");
+        check(r"$k \leq n$ and $\epsilon > 0$", "k ≤ n and ε > 0");
+        check(r"$\alpha \beta$", "α β");
+        check(r"$\ell_1$ regularization", "ℓ_1 regularization");
+        check(r"Fast $\sqrt{n}$-approximation", "Fast √n-approximation");
+        check(r"$\Omega(n^2)$ lower bound", "Ω(n^2) lower bound");
     }
 
     #[test]

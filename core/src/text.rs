@@ -29,19 +29,85 @@ pub fn decode(bytes: &[u8]) -> Result<&str> {
     })
 }
 
-/// Line (1-based) and byte index of `offset` in `bytes`.
+/// Line and column (1-based; the column counts the UTF-8 characters before
+/// `offset` on its line, and each other byte as one) of `offset` in `bytes`.
 fn at(bytes: &[u8], offset: usize) -> Location {
-    Location {
-        line: Some(
-            1 + bytes
-                .get(..offset)
-                .unwrap_or_default()
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count(),
-        ),
-        index: Some(offset),
-        ..Location::default()
+    let before = bytes.get(..offset).unwrap_or_default();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    // A byte-order mark is no character an editor shows.
+    let line_text = before.get(line_start..).unwrap_or_default();
+    let line_text = line_text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line_text);
+    let column = 1 + String::from_utf8_lossy(line_text).chars().count();
+    Location::default().at(line, column)
+}
+
+/// The file's text as [`decode`] reads it; a file that is not UTF-8 but is
+/// otherwise text (no NUL byte, not UTF-16, not a zip) has each byte that is
+/// not part of valid UTF-8 read in an 8-bit encoding instead, with a warning
+/// that names it and where the first such byte is: Windows-1252 when
+/// a byte in 0x80–0x9F is used (those are printable there and control codes
+/// in Latin-1), Latin-1 (ISO-8859-1) otherwise.
+///
+/// ```
+/// use citegate_core::text::decode_or_8bit;
+/// let (text, warning) = decode_or_8bit(b"caf\xe9 \x93x\x94").unwrap();
+/// assert_eq!(text, "caf\u{e9} \u{201c}x\u{201d}");
+/// assert!(warning.unwrap().message.contains("windows-1252"));
+/// ```
+pub fn decode_or_8bit(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Option<Error>)> {
+    match decode(bytes) {
+        Ok(text) => Ok((std::borrow::Cow::Borrowed(text), None)),
+        Err(e) if not_text(bytes).is_some() => Err(e),
+        Err(e) => {
+            let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            // Runs that are valid UTF-8 stay as they are (a file edited in
+            // two editors can mix both); only the other bytes are 8-bit.
+            let windows = body
+                .utf8_chunks()
+                .any(|c| c.invalid().iter().any(|&b| (0x80..=0x9f).contains(&b)));
+            let name = if windows {
+                "windows-1252"
+            } else {
+                "latin-1 (iso-8859-1)"
+            };
+            let mut text = String::with_capacity(body.len());
+            for chunk in body.utf8_chunks() {
+                text.push_str(chunk.valid());
+                text.extend(chunk.invalid().iter().map(|&b| byte_8bit(b, windows)));
+            }
+            let warning = Error {
+                message: format!(
+                    "not UTF-8 text: read as {name}; check its accented letters, or save it as UTF-8"
+                ),
+                ..e
+            };
+            Ok((std::borrow::Cow::Owned(text), Some(warning)))
+        }
+    }
+}
+
+/// One byte of Latin-1 or Windows-1252 as a character. Latin-1 maps each
+/// byte to the code point of the same number; Windows-1252 differs only in
+/// 0x80–0x9F, where the WHATWG Encoding Standard's table gives these
+/// characters (its five unassigned bytes stay control codes, as there).
+fn byte_8bit(b: u8, windows: bool) -> char {
+    const HIGH: [char; 32] = [
+        '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}',
+        '\u{8f}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2dc}', '\u{2122}', '\u{161}', '\u{203a}', '\u{153}', '\u{9d}', '\u{17e}',
+        '\u{178}',
+    ];
+    match b {
+        0x80..=0x9f if windows => HIGH
+            .get(usize::from(b - 0x80))
+            .copied()
+            .unwrap_or(char::REPLACEMENT_CHARACTER),
+        _ => char::from(b),
     }
 }
 

@@ -20,8 +20,8 @@ use serde_json::{json, Map, Value};
 // ---- encodings --------------------------------------------------------------
 
 /// `bytes` read as a `.bib` must fail with an encoding error whose message
-/// contains `says` and whose location has `line` and byte `index`.
-fn check_encoding(bytes: &[u8], says: &str, line: usize, index: usize) {
+/// contains `says` and whose location has `line` and `column`.
+fn check_encoding(bytes: &[u8], says: &str, line: usize, column: usize) {
     let err = parse::parse_bytes(bytes).expect_err("must be an encoding error");
     assert_eq!(err.kind, ErrorKind::Encoding, "{err}");
     assert!(
@@ -30,9 +30,33 @@ fn check_encoding(bytes: &[u8], says: &str, line: usize, index: usize) {
         err.message
     );
     assert_eq!(
-        (err.location.line, err.location.index),
-        (Some(line), Some(index)),
+        (err.location.line, err.location.column, err.location.index),
+        (Some(line), Some(column), None),
         "{err}"
+    );
+}
+
+/// `bytes` (not UTF-8, but 8-bit text) read as a `.bib`: the entries are
+/// read and the first problem is a warning that names the encoding (`says`)
+/// and the place of the first byte that is not UTF-8.
+fn check_8bit(bytes: &[u8], says: &str, line: usize, column: usize, title: &str) {
+    let bib = parse::parse_bytes(bytes).expect("8-bit text is read");
+    let warning = bib.problems.first().expect("a warning");
+    assert_eq!(warning.kind, parse::ProblemKind::Encoding);
+    assert!(
+        warning.error.message.contains(says),
+        "{:?} lacks {says:?}",
+        warning.error.message
+    );
+    assert_eq!(
+        (warning.error.location.line, warning.error.location.column),
+        (Some(line), Some(column)),
+        "{}",
+        warning.error
+    );
+    assert_eq!(
+        bib.entries.first().and_then(|e| e.get("title")),
+        Some(title)
     );
 }
 
@@ -44,23 +68,31 @@ fn utf16le(text: &str, bom: bool) -> Vec<u8> {
 
 #[test]
 fn non_utf8_bib_files_are_named_with_their_place() {
-    check_encoding(
-        b"@misc{a,\n title={x}}\n\xff\xfe",
-        "invalid byte at offset 21",
-        3,
-        21,
+    check_8bit(b"@misc{a,\n title={x}}\n\xff\xfe", "latin-1", 3, 1, "x");
+    check_8bit(
+        b"\xEF\xBB\xBF@misc{a, title={caf\xe9}}",
+        "latin-1",
+        1,
+        20,
+        "caf\u{e9}",
     );
-    check_encoding(b"\xEF\xBB\xBF@misc{a, title={caf\xe9}}", "offset 22", 1, 22);
-    check_encoding(&utf16le("@misc{a, title={x}}", true), "UTF-16", 1, 0);
+    check_8bit(
+        b"@misc{a, title={\x93caf\xe9\x94}}",
+        "windows-1252",
+        1,
+        17,
+        "\u{201c}caf\u{e9}\u{201d}",
+    );
+    check_encoding(&utf16le("@misc{a, title={x}}", true), "UTF-16", 1, 1);
     check_encoding(
         &utf16le("@misc{a, title={x}}", false),
         "NUL byte at offset 1",
         1,
-        1,
+        2,
     );
-    check_encoding(&[0xFE, 0xFF, 0, b'@'], "UTF-16", 1, 0);
-    check_encoding(b"PK\x03\x04\x14\0\x08\0\x08\0refs.bib", "zip archive", 1, 0);
-    check_encoding(b"@misc{a,\n\n title={\0}}", "NUL byte at offset 18", 3, 18);
+    check_encoding(&[0xFE, 0xFF, 0, b'@'], "UTF-16", 1, 1);
+    check_encoding(b"PK\x03\x04\x14\0\x08\0\x08\0refs.bib", "zip archive", 1, 1);
+    check_encoding(b"@misc{a,\n\n title={\0}}", "NUL byte at offset 18", 3, 9);
 }
 
 // ---- huge .bib --------------------------------------------------------------
@@ -132,11 +164,17 @@ fn ten_thousand_nested_braces_in_a_bib_field() {
     let entry = bib.entries.first().expect("one entry");
     assert_eq!(entry.decoded("title").as_deref(), Some("x"));
     let _ = format::check_entries(&bib, 2026);
-    // Never closed: one clear problem, no entry invented.
+    // Never closed: one clear problem; the entry is kept without the
+    // field, as BibTeX keeps an entry whose key it has read.
     let open = format!("@misc{{k, title = {{{}x", "{".repeat(DEEP));
     let bib = parse::parse(&open);
-    assert!(bib.entries.is_empty());
-    assert!(!bib.problems.is_empty());
+    assert_eq!(bib.entries.len(), 1);
+    assert!(bib
+        .entries
+        .iter()
+        .all(|e| e.key == "k" && e.fields.is_empty()));
+    assert_eq!(bib.problems.len(), 1);
+    assert_eq!(bib.problems[0].kind, parse::ProblemKind::Damaged);
     // LaTeX decoding and title normalization of the deep value.
     let value = format!("{}\\\"o{}", "{".repeat(DEEP), "}".repeat(DEEP));
     assert_eq!(title::normalize(&value), "o");

@@ -677,7 +677,10 @@ mod tests {
             got,
             vec![
                 (Code::Parse, Severity::Warning, Some(1)),
-                (Code::Parse, Severity::Error, Some(2))
+                (Code::Parse, Severity::Error, Some(2)),
+                // `b` broke after its key, so it is kept (as BibTeX keeps
+                // it) and checked like any entry.
+                (Code::MissingField, Severity::Error, Some(2)),
             ]
         );
     }

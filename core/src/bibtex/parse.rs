@@ -64,13 +64,22 @@ pub enum ProblemKind {
     RepeatedField,
     /// A bare word that names no `@string`; kept as text.
     UndefinedMacro,
+    /// The entry broke after its key was read; kept with the fields read
+    /// before the error, as BibTeX keeps it, and the rest of it skipped.
+    Damaged,
+    /// The file is not UTF-8; it was read as an 8-bit encoding (named in
+    /// the message), so accented letters may be wrong.
+    Encoding,
 }
 
 impl ProblemKind {
     /// Whether the file is still read as its author meant (warning) or an
     /// entry was lost or cut (error).
     pub fn is_error(self) -> bool {
-        matches!(self, ProblemKind::Syntax | ProblemKind::Unclosed)
+        matches!(
+            self,
+            ProblemKind::Syntax | ProblemKind::Unclosed | ProblemKind::Damaged
+        )
     }
 }
 
@@ -139,12 +148,33 @@ impl Entry {
     }
 }
 
-/// Reads a `.bib` file given as bytes. Invalid UTF-8 is an
-/// [`ErrorKind::Encoding`] error whose location has the line and the byte
-/// offset (as `index`) of the first bad byte; so are UTF-16, zip archives
-/// and NUL bytes, named as such. A UTF-8 byte-order mark is skipped.
+/// Reads a `.bib` file given as bytes. A file that is not UTF-8 is read as
+/// Windows-1252 or Latin-1 (BibTeX reads bytes, so such files work with
+/// it), with an [`ProblemKind::Encoding`] warning first that names the
+/// encoding and the line and column of the first byte that is not UTF-8.
+/// UTF-16, zip archives and NUL bytes are an [`ErrorKind::Encoding`] error
+/// that names them. A UTF-8 byte-order mark is skipped.
+///
+/// ```
+/// use citegate_core::bibtex::parse::{parse_bytes, ProblemKind};
+/// let bib = parse_bytes(b"@misc{a, title={caf\xe9}}").unwrap();
+/// assert_eq!(bib.entries[0].get("title"), Some("caf\u{e9}"));
+/// assert_eq!(bib.problems[0].kind, ProblemKind::Encoding);
+/// assert!(bib.problems[0].error.message.contains("latin-1"));
+/// ```
 pub fn parse_bytes(bytes: &[u8]) -> Result<Bibliography> {
-    crate::text::decode(bytes).map(parse)
+    let (text, warning) = crate::text::decode_or_8bit(bytes)?;
+    let mut bib = parse(&text);
+    if let Some(error) = warning {
+        bib.problems.insert(
+            0,
+            Problem {
+                kind: ProblemKind::Encoding,
+                error,
+            },
+        );
+    }
+    Ok(bib)
 }
 
 /// Reads a `.bib` file. Never fails: problems are collected in
@@ -254,6 +284,8 @@ const MONTHS: [(&str, &str); 12] = [
 struct Broken {
     pos: usize,
     message: String,
+    /// The entry was kept with what was read before the break.
+    kept: bool,
 }
 
 type Step<T> = std::result::Result<T, Broken>;
@@ -308,13 +340,15 @@ impl<'a> Parser<'a> {
         self.bib.problems.push(Problem { kind, error });
     }
 
-    /// Skips whitespace and, outside values, nothing else (BibTeX has no
-    /// comment syntax inside entries; `%` lines are common, so skip those too).
+    /// Skips whitespace and `%` comments outside values. BibTeX has no
+    /// comment syntax inside entries, but biber reads a `%` to the end of
+    /// the line as a comment anywhere between the parts of an entry
+    /// (`title = {A}, % checked`), and such lines are common.
     fn skip_ws(&mut self) {
         while let Some(b) = self.peek() {
             if b.is_ascii_whitespace() {
                 self.pos += 1;
-            } else if b == b'%' && self.at_line_start(self.pos) {
+            } else if b == b'%' {
                 while let Some(c) = self.peek() {
                     if c == b'\n' {
                         break;
@@ -442,7 +476,12 @@ impl<'a> Parser<'a> {
             _ => self.entry_body(at, kind, close),
         };
         if let Err(b) = result {
-            self.problem(ProblemKind::Syntax, b.pos, b.message);
+            let kind = if b.kept {
+                ProblemKind::Damaged
+            } else {
+                ProblemKind::Syntax
+            };
+            self.problem(kind, b.pos, b.message);
             let resume = self.next_block_start(at + 1);
             // Never move backwards: progress is guaranteed.
             self.pos = resume.max(at + 1);
@@ -473,6 +512,7 @@ impl<'a> Parser<'a> {
         if name.is_empty() {
             return Err(Broken {
                 pos: name_pos,
+                kept: false,
                 message: "`@string` without a name".to_string(),
             });
         }
@@ -480,6 +520,7 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b'=') {
             return Err(Broken {
                 pos: self.pos,
+                kept: false,
                 message: format!("`@string{{{name}` needs `=` after the name"),
             });
         }
@@ -506,13 +547,43 @@ impl<'a> Parser<'a> {
         } else {
             Err(Broken {
                 pos: self.pos,
+                kept: false,
                 message: format!("expected `{}`", close as char),
             })
         }
     }
 
     fn entry_body(&mut self, at: usize, kind: String, close: u8) -> Step<()> {
-        let line = self.line_of(at);
+        let mut entry = Entry {
+            kind,
+            key: String::new(),
+            line: self.line_of(at),
+            fields: Vec::new(),
+        };
+        match self.entry_fields(at, &mut entry, close) {
+            Ok(()) => {
+                self.bib.entries.push(entry);
+                Ok(())
+            }
+            // BibTeX keeps an entry whose key it has read, with the fields
+            // before the error, and skips the rest of it.
+            Err(mut b) if !entry.key.is_empty() => {
+                b.message = format!(
+                    "{}; entry `{}` kept with the {} field(s) before it, as BibTeX keeps it",
+                    b.message,
+                    entry.key,
+                    entry.fields.len()
+                );
+                b.kept = true;
+                self.bib.entries.push(entry);
+                Err(b)
+            }
+            Err(b) => Err(b),
+        }
+    }
+
+    /// Reads an entry's key and fields into `entry`.
+    fn entry_fields(&mut self, at: usize, entry: &mut Entry, close: u8) -> Step<()> {
         self.skip_ws();
         // The key runs to the first comma, the closing delimiter or whitespace.
         let key_start = self.pos;
@@ -524,18 +595,11 @@ impl<'a> Parser<'a> {
             {
                 break;
             }
-            if close == b'}' && b == b'{' {
-                break;
-            }
             self.pos += 1;
         }
-        let key = self.slice(key_start, self.pos).to_string();
-        let mut entry = Entry {
-            kind,
-            key,
-            line,
-            fields: Vec::new(),
-        };
+        // As in BibTeX, a `{` does not end the key (`@misc{fd{},x}` has the
+        // key `fd{`).
+        entry.key = self.slice(key_start, self.pos).to_string();
         if entry.key.is_empty() {
             self.problem(
                 ProblemKind::MissingKey,
@@ -551,6 +615,7 @@ impl<'a> Parser<'a> {
                 None => {
                     return Err(Broken {
                         pos: at,
+                        kept: false,
                         message: format!(
                             "entry `{}` is not closed before the end of the file",
                             entry.key
@@ -601,6 +666,7 @@ impl<'a> Parser<'a> {
                 } else {
                     return Err(Broken {
                         pos: self.pos,
+                        kept: false,
                         message: format!(
                             "entry `{}`: expected `,` or `{}`",
                             entry.key, close as char
@@ -614,6 +680,7 @@ impl<'a> Parser<'a> {
             if name.is_empty() {
                 return Err(Broken {
                     pos: self.pos,
+                    kept: false,
                     message: format!("entry `{}`: expected a field name", entry.key),
                 });
             }
@@ -621,6 +688,7 @@ impl<'a> Parser<'a> {
             if self.peek() != Some(b'=') {
                 return Err(Broken {
                     pos: self.pos,
+                    kept: false,
                     message: format!("entry `{}`: field `{name}` needs `=`", entry.key),
                 });
             }
@@ -653,7 +721,6 @@ impl<'a> Parser<'a> {
             }
             self.skip_ws();
         }
-        self.bib.entries.push(entry);
         Ok(())
     }
 
@@ -703,6 +770,7 @@ impl<'a> Parser<'a> {
                 _ => {
                     return Err(Broken {
                         pos: self.pos,
+                        kept: false,
                         message: format!("field `{field}`: expected a value"),
                     })
                 }
@@ -737,13 +805,15 @@ impl<'a> Parser<'a> {
                 b'}' => {
                     return Err(Broken {
                         pos: i,
-                        message: format!("field `{field}`: unbalanced `}}` in a quoted value"),
+                        kept: false,
+                message: format!("field `{field}`: unbalanced `}}` in a quoted value"),
                     })
                 }
                 b'@' if self.is_block_start(i) => {
                     return Err(Broken {
                         pos: from.saturating_sub(1),
-                        message: format!(
+                        kept: false,
+                message: format!(
                             "field `{field}`: value not closed before the next entry (unbalanced braces or quotes)"
                         ),
                     })
@@ -754,6 +824,7 @@ impl<'a> Parser<'a> {
         }
         Err(Broken {
             pos: from.saturating_sub(1),
+            kept: false,
             message: format!("field `{field}`: value not closed before the end of the file"),
         })
     }
@@ -776,6 +847,7 @@ impl<'a> Parser<'a> {
         }
         Err(Broken {
             pos: from.saturating_sub(1),
+            kept: false,
             message: "`@comment` not closed".to_string(),
         })
     }
@@ -941,23 +1013,41 @@ mod tests {
             &[("misc", "a", &[("title", "A"), ("year", "2020")])],
             &[ProblemKind::MissingComma],
         );
-        // Unbalanced brace in a value: that entry is lost, the next is kept.
+        // Unbalanced brace in a value: the entry is kept without that
+        // field (BibTeX keeps an entry once it has read its key), the next
+        // is read.
         check(
             "@misc{a, title={A {B\n}\n@misc{b, title={B}}\n",
-            &[("misc", "b", &[("title", "B")])],
-            &[ProblemKind::Syntax],
+            &[("misc", "a", &[]), ("misc", "b", &[("title", "B")])],
+            &[ProblemKind::Damaged],
         );
-        // Garbage in an entry.
+        // Garbage in an entry: kept with the fields before it.
         check(
             "@misc{a, title={A}, = x}\n@misc{b}\n",
-            &[("misc", "b", &[])],
-            &[ProblemKind::Syntax],
+            &[("misc", "a", &[("title", "A")]), ("misc", "b", &[])],
+            &[ProblemKind::Damaged],
         );
         // Value never closed at the end of the file.
         check(
             "@misc{b}\n@misc{a, title={A",
+            &[("misc", "b", &[]), ("misc", "a", &[])],
+            &[ProblemKind::Damaged],
+        );
+        // Broken before the key: nothing to keep.
+        check(
+            "@misc{, = x}\n@misc{b}\n",
             &[("misc", "b", &[])],
-            &[ProblemKind::Syntax],
+            &[ProblemKind::MissingKey, ProblemKind::Syntax],
+        );
+        // BibTeX's key ends at a comma, a space or the closing delimiter,
+        // not at `{` (others/example1.bib: `@boo{fd{},fds}`).
+        check("@boo{fd{},fds}", &[("boo", "fd{", &[])], &[]);
+        // Endnote's export: the key is missing, so BibTeX takes the first
+        // field's name as the key and keeps the entry.
+        check(
+            "@article{\n volume = {59},\n year = {1999}\n}",
+            &[("article", "volume", &[])],
+            &[ProblemKind::Damaged],
         );
         // `@type` with no body at a line start.
         check(
@@ -968,16 +1058,33 @@ mod tests {
     }
 
     #[test]
-    fn broken_entry_error_names_its_line() {
+    fn broken_entry_error_names_its_line_and_column() {
         let bib = parse("@misc{a}\n\n@misc{b, title={x}, = y}\n@misc{c}");
-        assert_eq!(bib.entries.len(), 2);
+        assert_eq!(bib.entries.len(), 3);
         assert_eq!(
             bib.problems[0].error.location.line,
             Some(3),
             "{:?}",
             bib.problems
         );
-        assert_eq!(bib.problems[0].kind, ProblemKind::Syntax);
+        assert_eq!(bib.problems[0].error.location.column, Some(21));
+        assert_eq!(bib.problems[0].kind, ProblemKind::Damaged);
+    }
+
+    /// biber reads `%` to the end of the line as a comment between the
+    /// parts of an entry.
+    #[test]
+    fn reads_inline_comments_inside_entries() {
+        check(
+            "@misc{a, % the key\n title = {A}, % checked\n year = 2020 % or 2021\n}",
+            &[("misc", "a", &[("title", "A"), ("year", "2020")])],
+            &[],
+        );
+        check(
+            "@misc{a,\n title = {50% of {A}}}",
+            &[("misc", "a", &[("title", "50% of {A}")])],
+            &[],
+        );
     }
 
     #[test]
@@ -997,13 +1104,28 @@ mod tests {
     }
 
     #[test]
-    fn bytes_entry_point_reports_invalid_utf8_with_offset() {
-        let err = parse_bytes(b"@misc{a,\n title={caf\xe9}}").unwrap_err();
+    fn bytes_entry_point_reads_8bit_files_with_a_warning() {
+        let bib = parse_bytes(b"@misc{a,\n title={caf\xe9}}").unwrap();
+        assert_eq!(bib.entries[0].get("title"), Some("caf\u{e9}"));
+        let warning = &bib.problems[0];
+        assert_eq!(warning.kind, ProblemKind::Encoding);
+        assert!(!warning.kind.is_error());
+        assert!(
+            warning.error.message.contains("latin-1"),
+            "{}",
+            warning.error
+        );
+        assert_eq!(warning.error.location.line, Some(2));
+        assert_eq!(warning.error.location.column, Some(12));
+        assert_eq!(warning.error.location.index, None);
+        let bib = parse_bytes(b"@misc{a, title={\x93Q\x94}}").unwrap();
+        assert_eq!(bib.entries[0].get("title"), Some("\u{201c}Q\u{201d}"));
+        assert!(bib.problems[0].error.message.contains("windows-1252"));
+        let err = parse_bytes(b"\xFF\xFE@\x00").unwrap_err();
         assert_eq!(err.kind, ErrorKind::Encoding);
-        assert_eq!(err.location.index, Some(20));
-        assert_eq!(err.location.line, Some(2));
         let ok = parse_bytes(b"\xEF\xBB\xBF@misc{a}").unwrap();
         assert_eq!(ok.entries[0].key, "a");
+        assert!(ok.problems.is_empty());
     }
 
     #[test]

@@ -1,0 +1,30 @@
+//! Cite commands in LaTeX sources: finding every cited key, and rewriting keys.
+//!
+//! A regular expression sees a cite command as a flat string, but LaTeX does
+//! not: optional arguments may hold braces (`\cite[see {a]b}][]{k}`), keys may
+//! be split over lines with a `%` at each line end, a multicite carries any
+//! number of `[…]{…}` groups, and a `%` starts a comment unless it is `\%`.
+//! So this module is a small hand-written scanner that walks the source once,
+//! byte by byte, and knows just enough TeX to get those cases right: comments,
+//! control words and symbols, `verbatim`-like environments, `\verb`, and the
+//! argument shapes of the natbib and biblatex cite commands. Nesting is
+//! tracked with counters and explicit stacks, never with recursion, so ten thousand nested
+//! braces cost a counter, not a stack frame, and every access is bounds-checked,
+//! so a file that ends in the middle of a command yields what was complete.
+//! The scanner records the byte span of each key, which is what lets
+//! [`sync_keys`] replace a key and leave every other byte of the file as it was.
+//!
+//! Commented-out text is not LaTeX input, so a cite inside a comment is neither
+//! reported nor rewritten. (The reference script rewrites keys anywhere its
+//! pattern matches, comments included; see `DEVIATIONS.md`.)
+
+mod project;
+mod scan;
+mod sync;
+
+pub use project::{
+    include_candidates, normalize_path, scan_project, scan_project_with, MissingInclude, Project,
+    SourceFile,
+};
+pub use scan::{extract_cites, scan, scan_with, Cite, Definition, Form, Include, Place, Scan};
+pub use sync::{pool_key_map, sync_keys, Replacement};

@@ -1,0 +1,267 @@
+//! Several sources scanned together, includes followed as LaTeX follows them.
+
+use super::scan::{scan_with, Cite, Definition, Include, Scan};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// One source file of a project and what was found in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceFile {
+    /// The file's name as given or as resolved from an include.
+    pub name: String,
+    /// What the scanner found in it.
+    pub scan: Scan,
+}
+
+/// An `\input`/`\include` whose file was not supplied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MissingInclude {
+    /// The file holding the command.
+    pub file: String,
+    /// 1-based line of the command.
+    pub line: usize,
+    /// The name as written.
+    pub name: String,
+}
+
+/// Several sources scanned together, includes followed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Project {
+    /// Each file once, roots first in the order given, then included files
+    /// in the order they were first reached.
+    pub files: Vec<SourceFile>,
+    /// Includes whose file could not be loaded.
+    pub missing: Vec<MissingInclude>,
+}
+
+impl Project {
+    /// The keys cited in the text, each once, in the order files and cites
+    /// were reached (`\nocite` keys are not among them).
+    pub fn cited_keys(&self) -> Vec<&str> {
+        unique(
+            self.cites()
+                .filter(|(_, c)| !c.nocite)
+                .map(|(_, c)| c.key.as_str()),
+        )
+    }
+
+    /// The keys given only to `\nocite` or a command like it, each once: they
+    /// are listed in the bibliography without being cited in the text. A key
+    /// that is also cited is not here.
+    pub fn nocite_only_keys(&self) -> Vec<&str> {
+        let cited: BTreeSet<&str> = self.cited_keys().into_iter().collect();
+        unique(
+            self.cites()
+                .filter(|(_, c)| c.nocite && !cited.contains(c.key.as_str()))
+                .map(|(_, c)| c.key.as_str()),
+        )
+    }
+
+    /// True if some file has `\nocite{*}`.
+    pub fn nocites_all(&self) -> bool {
+        self.files.iter().any(|f| !f.scan.nocite_all.is_empty())
+    }
+
+    /// Every cite of every file, with the file's name.
+    pub fn cites(&self) -> impl Iterator<Item = (&str, &Cite)> + '_ {
+        self.files
+            .iter()
+            .flat_map(|f| f.scan.cites.iter().map(move |c| (f.name.as_str(), c)))
+    }
+}
+
+fn unique<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = BTreeSet::new();
+    keys.filter(|k| seen.insert(*k)).collect()
+}
+
+/// Normalizes a `/`-separated path: drops `.` parts and folds `dir/..`.
+pub fn normalize_path(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|p| *p != "..") {
+                    parts.pop();
+                } else if !absolute {
+                    parts.push("..");
+                }
+            }
+            p => parts.push(p),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+fn dir_of(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(i) => path.get(..i).unwrap_or(""),
+        None => "",
+    }
+}
+
+/// The paths an include may name, most likely first: relative to the root
+/// file's directory (where LaTeX runs), then to the including file's; each
+/// with `.tex` added first when the name has no `.tex` ending, as `\input` does.
+///
+/// ```
+/// let c = citegate_core::tex::include_candidates("paper/main.tex", "paper/sec/a.tex", "sec/b");
+/// assert_eq!(c, ["paper/sec/b.tex", "paper/sec/b", "paper/sec/sec/b.tex", "paper/sec/sec/b"]);
+/// ```
+pub fn include_candidates(root: &str, from: &str, name: &str) -> Vec<String> {
+    candidates_in(&include_candidate_bases(root, from), name)
+}
+
+fn include_candidate_bases(root: &str, from: &str) -> Vec<String> {
+    let mut bases = vec![dir_of(root).to_string()];
+    if dir_of(from) != dir_of(root) {
+        bases.push(dir_of(from).to_string());
+    }
+    bases
+}
+
+/// The paths to try for a name relative to each base directory in turn,
+/// with `.tex` added first when the name has no `.tex` ending.
+fn candidates_in(bases: &[String], name: &str) -> Vec<String> {
+    let name = name.trim();
+    let absolute = name.starts_with('/');
+    let mut out: Vec<String> = Vec::new();
+    for base in bases {
+        let joined = if base.is_empty() || absolute {
+            normalize_path(name)
+        } else {
+            normalize_path(&format!("{base}/{name}"))
+        };
+        let mut forms = Vec::new();
+        if !joined.ends_with(".tex") {
+            forms.push(format!("{joined}.tex"));
+        }
+        forms.push(joined);
+        for f in forms {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+fn join(base: &str, rel: &str) -> String {
+    if base.is_empty() || rel.starts_with('/') {
+        normalize_path(rel)
+    } else {
+        normalize_path(&format!("{base}/{rel}"))
+    }
+}
+
+/// Where an include is looked for, most likely first, and the import
+/// directory the included file gets (the `import` package's commands set
+/// one; files included from there are looked for there first).
+fn resolve(
+    root: &str,
+    from: &str,
+    base: Option<&str>,
+    inc: &Include,
+) -> (Vec<String>, Option<String>) {
+    let root_dir = dir_of(root);
+    match (inc.command.as_str(), inc.dir.as_deref()) {
+        ("import" | "inputfrom" | "includefrom", Some(dir)) => {
+            let dir = join(root_dir, dir);
+            (
+                candidates_in(std::slice::from_ref(&dir), &inc.name),
+                Some(dir),
+            )
+        }
+        ("subimport" | "subinputfrom" | "subincludefrom", Some(dir)) => {
+            let here = base.map_or_else(|| dir_of(from).to_string(), str::to_string);
+            let dir = join(&here, dir);
+            (
+                candidates_in(std::slice::from_ref(&dir), &inc.name),
+                Some(dir),
+            )
+        }
+        _ => {
+            let mut bases: Vec<String> = base.map(str::to_string).into_iter().collect();
+            bases.extend(include_candidate_bases(root, from));
+            (candidates_in(&bases, &inc.name), base.map(str::to_string))
+        }
+    }
+}
+
+/// Scans the root files and every file they include, loading each through
+/// `load` (which returns `None` for a file it does not have). Each file is
+/// scanned once, however often it is included, so include cycles end.
+///
+/// Cite commands a file defines (`\newcommand{\mycite}[1]{\citep{#1}}`, often
+/// in a macro file the main file inputs) hold for the whole project: when
+/// any file defines one, every file is read again knowing them all.
+pub fn scan_project_with(
+    roots: &[String],
+    mut load: impl FnMut(&str) -> Option<String>,
+) -> Project {
+    let mut project = Project::default();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    // (file name, its root, its import directory, its text)
+    let mut queue: VecDeque<(String, String, Option<String>, String)> = VecDeque::new();
+    for root in roots {
+        if seen.insert(root.clone()) {
+            if let Some(text) = load(root) {
+                queue.push_back((root.clone(), root.clone(), None, text));
+            }
+        }
+    }
+    let mut known: Vec<Definition> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    while let Some((name, root, base, text)) = queue.pop_front() {
+        let found = scan_with(&text, &known);
+        for d in &found.definitions {
+            known.retain(|k| k.name != d.name);
+            known.push(d.clone());
+        }
+        for inc in &found.includes {
+            let mut loaded = false;
+            let (candidates, next_base) = resolve(&root, &name, base.as_deref(), inc);
+            for cand in candidates {
+                if seen.contains(&cand) {
+                    loaded = true;
+                    break;
+                }
+                if let Some(t) = load(&cand) {
+                    seen.insert(cand.clone());
+                    queue.push_back((cand, root.clone(), next_base.clone(), t));
+                    loaded = true;
+                    break;
+                }
+            }
+            if !loaded {
+                project.missing.push(MissingInclude {
+                    file: name.clone(),
+                    line: inc.line,
+                    name: inc.name.clone(),
+                });
+            }
+        }
+        texts.push(text);
+        project.files.push(SourceFile { name, scan: found });
+    }
+    if !known.is_empty() {
+        for (file, text) in project.files.iter_mut().zip(&texts) {
+            let includes = std::mem::take(&mut file.scan.includes);
+            file.scan = scan_with(text, &known);
+            file.scan.includes = includes;
+        }
+    }
+    project
+}
+
+/// [`scan_project_with`] over a map of file name → content.
+pub fn scan_project(roots: &[String], files: &BTreeMap<String, String>) -> Project {
+    scan_project_with(roots, |name| files.get(name).cloned())
+}

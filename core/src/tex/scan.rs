@@ -1,0 +1,1295 @@
+//! The scanner: one forward pass over a source that finds cites, `\nocite{*}` and includes.
+
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// One cited key, where it stands, and the command that cited it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cite {
+    /// The key as written, without surrounding spaces.
+    pub key: String,
+    /// The command's name without the backslash, with a trailing `*` if starred
+    /// (`citep`, `citet*`, `parencites`).
+    pub command: String,
+    /// 1-based line of the key's first character.
+    pub line: usize,
+    /// 1-based column (in characters) of the key's first character.
+    pub column: usize,
+    /// Byte offset of the key's first byte in the source.
+    pub start: usize,
+    /// Byte offset one past the key's last byte in the source.
+    pub end: usize,
+    /// True when the command only adds the key to the bibliography
+    /// (`\nocite`, apacite's `\nocitemeta`, or a wrapper of one): the paper
+    /// is listed, not cited in the text, so it does not count toward the gate.
+    pub nocite: bool,
+}
+
+/// A 1-based line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Place {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// An `\input{…}`, `\include{…}`, `\import{dir/}{file}`, `\subimport{…}{…}`
+/// or `\subfile{…}` found in a source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Include {
+    /// The file name as written (trimmed); for the `import` package's
+    /// commands, the file argument alone.
+    pub name: String,
+    /// `input`, `include`, `subfile`, `import`, `subimport`, `inputfrom`,
+    /// `includefrom`, `subinputfrom` or `subincludefrom`.
+    pub command: String,
+    /// The directory argument of the `import` package's commands: the
+    /// imported file and the files it includes are read from there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+    /// 1-based line of the command.
+    pub line: usize,
+    /// 1-based column of the command's backslash.
+    pub column: usize,
+}
+
+/// Everything the scanner found in one source.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Scan {
+    /// Every cited key, in source order (repeats kept).
+    pub cites: Vec<Cite>,
+    /// Where `\nocite{*}` occurs; it cites the whole bibliography, not a key.
+    pub nocite_all: Vec<Place>,
+    /// `\input` and `\include` commands, in source order.
+    pub includes: Vec<Include>,
+    /// Cite commands this source defines (`\newcommand{\mycite}[1]{\citep{#1}}`,
+    /// `\let\pc\citep`, `\DeclareCiteCommand{\mycite}…`), in source order.
+    /// A project passes them on to its other files.
+    pub definitions: Vec<Definition>,
+}
+
+/// A cite command defined in a document, learned so that its uses are read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Definition {
+    /// The command's name without the backslash.
+    pub name: String,
+    /// How its arguments are read.
+    pub form: Form,
+}
+
+/// How a learned cite command reads its arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Form {
+    /// Takes its arguments as a built-in command of this shape does
+    /// (`\let`, `\DeclareCiteCommand`, `\DeclareMultiCiteCommand`).
+    Like {
+        /// The shape: `single`, `multi`, `volcite` or `volcites`.
+        shape: String,
+        /// True for a `\nocite`-like command.
+        nocite: bool,
+    },
+    /// A macro whose body cites some of its arguments, or fixed keys.
+    Wrapper {
+        /// Each parameter in order, as xparse writes them: `m` a mandatory
+        /// `{…}`, `o` an optional `[…]`, `s` an optional star.
+        params: String,
+        /// The 1-based parameters whose text is a key list.
+        key_params: Vec<usize>,
+        /// Keys the body cites whatever the arguments.
+        keys: Vec<String>,
+        /// True when every cite in the body is a `\nocite`.
+        nocite: bool,
+    },
+}
+
+/// How a cite command takes its arguments.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Shape {
+    /// Up to two `[…]` (and apacite's `<…>`), then one `{keys}`.
+    Single,
+    /// Up to two `(…)`, then one or more groups of up to two `[…]` and a `{keys}`.
+    Multi,
+    /// biblatex's `\volcite[pre]{volume}[pages]{key}`.
+    Volcite,
+    /// biblatex's `\volcites(pre)(post)` followed by volcite groups.
+    Volcites,
+}
+
+impl Shape {
+    fn parse(name: &str) -> Option<Shape> {
+        Some(match name {
+            "single" | "apa" => Shape::Single,
+            "multi" => Shape::Multi,
+            "volcite" => Shape::Volcite,
+            "volcites" => Shape::Volcites,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Shape::Single => "single",
+            Shape::Multi => "multi",
+            Shape::Volcite => "volcite",
+            Shape::Volcites => "volcites",
+        }
+    }
+}
+
+/// The cite commands of LaTeX, natbib, biblatex and apacite as data
+/// (`cite-commands.tsv`, with its provenance in its header). A list, not a
+/// pattern: `\citestyle{plainnat}` must not cite `plainnat`.
+const COMMANDS: &str = include_str!("cite-commands.tsv");
+
+/// A known cite command: its shape and whether it only adds to the bibliography.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Known {
+    shape: Shape,
+    nocite: bool,
+}
+
+fn builtin(name: &str) -> Option<Known> {
+    static TABLE: std::sync::OnceLock<HashMap<&'static str, Known>> = std::sync::OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            COMMANDS
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| {
+                    let mut cols = l.split('\t');
+                    let name = cols.next()?;
+                    let shape = Shape::parse(cols.next()?)?;
+                    let nocite = cols.next()? == "nocite";
+                    Some((name, Known { shape, nocite }))
+                })
+                .collect()
+        })
+        .get(name)
+        .copied()
+}
+
+/// Environments whose body is printed as is, so commands in them do nothing.
+const VERBATIM_ENVS: &[&str] = &[
+    "verbatim",
+    "verbatim*",
+    "Verbatim",
+    "Verbatim*",
+    "BVerbatim",
+    "LVerbatim",
+    "lstlisting",
+    "minted",
+    "comment",
+    "filecontents",
+    "filecontents*",
+];
+
+/// Scans a LaTeX source for cites, `\\nocite{*}` and included files.
+///
+/// ```
+/// let scan = citegate_core::tex::scan("See \\citep[p.~2]{a, b} % \\cite{c}\n\\input{sec/intro}");
+/// let keys: Vec<_> = scan.cites.iter().map(|c| c.key.as_str()).collect();
+/// assert_eq!(keys, ["a", "b"]);
+/// assert_eq!(scan.includes[0].name, "sec/intro");
+/// ```
+pub fn scan(source: &str) -> Scan {
+    scan_with(source, &[])
+}
+
+/// [`scan`] with cite commands already learned elsewhere (from the preamble
+/// or a macro file of the same project) as well as those the source defines.
+///
+/// ```
+/// use citegate_core::tex::{scan, scan_with};
+/// let defs = scan("\\newcommand{\\mycite}[1]{\\citep{#1}}").definitions;
+/// let keys: Vec<_> = scan_with("\\mycite{a}", &defs).cites.into_iter().map(|c| c.key).collect();
+/// assert_eq!(keys, ["a"]);
+/// ```
+pub fn scan_with(source: &str, known: &[Definition]) -> Scan {
+    let mut s = Scanner::new(source, false);
+    for d in known {
+        s.learned.insert(d.name.clone(), d.form.clone());
+    }
+    s.run();
+    s.finish()
+}
+
+/// Every cited key in a LaTeX source, with its line and command, in source order.
+///
+/// ```
+/// let cites = citegate_core::tex::extract_cites("\\textcites[see][]{a}{b,c}");
+/// assert_eq!(cites.len(), 3);
+/// assert_eq!(cites[2].key, "c");
+/// assert_eq!(cites[2].command, "textcites");
+/// ```
+pub fn extract_cites(source: &str) -> Vec<Cite> {
+    scan(source).cites
+}
+
+/// Lines and columns of byte offsets, computed in one forward pass over the
+/// source once the scan is done, so positions cost time linear in the file,
+/// not in the number of cites times the line length.
+fn places(b: &[u8], offsets: &[usize]) -> Vec<Place> {
+    let mut out = Vec::with_capacity(offsets.len());
+    let (mut at, mut line0, mut col0) = (0usize, 0usize, 0usize);
+    for &offset in offsets {
+        let to = offset.clamp(at, b.len());
+        for &c in b.get(at..to).unwrap_or(&[]) {
+            if c == b'\n' {
+                line0 += 1;
+                col0 = 0;
+            } else if c & 0xC0 != 0x80 {
+                // Count characters, not UTF-8 continuation bytes.
+                col0 += 1;
+            }
+        }
+        at = to;
+        out.push(Place {
+            line: line0 + 1,
+            column: col0 + 1,
+        });
+    }
+    out
+}
+
+struct Scanner<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    out: Scan,
+    /// Where each `\\nocite{*}` star stands; turned into places at the end.
+    nocite_offsets: Vec<usize>,
+    /// Where each include's backslash stands; turned into places at the end.
+    include_offsets: Vec<usize>,
+    /// Offset of a matched `{` → offset just past its `}`.
+    brace_end: HashMap<usize, usize>,
+    /// Cite commands defined so far (by this source or given).
+    learned: HashMap<String, Form>,
+    /// True while reading a definition's body: `#1` is then a parameter,
+    /// kept so the definition can be learned; otherwise it is never a key.
+    in_definition: bool,
+    /// Where reading stops: the end of the line holding `\endinput`.
+    stop_at: Option<usize>,
+}
+
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+impl<'a> Scanner<'a> {
+    fn new(src: &'a str, in_definition: bool) -> Scanner<'a> {
+        Scanner {
+            src,
+            b: src.as_bytes(),
+            pos: 0,
+            out: Scan::default(),
+            nocite_offsets: Vec::new(),
+            include_offsets: Vec::new(),
+            brace_end: HashMap::new(),
+            learned: HashMap::new(),
+            in_definition,
+            stop_at: None,
+        }
+    }
+
+    /// Puts cites in source order (a cite inside a braced note is found after
+    /// the command around it) and fills in every line and column.
+    fn finish(mut self) -> Scan {
+        self.out.cites.sort_by_key(|c| c.start);
+        // A command whose note swallowed another command's start (brackets do
+        // not nest) is scanned again from its name; a key is reported once.
+        // (A wrapper's fixed keys share the wrapper's offset, so the key is
+        // part of what makes a cite the same.)
+        self.out
+            .cites
+            .dedup_by(|a, b| a.start == b.start && a.key == b.key);
+        let mut offsets: Vec<usize> = self.out.cites.iter().map(|c| c.start).collect();
+        self.nocite_offsets.sort_unstable();
+        offsets.extend(&self.nocite_offsets);
+        offsets.extend(&self.include_offsets);
+        offsets.sort_unstable();
+        offsets.dedup();
+        let found = places(self.b, &offsets);
+        let place_of = |offset: usize| {
+            offsets
+                .binary_search(&offset)
+                .ok()
+                .and_then(|i| found.get(i).copied())
+                .unwrap_or(Place { line: 0, column: 0 })
+        };
+        for cite in &mut self.out.cites {
+            let p = place_of(cite.start);
+            cite.line = p.line;
+            cite.column = p.column;
+        }
+        self.out.nocite_all = self.nocite_offsets.iter().map(|&o| place_of(o)).collect();
+        for (inc, &o) in self.out.includes.iter_mut().zip(&self.include_offsets) {
+            let p = place_of(o);
+            inc.line = p.line;
+            inc.column = p.column;
+        }
+        self.out
+    }
+
+    fn at(&self, i: usize) -> Option<u8> {
+        self.b.get(i).copied()
+    }
+
+    fn run(&mut self) {
+        while self.pos < self.b.len() {
+            // After `\endinput`, TeX reads the rest of that line only.
+            let limit = self.stop_at.unwrap_or(self.b.len()).min(self.b.len());
+            if self.pos >= limit {
+                self.pos = self.b.len();
+                break;
+            }
+            let rest = self.b.get(self.pos..limit).unwrap_or(&[]);
+            match rest.iter().position(|&c| c == b'%' || c == b'\\') {
+                None => self.pos = self.b.len(),
+                Some(i) => {
+                    self.pos += i;
+                    if self.at(self.pos) == Some(b'%') {
+                        self.pos = self.line_end(self.pos);
+                    } else {
+                        self.control();
+                    }
+                }
+            }
+        }
+    }
+
+    /// The offset just past the newline that ends the line holding `i`.
+    fn line_end(&self, i: usize) -> usize {
+        match self
+            .b
+            .get(i..)
+            .and_then(|r| r.iter().position(|&c| c == b'\n'))
+        {
+            Some(n) => i + n + 1,
+            None => self.b.len(),
+        }
+    }
+
+    /// Skips spaces, newlines and comments, stopping at a blank line (a `\par`).
+    fn skip_ws(&self, mut i: usize) -> usize {
+        let mut newlines = 0;
+        while let Some(c) = self.at(i) {
+            if c == b'\n' {
+                newlines += 1;
+                if newlines >= 2 {
+                    return i;
+                }
+                i += 1;
+            } else if is_ws(c) {
+                i += 1;
+            } else if c == b'%' {
+                // The comment eats its own newline.
+                i = self.line_end(i);
+                newlines = 0;
+            } else {
+                break;
+            }
+        }
+        i
+    }
+
+    /// At a backslash: read the control sequence and act on it.
+    fn control(&mut self) {
+        let start = self.pos;
+        let name_start = start + 1;
+        let mut end = name_start;
+        while self.at(end).is_some_and(|c| c.is_ascii_alphabetic()) {
+            end += 1;
+        }
+        if end == name_start {
+            // A control symbol such as `\%` or `\\`: skip it whole.
+            self.pos = (start + 2).min(self.b.len());
+            return;
+        }
+        self.pos = end;
+        let name = self.src.get(name_start..end).unwrap_or("");
+        match name {
+            "begin" => self.begin_env(),
+            "end" => self.end_env(),
+            "endinput" => {
+                let stop = self.line_end(self.pos);
+                self.stop_at = Some(self.stop_at.map_or(stop, |s| s.min(stop)));
+            }
+            "iffalse" => self.skip_false(),
+            "deleted" => self.skip_deleted(),
+            "verb" => self.skip_verb(),
+            "input" | "include" | "subfile" => self.include(start, name),
+            "import" | "subimport" | "inputfrom" | "includefrom" | "subinputfrom"
+            | "subincludefrom" => self.import(start, name),
+            "newcommand"
+            | "renewcommand"
+            | "providecommand"
+            | "DeclareRobustCommand"
+            | "newrobustcmd"
+            | "renewrobustcmd"
+            | "providerobustcmd" => self.define_command(),
+            "def" | "gdef" | "edef" | "xdef" => self.define_def(),
+            "let" | "NewCommandCopy" | "RenewCommandCopy" | "DeclareCommandCopy" => {
+                self.define_let()
+            }
+            "DeclareCiteCommand" => self.declare_cite(Shape::Single),
+            "DeclareMultiCiteCommand" => self.declare_cite(Shape::Multi),
+            "NewDocumentCommand"
+            | "RenewDocumentCommand"
+            | "ProvideDocumentCommand"
+            | "DeclareDocumentCommand" => self.define_document_command(),
+            _ => {
+                if let Some(form) = self.learned.get(name).cloned() {
+                    self.use_learned(start, name, &form);
+                } else if let Some(known) = builtin(name) {
+                    self.cite(name, known);
+                }
+            }
+        }
+    }
+
+    /// After `\end`: `\end{document}` ends what LaTeX reads.
+    fn end_env(&mut self) {
+        let i = self.skip_spaces(self.pos);
+        if self
+            .b
+            .get(i..)
+            .is_some_and(|r| r.starts_with(b"{document}"))
+        {
+            self.pos = self.b.len();
+        }
+    }
+
+    /// Skips spaces and tabs (not newlines).
+    fn skip_spaces(&self, mut i: usize) -> usize {
+        while self.at(i).is_some_and(|c| c == b' ' || c == b'\t') {
+            i += 1;
+        }
+        i
+    }
+
+    /// The control word starting at `i` (a backslash): its name and the offset after it.
+    fn control_word(&self, i: usize) -> Option<(&'a str, usize)> {
+        if self.at(i) != Some(b'\\') {
+            return None;
+        }
+        let mut end = i + 1;
+        while self.at(end).is_some_and(|c| c.is_ascii_alphabetic()) {
+            end += 1;
+        }
+        if end == i + 1 {
+            // A control symbol: `\@` and the like count as one character.
+            return self.src.get(i + 1..i + 2).map(|n| (n, i + 2));
+        }
+        self.src.get(i + 1..end).map(|n| (n, end))
+    }
+
+    /// After `\iffalse`: skip to the matching `\else` or `\fi`, counting the
+    /// conditionals nested inside, as TeX does when it skips a false branch.
+    fn skip_false(&mut self) {
+        let mut depth = 0usize;
+        let mut i = self.pos;
+        loop {
+            let rest = self.b.get(i..).unwrap_or(&[]);
+            let Some(n) = rest.iter().position(|&c| c == b'%' || c == b'\\') else {
+                self.pos = self.b.len();
+                return;
+            };
+            i += n;
+            if self.at(i) == Some(b'%') {
+                i = self.line_end(i);
+                continue;
+            }
+            let Some((name, end)) = self.control_word(i) else {
+                self.pos = self.b.len();
+                return;
+            };
+            i = end;
+            match name {
+                "fi" if depth == 0 => break,
+                "fi" => depth -= 1,
+                "else" | "or" if depth == 0 => break,
+                // `\newif\iffoo` defines a conditional; it opens nothing.
+                "newif" => {
+                    let j = self.skip_ws(i);
+                    if let Some((_, after)) = self.control_word(j) {
+                        i = after;
+                    }
+                }
+                n if n.starts_with("if") && !matches!(n, "iff" | "ifthenelse") => depth += 1,
+                _ => {}
+            }
+        }
+        self.pos = i;
+    }
+
+    /// After `\deleted` (the `changes` package, AASTeX): its text is not in
+    /// the final document, so its cites are not read.
+    fn skip_deleted(&mut self) {
+        let mut i = self.skip_ws(self.pos);
+        if self.at(i) == Some(b'[') {
+            match self.skip_delimited(i, b']') {
+                Ok(next) => i = self.skip_ws(next),
+                Err(_) => return,
+            }
+        }
+        if self.at(i) == Some(b'{') {
+            if let Some(end) = self.group_end(i) {
+                self.pos = end;
+            }
+        }
+    }
+
+    /// The offset just past the `}` matching the `{` at `i`, honouring
+    /// escapes and comments; `None` if it never closes.
+    fn group_end(&self, i: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut j = i;
+        while let Some(c) = self.at(j) {
+            match c {
+                b'\\' => j += 2,
+                b'%' => j = self.line_end(j),
+                b'{' => {
+                    depth += 1;
+                    j += 1;
+                }
+                b'}' => {
+                    depth = depth.saturating_sub(1);
+                    j += 1;
+                    if depth == 0 {
+                        return Some(j);
+                    }
+                }
+                _ => j += 1,
+            }
+        }
+        None
+    }
+
+    /// The command name a definition defines: `{\name}` or `\name` at `i`.
+    fn defined_name(&self, i: usize) -> Option<(&'a str, usize)> {
+        let i = self.skip_ws(i);
+        if self.at(i) == Some(b'{') {
+            let j = self.skip_ws(i + 1);
+            let (name, after) = self.control_word(j)?;
+            let k = self.skip_ws(after);
+            (self.at(k) == Some(b'}')).then_some((name, k + 1))
+        } else {
+            self.control_word(i)
+        }
+    }
+
+    /// After `\newcommand` and its kin: `*`? `{\name}` `[n]`? `[default]`? `{body}`.
+    fn define_command(&mut self) {
+        let mut i = self.skip_ws(self.pos);
+        if self.at(i) == Some(b'*') {
+            i += 1;
+        }
+        let Some((name, after)) = self.defined_name(i) else {
+            return;
+        };
+        i = self.skip_ws(after);
+        let mut count = 0usize;
+        let mut default = false;
+        if self.at(i) == Some(b'[') {
+            let Ok(next) = self.skip_delimited(i, b']') else {
+                return;
+            };
+            count = self
+                .src
+                .get(i + 1..next - 1)
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(0);
+            i = self.skip_ws(next);
+            if self.at(i) == Some(b'[') {
+                let Ok(next) = self.skip_delimited(i, b']') else {
+                    return;
+                };
+                default = true;
+                i = self.skip_ws(next);
+            }
+        }
+        let params: String = (1..=count.min(9))
+            .map(|k| if k == 1 && default { 'o' } else { 'm' })
+            .collect();
+        self.define_body(name, params, i);
+    }
+
+    /// After `\def`: `\name`, a parameter text up to `{`, then `{body}`.
+    fn define_def(&mut self) {
+        let Some((name, after)) = self.defined_name(self.pos) else {
+            return;
+        };
+        let rest = self.b.get(after..).unwrap_or(&[]);
+        let Some(open) = rest.iter().take(200).position(|&c| c == b'{') else {
+            return;
+        };
+        let text = self.src.get(after..after + open).unwrap_or("");
+        let count = text.matches('#').count().min(9);
+        let params = "m".repeat(count);
+        self.define_body(name, params, after + open);
+    }
+
+    /// After `\NewDocumentCommand` and its kin: `{\name}{spec}{body}`, with the
+    /// argument types `m`, `o`, `O{…}` and `s` understood.
+    fn define_document_command(&mut self) {
+        let Some((name, after)) = self.defined_name(self.pos) else {
+            return;
+        };
+        let i = self.skip_ws(after);
+        if self.at(i) != Some(b'{') {
+            return;
+        }
+        let Some(spec_end) = self.group_end(i) else {
+            return;
+        };
+        let spec = self.src.get(i + 1..spec_end - 1).unwrap_or("");
+        let mut params = String::new();
+        let mut chars = spec.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                'm' | 'o' | 's' => params.push(c),
+                'O' => {
+                    params.push('o');
+                    // Skip the `{default}`.
+                    while chars.next_if(|d| d.is_whitespace()).is_some() {}
+                    if chars.next_if_eq(&'{').is_some() {
+                        let mut depth = 1;
+                        for d in chars.by_ref() {
+                            match d {
+                                '{' => depth += 1,
+                                '}' => depth -= 1,
+                                _ => {}
+                            }
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                    }
+                }
+                '+' | '!' | ' ' | '\t' | '\n' | '\r' => {}
+                // Any other argument type: the uses cannot be read safely.
+                _ => {
+                    self.pos = spec_end;
+                    return;
+                }
+            }
+        }
+        self.define_body(name, params, self.skip_ws(spec_end));
+    }
+
+    /// Reads a definition's `{body}` at `i`: when the body cites, the command
+    /// is learned as a wrapper. Cites in a body are not cites of the document
+    /// (LaTeX runs the body only where the command is used), so the scan
+    /// resumes after the body.
+    fn define_body(&mut self, name: &str, params: String, i: usize) {
+        if self.at(i) != Some(b'{') {
+            return;
+        }
+        let Some(end) = self.group_end(i) else {
+            return;
+        };
+        let body = self.src.get(i + 1..end - 1).unwrap_or("");
+        let mut inner = Scanner::new(body, true);
+        inner.learned = self.learned.clone();
+        inner.run();
+        let found = inner.finish();
+        self.pos = end;
+        if found.cites.is_empty() {
+            // A redefinition that no longer cites forgets the command.
+            if self.learned.remove(name).is_some() {
+                self.out.definitions.retain(|d| d.name != name);
+            }
+            return;
+        }
+        let mut key_params = Vec::new();
+        let mut keys = Vec::new();
+        for c in &found.cites {
+            match param_number(&c.key) {
+                Some(k) => {
+                    if k <= params.len() && !key_params.contains(&k) {
+                        key_params.push(k);
+                    }
+                }
+                None if !c.key.contains('#') => keys.push(c.key.clone()),
+                None => {}
+            }
+        }
+        let nocite = found.cites.iter().all(|c| c.nocite);
+        self.learn(
+            name,
+            Form::Wrapper {
+                params,
+                key_params,
+                keys,
+                nocite,
+            },
+        );
+    }
+
+    fn learn(&mut self, name: &str, form: Form) {
+        self.learned.insert(name.to_string(), form.clone());
+        self.out.definitions.retain(|d| d.name != name);
+        self.out.definitions.push(Definition {
+            name: name.to_string(),
+            form,
+        });
+    }
+
+    /// After `\let` (or `\NewCommandCopy`): `\new` `=`? `\old`, or `{\new}{\old}`.
+    fn define_let(&mut self) {
+        let Some((name, after)) = self.defined_name(self.pos) else {
+            return;
+        };
+        let mut i = self.skip_ws(after);
+        if self.at(i) == Some(b'=') {
+            i = self.skip_ws(i + 1);
+        }
+        let Some((old, end)) = self.defined_name(i) else {
+            return;
+        };
+        self.pos = end;
+        let form = match self.learned.get(old) {
+            Some(f) => f.clone(),
+            None => match builtin(old) {
+                Some(k) => Form::Like {
+                    shape: k.shape.name().to_string(),
+                    nocite: k.nocite,
+                },
+                None => return,
+            },
+        };
+        self.learn(name, form);
+    }
+
+    /// After `\DeclareCiteCommand` or `\DeclareMultiCiteCommand`: the named
+    /// command takes biblatex's arguments. The code arguments are left to
+    /// the scan; they cite nothing themselves.
+    fn declare_cite(&mut self, shape: Shape) {
+        let mut i = self.skip_ws(self.pos);
+        if self.at(i) == Some(b'*') {
+            // The starred variant of a command declared the same way.
+            i += 1;
+        }
+        let Some((name, after)) = self.defined_name(i) else {
+            return;
+        };
+        self.pos = after;
+        self.learn(
+            name,
+            Form::Like {
+                shape: shape.name().to_string(),
+                nocite: false,
+            },
+        );
+    }
+
+    /// A use of a learned command.
+    fn use_learned(&mut self, start: usize, name: &str, form: &Form) {
+        match form {
+            Form::Like { shape, nocite } => {
+                if let Some(shape) = Shape::parse(shape) {
+                    self.cite(
+                        name,
+                        Known {
+                            shape,
+                            nocite: *nocite,
+                        },
+                    );
+                }
+            }
+            Form::Wrapper {
+                params,
+                key_params,
+                keys,
+                nocite,
+            } => self.use_wrapper(start, name, params, key_params, keys, *nocite),
+        }
+    }
+
+    /// A use of a wrapper: reads its arguments as declared and records the
+    /// keys of the parameters its body cites, then its fixed keys.
+    fn use_wrapper(
+        &mut self,
+        start: usize,
+        name: &str,
+        params: &str,
+        key_params: &[usize],
+        keys: &[String],
+        nocite: bool,
+    ) {
+        let after_name = self.pos;
+        let mut i = after_name;
+        for (k, p) in params.chars().enumerate() {
+            let j = self.skip_ws(i);
+            match p {
+                's' => {
+                    if self.at(j) == Some(b'*') {
+                        i = j + 1;
+                    }
+                }
+                'o' => {
+                    if self.at(j) == Some(b'[') {
+                        match self.skip_delimited(j, b']') {
+                            Ok(next) => i = next,
+                            Err(stop) => {
+                                self.pos = stop;
+                                return;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    if self.at(j) != Some(b'{') {
+                        // An argument of one token, or none at all: TeX
+                        // would take the next token; a key is never one.
+                        self.pos = after_name;
+                        return;
+                    }
+                    if key_params.contains(&(k + 1)) {
+                        match self.key_group(j) {
+                            Ok((next, spans)) => {
+                                self.push_keys(name, spans, nocite);
+                                i = next;
+                            }
+                            Err(stop) => {
+                                self.pos = stop;
+                                return;
+                            }
+                        }
+                    } else {
+                        match self.group_end(j) {
+                            Some(next) => i = next,
+                            None => {
+                                self.pos = self.b.len();
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for key in keys {
+            self.out.cites.push(Cite {
+                key: key.clone(),
+                command: name.to_string(),
+                line: 0,
+                column: 0,
+                start,
+                end: after_name,
+                nocite,
+            });
+        }
+        self.pos = after_name;
+    }
+
+    /// After `\begin`: jump over the body of a verbatim-like environment.
+    fn begin_env(&mut self) {
+        let mut i = self.pos;
+        while self.at(i).is_some_and(|c| c == b' ' || c == b'\t') {
+            i += 1;
+        }
+        if self.at(i) != Some(b'{') {
+            return;
+        }
+        let rest = self.b.get(i + 1..).unwrap_or(&[]);
+        let Some(close) = rest.iter().take(64).position(|&c| c == b'}') else {
+            return;
+        };
+        let name = self.src.get(i + 1..i + 1 + close).unwrap_or("").trim();
+        if !VERBATIM_ENVS.contains(&name) {
+            return;
+        }
+        let body = i + 2 + close;
+        let end_tag = format!("\\end{{{name}}}");
+        match self.src.get(body..).and_then(|r| r.find(&end_tag)) {
+            Some(n) => self.pos = body + n + end_tag.len(),
+            None => self.pos = self.b.len(),
+        }
+    }
+
+    /// After `\verb`: skip `\verb|…|` (or `\verb*|…|`), which cannot span lines.
+    fn skip_verb(&mut self) {
+        let mut i = self.pos;
+        if self.at(i) == Some(b'*') {
+            i += 1;
+        }
+        let Some(delim) = self.at(i) else { return };
+        if is_ws(delim) || !delim.is_ascii() {
+            return;
+        }
+        let mut j = i + 1;
+        while let Some(c) = self.at(j) {
+            if c == delim {
+                self.pos = j + 1;
+                return;
+            }
+            if c == b'\n' {
+                break;
+            }
+            j += 1;
+        }
+        self.pos = j;
+    }
+
+    /// After `\input` or `\include`: record the file name.
+    fn include(&mut self, start: usize, command: &str) {
+        let mut i = self.pos;
+        while self.at(i).is_some_and(|c| c == b' ' || c == b'\t') {
+            i += 1;
+        }
+        let (name_start, name_end, next) = if self.at(i) == Some(b'{') {
+            let rest = self.b.get(i + 1..).unwrap_or(&[]);
+            match rest.iter().position(|&c| c == b'}' || c == b'\n') {
+                Some(n) if rest.get(n) == Some(&b'}') => (i + 1, i + 1 + n, i + 2 + n),
+                _ => return,
+            }
+        } else if command == "input" && i > self.pos {
+            // TeX's own form: `\input file`, ended by a space or a brace.
+            let mut j = i;
+            while self
+                .at(j)
+                .is_some_and(|c| !is_ws(c) && !matches!(c, b'{' | b'}' | b'%' | b'\\'))
+            {
+                j += 1;
+            }
+            (i, j, j)
+        } else {
+            return;
+        };
+        let name = self.src.get(name_start..name_end).unwrap_or("").trim();
+        if !name.is_empty() {
+            self.include_offsets.push(start);
+            self.out.includes.push(Include {
+                name: name.to_string(),
+                command: command.to_string(),
+                dir: None,
+                line: 0,
+                column: 0,
+            });
+        }
+        self.pos = next;
+    }
+
+    /// After one of the `import` package's commands: `*`? `{dir}{file}`.
+    fn import(&mut self, start: usize, command: &str) {
+        let mut i = self.skip_ws(self.pos);
+        if self.at(i) == Some(b'*') {
+            i = self.skip_ws(i + 1);
+        }
+        let mut args = Vec::new();
+        for _ in 0..2 {
+            if self.at(i) != Some(b'{') {
+                return;
+            }
+            let Some(end) = self.group_end(i) else {
+                return;
+            };
+            args.push(self.src.get(i + 1..end - 1).unwrap_or("").trim());
+            i = self.skip_ws(end);
+        }
+        let (Some(dir), Some(file)) = (args.first(), args.get(1)) else {
+            return;
+        };
+        if file.is_empty() {
+            return;
+        }
+        self.include_offsets.push(start);
+        self.out.includes.push(Include {
+            name: file.to_string(),
+            command: command.to_string(),
+            dir: Some(dir.to_string()),
+            line: 0,
+            column: 0,
+        });
+        self.pos = i;
+    }
+
+    /// True if the line starting at `i` is blank: a paragraph break, which
+    /// ends any argument of a cite command (they are not `\long`).
+    fn blank_line_at(&self, mut i: usize) -> bool {
+        while self
+            .at(i)
+            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\r'))
+        {
+            i += 1;
+        }
+        self.at(i) == Some(b'\n')
+    }
+
+    /// Skips a `[…]` or `(…)` argument starting at `i`, honouring braces,
+    /// escapes and comments. `Err(stop)` if it does not close before a blank
+    /// line, an unmatched `}` or the end of the file.
+    ///
+    /// Brace groups met on the way are remembered, so a note nested in a note
+    /// (`\citep[{\citep[{…}]{a}}]{b}`, scanned once per command) jumps over
+    /// groups already matched instead of walking them again.
+    fn skip_delimited(&mut self, i: usize, close: u8) -> Result<usize, usize> {
+        let mut open: Vec<usize> = Vec::new();
+        let mut j = i + 1;
+        while let Some(c) = self.at(j) {
+            match c {
+                b'\\' => j += 2,
+                b'%' | b'\n' => {
+                    j = if c == b'%' { self.line_end(j) } else { j + 1 };
+                    if self.blank_line_at(j) {
+                        return Err(j);
+                    }
+                }
+                b'{' => match self.brace_end.get(&j) {
+                    Some(&end) => j = end,
+                    None => {
+                        open.push(j);
+                        j += 1;
+                    }
+                },
+                b'}' => {
+                    // An unmatched `}` closes a group around the command: malformed.
+                    let start = open.pop().ok_or(j)?;
+                    j += 1;
+                    self.brace_end.insert(start, j);
+                }
+                _ if c == close && open.is_empty() => return Ok(j + 1),
+                _ => j += 1,
+            }
+        }
+        Err(self.b.len())
+    }
+
+    /// Reads a `{keys}` group starting at `i`. Returns the offset after it and
+    /// the keys' spans (start, end, broken by a comment), or `Err(stop)` if the
+    /// group does not close before a blank line or the end of the file.
+    #[allow(clippy::type_complexity)]
+    fn key_group(&self, i: usize) -> Result<(usize, Vec<(usize, usize, bool)>), usize> {
+        let mut keys = Vec::new();
+        let mut depth: usize = 1;
+        let mut key_start: Option<usize> = None;
+        let mut key_end = 0;
+        let mut commented = false;
+        let mut j = i + 1;
+        loop {
+            let Some(c) = self.at(j) else {
+                return Err(self.b.len());
+            };
+            match c {
+                b'%' | b'\n' => {
+                    if c == b'%' && key_start.is_some() {
+                        commented = true;
+                    }
+                    j = if c == b'%' { self.line_end(j) } else { j + 1 };
+                    if self.blank_line_at(j) {
+                        return Err(j);
+                    }
+                    continue;
+                }
+                b'{' => depth += 1,
+                b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        if let Some(s) = key_start {
+                            keys.push((s, key_end, commented));
+                        }
+                        return Ok((j + 1, keys));
+                    }
+                }
+                b',' if depth == 1 => {
+                    if let Some(s) = key_start.take() {
+                        keys.push((s, key_end, commented));
+                    }
+                    commented = false;
+                    j += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            if !is_ws(c) {
+                if key_start.is_none() {
+                    key_start = Some(j);
+                }
+                // An escape's next byte belongs to the key too.
+                let width = if c == b'\\' && self.at(j + 1).is_some() {
+                    2
+                } else {
+                    1
+                };
+                key_end = j + width;
+                j += width;
+            } else {
+                j += 1;
+            }
+        }
+    }
+
+    /// Records the keys of one `{…}` group.
+    fn push_keys(&mut self, command: &str, spans: Vec<(usize, usize, bool)>, nocite: bool) {
+        for (start, end, commented) in spans {
+            let raw = self.src.get(start..end).unwrap_or("");
+            let key = if commented {
+                strip_comments(raw)
+            } else {
+                raw.to_string()
+            };
+            if key.is_empty() {
+                continue;
+            }
+            if key == "*" && nocite {
+                self.nocite_offsets.push(start);
+                continue;
+            }
+            // A macro parameter (`#1`) is a key only inside a definition,
+            // where it tells which argument a wrapper cites.
+            if key.contains('#') && !self.in_definition {
+                continue;
+            }
+            self.out.cites.push(Cite {
+                key,
+                command: command.to_string(),
+                line: 0,
+                column: 0,
+                start,
+                end,
+                nocite,
+            });
+        }
+    }
+
+    /// After a cite command's name: read its arguments and record its keys.
+    ///
+    /// On success the scan resumes right after the command's name, so a cite
+    /// inside a braced note (`\citep[{see \citet{b}}]{a}`) is found too. When
+    /// an argument runs into a paragraph break or the end of the file, TeX
+    /// would swallow it all as a runaway argument; so do we, and the scan
+    /// resumes where the argument stopped. Either way no byte is scanned by
+    /// a failed argument twice, which keeps the whole scan linear.
+    fn cite(&mut self, name: &str, known: Known) {
+        let shape = known.shape;
+        let after_name = self.pos;
+        let mut i = self.skip_ws(self.pos);
+        let mut command = name.to_string();
+        if self.at(i) == Some(b'*') {
+            command.push('*');
+            i = self.skip_ws(i + 1);
+        }
+        if matches!(shape, Shape::Multi | Shape::Volcites) {
+            match self.optionals(i, b'(', b')', 2) {
+                Ok(next) => i = next,
+                Err(stop) => {
+                    self.pos = stop;
+                    return;
+                }
+            }
+        }
+        loop {
+            let before_keys = match shape {
+                // apacite's `\cite<see>[p.~2]{k}`: an angle-bracket prefix first.
+                Shape::Single => self
+                    .optionals(i, b'<', b'>', 1)
+                    .and_then(|i| self.optionals(i, b'[', b']', 2)),
+                Shape::Multi => self.optionals(i, b'[', b']', 2),
+                // `[pre]{volume}[pages]` before the key.
+                Shape::Volcite | Shape::Volcites => {
+                    self.optionals(i, b'[', b']', 1).and_then(|i| {
+                        if self.at(i) != Some(b'{') {
+                            return Ok(i);
+                        }
+                        let end = self.group_end(i).ok_or(self.b.len())?;
+                        self.optionals(self.skip_ws(end), b'[', b']', 1)
+                    })
+                }
+            };
+            match before_keys {
+                Ok(next) => i = next,
+                Err(stop) => {
+                    self.pos = stop;
+                    return;
+                }
+            }
+            if self.at(i) != Some(b'{') {
+                self.pos = after_name;
+                return;
+            }
+            let next = match self.key_group(i) {
+                Ok((next, spans)) => {
+                    self.push_keys(&command, spans, known.nocite);
+                    next
+                }
+                Err(stop) => {
+                    self.pos = stop;
+                    return;
+                }
+            };
+            // Lookahead for the next multicite group.
+            let next_group = match shape {
+                Shape::Single | Shape::Volcite => None,
+                Shape::Multi | Shape::Volcites => {
+                    let k = self.skip_ws(next);
+                    matches!(self.at(k), Some(b'[') | Some(b'{')).then_some(k)
+                }
+            };
+            match next_group {
+                Some(k) => i = k,
+                None => {
+                    self.pos = after_name;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Skips up to `max` optional arguments delimited by `open` and `close`
+    /// from `i`, and the spaces after each. `Err(stop)` as [`Self::skip_delimited`].
+    fn optionals(&mut self, mut i: usize, open: u8, close: u8, max: usize) -> Result<usize, usize> {
+        for _ in 0..max {
+            if self.at(i) != Some(open) {
+                break;
+            }
+            let next = self.skip_delimited(i, close)?;
+            i = self.skip_ws(next);
+        }
+        Ok(i)
+    }
+}
+
+/// `n` for a macro parameter `#n`.
+fn param_number(key: &str) -> Option<usize> {
+    let digit = key.strip_prefix('#')?;
+    let n: usize = digit.parse().ok()?;
+    (digit.len() == 1 && n >= 1).then_some(n)
+}
+
+/// A key written over several lines with comments, as TeX reads it: each
+/// comment with its newline removed, and the next line's leading spaces.
+fn strip_comments(raw: &str) -> String {
+    let mut out = String::new();
+    let mut rest = raw;
+    loop {
+        match find_comment(rest) {
+            None => {
+                out.push_str(rest.trim());
+                return out;
+            }
+            Some(p) => {
+                out.push_str(rest.get(..p).unwrap_or("").trim());
+                rest = match rest.get(p..).and_then(|r| r.find('\n')) {
+                    Some(n) => rest.get(p + n + 1..).unwrap_or(""),
+                    None => "",
+                };
+            }
+        }
+    }
+}
+
+/// The offset of the first `%` that is not escaped.
+fn find_comment(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'\\' => i += 2,
+            b'%' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
