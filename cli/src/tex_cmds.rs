@@ -90,9 +90,9 @@ fn load_project(roots: &[PathBuf]) -> Result<Project, u8> {
         names.push(name);
     }
     Ok(tex::scan_project_with(&names, |name| {
+        // Each name is loaded once, so a given text is moved, not copied.
         given
-            .get(name)
-            .cloned()
+            .remove(name)
             .or_else(|| std::fs::read_to_string(name).ok())
     }))
 }

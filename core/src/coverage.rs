@@ -21,8 +21,9 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::inert;
 use crate::pool::PoolPaper;
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The default threshold, as text: 90 %.
 pub const DEFAULT_THRESHOLD: &str = "0.90";
@@ -292,7 +293,7 @@ pub fn cite_refs(project: &crate::tex::Project) -> impl Iterator<Item = CiteRef<
         key: &c.key,
         file,
         line: c.line,
-        nocite: c.command.eq_ignore_ascii_case("nocite"),
+        nocite: c.nocite,
     })
 }
 
@@ -317,7 +318,7 @@ pub fn check_refs<'a>(
         .collect();
     let mut cited = vec![false; sorted.len()];
     let mut nocited = vec![false; sorted.len()];
-    let mut foreign: HashMap<&str, Vec<(&str, usize)>> = HashMap::new();
+    let mut foreign: HashMap<&str, Vec<(&str, usize)>> = HashMap::default();
     for c in cites {
         match index.get(c.key) {
             Some(&i) => {

@@ -235,15 +235,18 @@ fn places(b: &[u8], offsets: &[usize]) -> Vec<Place> {
     let (mut at, mut line0, mut col0) = (0usize, 0usize, 0usize);
     for &offset in offsets {
         let to = offset.clamp(at, b.len());
-        for &c in b.get(at..to).unwrap_or(&[]) {
-            if c == b'\n' {
-                line0 += 1;
+        let seg = b.get(at..to).unwrap_or(&[]);
+        // Newlines found with memchr; characters counted only on the last line.
+        let tail = match memchr::memrchr(b'\n', seg) {
+            Some(last) => {
+                line0 += memchr::memchr_iter(b'\n', seg).count();
                 col0 = 0;
-            } else if c & 0xC0 != 0x80 {
-                // Count characters, not UTF-8 continuation bytes.
-                col0 += 1;
+                seg.get(last + 1..).unwrap_or(&[])
             }
-        }
+            None => seg,
+        };
+        // Count characters, not UTF-8 continuation bytes.
+        col0 += tail.iter().filter(|&&c| c & 0xC0 != 0x80).count();
         at = to;
         out.push(Place {
             line: line0 + 1,
@@ -318,8 +321,17 @@ impl<'a> Scanner<'a> {
                 .and_then(|i| found.get(i).copied())
                 .unwrap_or(Place { line: 0, column: 0 })
         };
+        // Cites are sorted by start, so their places are found walking
+        // `offsets` once rather than searching it for each.
+        let mut k = 0;
         for cite in &mut self.out.cites {
-            let p = place_of(cite.start);
+            while offsets.get(k).is_some_and(|&o| o < cite.start) {
+                k += 1;
+            }
+            let p = match (offsets.get(k), found.get(k)) {
+                (Some(&o), Some(&p)) if o == cite.start => p,
+                _ => place_of(cite.start),
+            };
             cite.line = p.line;
             cite.column = p.column;
         }
@@ -345,7 +357,7 @@ impl<'a> Scanner<'a> {
                 break;
             }
             let rest = self.b.get(self.pos..limit).unwrap_or(&[]);
-            match rest.iter().position(|&c| c == b'%' || c == b'\\') {
+            match memchr::memchr2(b'%', b'\\', rest) {
                 None => self.pos = self.b.len(),
                 Some(i) => {
                     self.pos += i;
@@ -361,11 +373,7 @@ impl<'a> Scanner<'a> {
 
     /// The offset just past the newline that ends the line holding `i`.
     fn line_end(&self, i: usize) -> usize {
-        match self
-            .b
-            .get(i..)
-            .and_then(|r| r.iter().position(|&c| c == b'\n'))
-        {
+        match self.b.get(i..).and_then(|r| memchr::memchr(b'\n', r)) {
             Some(n) => i + n + 1,
             None => self.b.len(),
         }
@@ -440,7 +448,13 @@ impl<'a> Scanner<'a> {
             | "ProvideDocumentCommand"
             | "DeclareDocumentCommand" => self.define_document_command(),
             _ => {
-                if let Some(form) = self.learned.get(name).cloned() {
+                // Most documents define no cite commands: no lookup then.
+                let learned = if self.learned.is_empty() {
+                    None
+                } else {
+                    self.learned.get(name).cloned()
+                };
+                if let Some(form) = learned {
                     self.use_learned(start, name, &form);
                 } else if let Some(known) = builtin(name) {
                     self.cite(name, known);
@@ -492,7 +506,7 @@ impl<'a> Scanner<'a> {
         let mut i = self.pos;
         loop {
             let rest = self.b.get(i..).unwrap_or(&[]);
-            let Some(n) = rest.iter().position(|&c| c == b'%' || c == b'\\') else {
+            let Some(n) = memchr::memchr2(b'%', b'\\', rest) else {
                 self.pos = self.b.len();
                 return;
             };
