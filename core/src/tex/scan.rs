@@ -1,7 +1,7 @@
 //! The scanner: one forward pass over a source that finds cites, `\nocite{*}` and includes.
 
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// One cited key, where it stands, and the command that cited it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -269,6 +269,8 @@ struct Scanner<'a> {
     brace_end: HashMap<usize, usize>,
     /// Cite commands defined so far (by this source or given).
     learned: HashMap<String, Form>,
+    /// The key spans of the group being read, reused from cite to cite.
+    spans: Vec<(usize, usize, bool)>,
     /// True while reading a definition's body: `#1` is then a parameter,
     /// kept so the definition can be learned; otherwise it is never a key.
     in_definition: bool,
@@ -289,8 +291,9 @@ impl<'a> Scanner<'a> {
             out: Scan::default(),
             nocite_offsets: Vec::new(),
             include_offsets: Vec::new(),
-            brace_end: HashMap::new(),
-            learned: HashMap::new(),
+            brace_end: HashMap::default(),
+            learned: HashMap::default(),
+            spans: Vec::new(),
             in_definition,
             stop_at: None,
         }
@@ -862,11 +865,8 @@ impl<'a> Scanner<'a> {
                         return;
                     }
                     if key_params.contains(&(k + 1)) {
-                        match self.key_group(j) {
-                            Ok((next, spans)) => {
-                                self.push_keys(name, spans, nocite);
-                                i = next;
-                            }
+                        match self.read_keys(j, name, nocite) {
+                            Ok(next) => i = next,
                             Err(stop) => {
                                 self.pos = stop;
                                 return;
@@ -1072,11 +1072,11 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads a `{keys}` group starting at `i`. Returns the offset after it and
-    /// the keys' spans (start, end, broken by a comment), or `Err(stop)` if the
+    /// puts the keys' spans (start, end, broken by a comment) in `keys`
+    /// (cleared first), or `Err(stop)` if the
     /// group does not close before a blank line or the end of the file.
-    #[allow(clippy::type_complexity)]
-    fn key_group(&self, i: usize) -> Result<(usize, Vec<(usize, usize, bool)>), usize> {
-        let mut keys = Vec::new();
+    fn key_group(&self, i: usize, keys: &mut Vec<(usize, usize, bool)>) -> Result<usize, usize> {
+        keys.clear();
         let mut depth: usize = 1;
         let mut key_start: Option<usize> = None;
         let mut key_end = 0;
@@ -1104,7 +1104,7 @@ impl<'a> Scanner<'a> {
                         if let Some(s) = key_start {
                             keys.push((s, key_end, commented));
                         }
-                        return Ok((j + 1, keys));
+                        return Ok(j + 1);
                     }
                 }
                 b',' if depth == 1 => {
@@ -1135,9 +1135,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// [`Self::key_group`] then [`Self::push_keys`], with the span buffer reused.
+    fn read_keys(&mut self, i: usize, command: &str, nocite: bool) -> Result<usize, usize> {
+        let mut spans = std::mem::take(&mut self.spans);
+        let read = self.key_group(i, &mut spans);
+        if read.is_ok() {
+            self.push_keys(command, &spans, nocite);
+        }
+        self.spans = spans;
+        read
+    }
+
     /// Records the keys of one `{…}` group.
-    fn push_keys(&mut self, command: &str, spans: Vec<(usize, usize, bool)>, nocite: bool) {
-        for (start, end, commented) in spans {
+    fn push_keys(&mut self, command: &str, spans: &[(usize, usize, bool)], nocite: bool) {
+        for &(start, end, commented) in spans {
             let raw = self.src.get(start..end).unwrap_or("");
             let key = if commented {
                 strip_comments(raw)
@@ -1223,11 +1234,8 @@ impl<'a> Scanner<'a> {
                 self.pos = after_name;
                 return;
             }
-            let next = match self.key_group(i) {
-                Ok((next, spans)) => {
-                    self.push_keys(&command, spans, known.nocite);
-                    next
-                }
+            let next = match self.read_keys(i, &command, known.nocite) {
+                Ok(next) => next,
                 Err(stop) => {
                     self.pos = stop;
                     return;
