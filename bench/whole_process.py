@@ -17,6 +17,7 @@ BEFORE (optional) is an older citegate binary timed in the same turns.
 Each figure is wall time of the whole process: min and median of ROUNDS.
 """
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -24,9 +25,16 @@ import time
 
 
 def timed(cmd):
+    """Wall time and CPU time (user + system) of one run of cmd. On a busy
+    machine the CPU time moves less than the wall time: it leaves out the
+    time the process waited for a core."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def main():
@@ -51,12 +59,17 @@ def main():
         for name, cmd in programs:
             times[name].append(timed(cmd))
     print(f"# {os.uname().nodename}: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
-    print(f"# {rounds} rounds, programs in turn; wall time of the whole process")
+    print(f"# {rounds} rounds, programs in turn; whole process, wall and CPU (user + sys)")
     for name, ts in times.items():
-        print(f"{name:26} min {min(ts) * 1e3:8.1f} ms   median {statistics.median(ts) * 1e3:8.1f} ms")
-    cov = statistics.median(times["coverage python"]) / statistics.median(times["coverage citegate"])
-    cov_min = min(times["coverage python"]) / min(times["coverage citegate"])
-    print(f"coverage: citegate {cov:.1f}x faster than the seed script (median), {cov_min:.1f}x (min)")
+        wall = [w for w, _ in ts]
+        cpu = [c for _, c in ts]
+        print(f"{name:24} wall min {min(wall) * 1e3:7.1f} ms median {statistics.median(wall) * 1e3:7.1f} ms"
+              f" | cpu min {min(cpu) * 1e3:7.1f} ms median {statistics.median(cpu) * 1e3:7.1f} ms")
+    for i, what in [(0, "wall"), (1, "cpu")]:
+        py = [t[i] for t in times["coverage python"]]
+        cg = [t[i] for t in times["coverage citegate"]]
+        print(f"coverage, {what}: citegate {statistics.median(py) / statistics.median(cg):.1f}x faster"
+              f" than the seed script (medians), {min(py) / min(cg):.1f}x (minima)")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ seeds="$1" rounds="${2:-7}"
 bench="${BENCH_DIR:-/tmp/citegate-bench}" ref="${REF_DIR:-/tmp/citegate-reference}"
 cargo build --release -p citegate-cli
 cargo build --profile bench -p citegate-core --example bench_inputs --example bench_title
-[ -f "$bench/single_5mb.tex" ] || target/bench/examples/bench_inputs "$bench"
+[ -f "$bench/single_5mb.tex" ] || target/release/examples/bench_inputs "$bench"
 python3 bench/reference/extract.py "$seeds" "$ref" >/dev/null
 if [ ! -x "$ref/venv/bin/python" ]; then
   python3 -m venv "$ref/venv"
@@ -22,7 +22,7 @@ uptime
 python3 bench/whole_process.py target/release/citegate "$ref" "$bench" "$rounds" "${BEFORE:-}"
 echo "# title throughput (in-process, best of 20 rounds per turn), 3 turns each"
 for _ in 1 2 3; do
-  target/bench/examples/bench_title "$bench/title_pairs.tsv" 20
+  target/release/examples/bench_title "$bench/title_pairs.tsv" 20
   "$ref/venv/bin/python" bench/title_reference.py "$ref" "$bench/title_pairs.tsv" 20
 done
 uptime
