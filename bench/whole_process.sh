@@ -20,7 +20,7 @@ if [ ! -x "$ref/venv/bin/python" ]; then
 fi
 uptime
 python3 bench/whole_process.py target/release/citegate "$ref" "$bench" "$rounds" "${BEFORE:-}"
-echo "# title throughput (in-process, best of 20 rounds per turn), 3 turns each"
+echo "# title throughput (in-process; chunks of 500 pairs, best of 20 rounds each, summed), 3 turns each"
 for _ in 1 2 3; do
   target/release/examples/bench_title "$bench/title_pairs.tsv" 20
   "$ref/venv/bin/python" bench/title_reference.py "$ref" "$bench/title_pairs.tsv" 20
