@@ -115,7 +115,8 @@ export type TexFiles = Record<string, string>;
 export interface TexProject {
   files: Array<{ name: string; scan: {
     cites: Cite[]; nocite_all: Array<{ line: number; column: number }>;
-    includes: Array<{ name: string; command: string; line: number; column: number }>;
+    includes: Array<{ name: string; command: string; dir?: string; line: number; column: number }>;
+    definitions: Array<{ name: string; form: unknown }>; in_definitions: Cite[];
     [field: string]: unknown } }>;
   missing: Array<{ file: string; line: number; name: string }>;
 }

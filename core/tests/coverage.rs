@@ -340,16 +340,16 @@ fn golden_deviations_differ_as_documented() {
     assert!(entries(&pool.papers).0.is_empty());
 }
 
-/// The gate as first written, with sets: what `check` must still give.
-fn check_with_sets(
-    pool: &[PoolEntry],
-    cites: &[CiteAt],
-) -> (
+/// Cited, nocite-only, foreign (with places) and uncited keys.
+type GateLists = (
     Vec<String>,
     Vec<String>,
     Vec<(String, Vec<(String, usize)>)>,
     Vec<String>,
-) {
+);
+
+/// The gate as first written, with sets: what `check` must still give.
+fn check_with_sets(pool: &[PoolEntry], cites: &[CiteAt]) -> GateLists {
     use std::collections::BTreeSet;
     let keys: BTreeSet<&str> = pool.iter().map(|e| e.key.as_str()).collect();
     let mut cited = BTreeSet::new();
@@ -430,4 +430,23 @@ fn check_equals_the_set_based_gate_on_random_drafts() {
         assert_eq!(got_uncited, uncited, "round {round}");
         assert_eq!(c.n_cited, c.cited.len());
     }
+}
+
+/// A key given only to `\nocite` (or to a wrapper of it, or apacite's
+/// `\nocitemeta`) is listed apart and does not count toward the gate.
+#[test]
+fn nocite_keys_do_not_count_toward_the_gate() {
+    let pool = [entry("a", &[]), entry("b", &[]), entry("c", &[])];
+    let tex = "\\newcommand{\\hidden}[1]{\\nocite{#1}}\n\\hidden{a}\\nocitemeta{c}\\citep{b}\n";
+    let files = BTreeMap::from([("main.tex".to_string(), tex.to_string())]);
+    let project = tex::scan_project(&["main.tex".to_string()], &files);
+    let c = check(
+        &pool,
+        &cites_of(&project),
+        &Threshold::parse("0.9").unwrap(),
+    );
+    assert_eq!(c.cited, ["b"]);
+    assert_eq!(c.nocite_only, ["a", "c"]);
+    assert_eq!(c.n_cited, 1);
+    assert!(!c.pass);
 }

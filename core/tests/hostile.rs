@@ -208,6 +208,57 @@ fn ten_thousand_nested_braces_in_tex() {
     let _ = tex::scan(&open);
 }
 
+/// Definitions and skipped text at scale: many wrappers, deeply nested
+/// definitions, and unclosed arguments each read in one pass.
+#[test]
+fn many_wrappers_nested_definitions_and_unclosed_arguments() {
+    let wrappers: String = (0..DEEP)
+        .map(|i| format!("\\newcommand{{\\c{}}}[1]{{\\citep{{#1}}}}\n", alpha(i)))
+        .chain((0..DEEP).map(|i| format!("\\c{}{{k{i}}}\n", alpha(i))))
+        .collect();
+    let scan = tex::scan(&wrappers);
+    assert_eq!(scan.cites.len(), DEEP);
+    assert_eq!(scan.definitions.len(), DEEP);
+    assert!(scan.cites.iter().all(|c| !c.key.contains('#')));
+    // Ten thousand definitions, each inside the body of the one before.
+    let nested = format!(
+        "{}\\citep{{#1}}{}\\cite{{after}}",
+        "\\newcommand{\\x}[1]{".repeat(DEEP),
+        "}".repeat(DEEP)
+    );
+    let keys: Vec<String> = tex::extract_cites(&nested)
+        .into_iter()
+        .map(|c| c.key)
+        .collect();
+    assert_eq!(keys, ["after"]);
+    // Unclosed arguments of skipping commands: the rest of the file is theirs.
+    for open in [
+        "\\deleted{",
+        "\\newcommand{\\x}{",
+        "\\import{a}{",
+        "\\iffalse ",
+    ] {
+        let text = format!("\\cite{{a}}{}", open.repeat(DEEP));
+        let keys: Vec<String> = tex::extract_cites(&text)
+            .into_iter()
+            .map(|c| c.key)
+            .collect();
+        assert_eq!(keys, ["a"], "{open}");
+    }
+}
+
+/// A letters-only name for the `i`-th macro (TeX names are letters).
+fn alpha(mut i: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.push(char::from(b'a' + (i % 26) as u8));
+        i /= 26;
+        if i == 0 {
+            return s;
+        }
+    }
+}
+
 #[test]
 fn deeply_nested_json_is_an_error_not_a_crash() {
     let deep = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));

@@ -162,3 +162,20 @@ fn golden_deviations_differ_as_documented() {
         );
     }
 }
+
+/// Keys written in a definition's body are rewritten too: LaTeX cites them
+/// wherever the command is used.
+#[test]
+fn sync_rewrites_keys_in_definition_bodies() {
+    let map = std::collections::BTreeMap::from([("old".to_string(), "new".to_string())]);
+    let (out, done) = citegate_core::tex::sync_keys(
+        "\\newcommand{\\classics}{\\citep{old,x}}\n\\newcommand{\\m}[1]{\\citep{#1}}\\m{old}\\classics",
+        &map,
+    );
+    assert_eq!(
+        out,
+        "\\newcommand{\\classics}{\\citep{new,x}}\n\\newcommand{\\m}[1]{\\citep{#1}}\\m{new}\\classics"
+    );
+    let places: Vec<(usize, usize)> = done.iter().map(|r| (r.line, r.column)).collect();
+    assert_eq!(places, [(1, 31), (2, 34)]);
+}

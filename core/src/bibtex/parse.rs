@@ -18,9 +18,14 @@
 //! Recovery works on two levels. Inside an entry, a missing comma between
 //! two fields is reported and the parse goes on; an entry cut short by the
 //! next `@` at the start of a line (the common "missing closing brace") is
-//! kept and reported. Anything worse drops that entry only: the error names
-//! its line and the scan resumes at the next `@` that starts a line, so one
-//! bad entry never loses the rest of the file. A braced or quoted value that
+//! kept and reported. Anything worse ends that entry only: as BibTeX does,
+//! an entry whose key was read is kept with the fields read before the
+//! error (a [`ProblemKind::Damaged`] problem), one broken before its key is
+//! dropped; the error names its line and column, and the scan resumes at the
+//! next `@` that starts a line, so one bad entry never loses the rest of the
+//! file. The key is read as BibTeX reads it (up to a comma, a space or the
+//! closing delimiter), and a `%` between the parts of an entry starts a
+//! comment, as biber reads it. A braced or quoted value that
 //! would run over such a line-start `@type{` is cut there, which stops one
 //! unbalanced brace from swallowing every entry after it. Braces are counted,
 //! never recursed into, so no input can exhaust the stack.

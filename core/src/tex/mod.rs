@@ -16,7 +16,26 @@
 //!
 //! Commented-out text is not LaTeX input, so a cite inside a comment is neither
 //! reported nor rewritten. (The reference script rewrites keys anywhere its
-//! pattern matches, comments included; see `DEVIATIONS.md`.)
+//! pattern matches, comments included; see `DEVIATIONS.md`.) Nor is other text
+//! LaTeX never reads: a false `\iffalse` branch (nested conditionals counted),
+//! anything after `\end{document}` or after the line of `\endinput`, and the
+//! argument of `\deleted{…}` (the `changes` package in final mode, AASTeX).
+//!
+//! The cite commands are data, `cite-commands.tsv`: the natbib, biblatex and
+//! apacite commands read from the packages' own files, with each command's
+//! argument shape and whether it only lists the key (`\nocite`). A cite
+//! wrapped in a macro is learned from its definition (`\newcommand`, `\def`,
+//! `\let`, `\NewDocumentCommand`, `\DeclareCiteCommand`): the wrapper's uses
+//! then cite the arguments its body cites, and `#1` is never a key.
+//!
+//! The whole is held to LaTeX itself: `tools/latex-oracle/run.sh` compiles the
+//! documents of `tests/fixtures/latex-oracle/` with TeX Live and stores the keys
+//! the `.aux` or `.bcf` records; `tests/latex_oracle.rs` compares.
+//!
+//! The module has three parts: `scan.rs` reads one source ([`scan()`]),
+//! `project.rs` follows includes (`\input`, `\include`, `\import`,
+//! `\subimport`, `\subfile`) as LaTeX resolves them ([`scan_project`]), and
+//! `sync.rs` rewrites keys ([`sync_keys`]).
 
 mod project;
 mod scan;

@@ -179,13 +179,34 @@ fn resolve(
                 Some(dir),
             )
         }
-        ("subimport" | "subinputfrom" | "subincludefrom", Some(dir)) => {
-            let here = base.map_or_else(|| dir_of(from).to_string(), str::to_string);
-            let dir = join(&here, dir);
-            (
-                candidates_in(std::slice::from_ref(&dir), &inc.name),
-                Some(dir),
-            )
+        ("subimport" | "subinputfrom" | "subincludefrom", Some(sub)) => {
+            // Relative to the import directory the `import` package keeps:
+            // the enclosing `\import`'s, or the main file's when the file
+            // was reached by `\input` (as LaTeX does); the including file's
+            // own directory is tried after that.
+            let here = base.map_or_else(|| root_dir.to_string(), str::to_string);
+            let dir = join(&here, sub);
+            let mut candidates = candidates_in(std::slice::from_ref(&dir), &inc.name);
+            for c in candidates_in(&[join(dir_of(from), sub)], &inc.name) {
+                if !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+            (candidates, Some(dir))
+        }
+        // The `subfiles` package reads a subfile as `\subimport` does, so
+        // the subfile's own includes are read from its directory first.
+        ("subfile", _) => {
+            let here = base.map_or_else(|| root_dir.to_string(), str::to_string);
+            let path = join(&here, &inc.name);
+            let dir = dir_of(&path).to_string();
+            let mut candidates = candidates_in(&[String::new()], &path);
+            for c in candidates_in(&include_candidate_bases(root, from), &inc.name) {
+                if !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+            (candidates, Some(dir))
         }
         _ => {
             let mut bases: Vec<String> = base.map(str::to_string).into_iter().collect();
@@ -218,12 +239,22 @@ pub fn scan_project_with(
         }
     }
     let mut known: Vec<Definition> = Vec::new();
+    let mut known_at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut texts: Vec<String> = Vec::new();
     while let Some((name, root, base, text)) = queue.pop_front() {
         let found = scan_with(&text, &known);
         for d in &found.definitions {
-            known.retain(|k| k.name != d.name);
-            known.push(d.clone());
+            match known_at.get(&d.name) {
+                Some(&at) => {
+                    if let Some(k) = known.get_mut(at) {
+                        *k = d.clone();
+                    }
+                }
+                None => {
+                    known_at.insert(d.name.clone(), known.len());
+                    known.push(d.clone());
+                }
+            }
         }
         for inc in &found.includes {
             let mut loaded = false;

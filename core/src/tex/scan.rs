@@ -67,6 +67,10 @@ pub struct Scan {
     /// `\let\pc\citep`, `\DeclareCiteCommand{\mycite}…`), in source order.
     /// A project passes them on to its other files.
     pub definitions: Vec<Definition>,
+    /// Keys written in the bodies of definitions (`\newcommand{\classics}{\citep{a,b}}`),
+    /// with their places. They are not cites of the document (LaTeX cites
+    /// them where the command is used), but [`super::sync_keys`] rewrites them.
+    pub in_definitions: Vec<Cite>,
 }
 
 /// A cite command defined in a document, learned so that its uses are read.
@@ -151,6 +155,11 @@ struct Known {
 }
 
 fn builtin(name: &str) -> Option<Known> {
+    // Every name in the table contains `cite` except `bibentry`: most control
+    // words of a document are ruled out without hashing them.
+    if !name.contains("cite") && !name.contains("Cite") && name != "bibentry" {
+        return None;
+    }
     static TABLE: std::sync::OnceLock<HashMap<&'static str, Known>> = std::sync::OnceLock::new();
     TABLE
         .get_or_init(|| {
@@ -276,6 +285,10 @@ struct Scanner<'a> {
     in_definition: bool,
     /// Where reading stops: the end of the line holding `\endinput`.
     stop_at: Option<usize>,
+    /// Keys before this offset (the preamble, up to `\begin{document}`) are
+    /// not recorded: no `.aux` is open yet, so LaTeX drops a `\nocite` there.
+    /// biblatex records them, so with biblatex loaded this is 0.
+    preamble_end: usize,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -296,12 +309,23 @@ impl<'a> Scanner<'a> {
             spans: Vec::new(),
             in_definition,
             stop_at: None,
+            preamble_end: if in_definition { 0 } else { preamble_end(src) },
         }
     }
 
     /// Puts cites in source order (a cite inside a braced note is found after
     /// the command around it) and fills in every line and column.
     fn finish(mut self) -> Scan {
+        // Each name's last definition, if the name is still a cite command.
+        let mut seen = std::collections::HashSet::new();
+        let mut definitions: Vec<Definition> = std::mem::take(&mut self.out.definitions)
+            .into_iter()
+            .rev()
+            .filter(|d| seen.insert(d.name.clone()))
+            .filter(|d| self.learned.get(&d.name) == Some(&d.form))
+            .collect();
+        definitions.reverse();
+        self.out.definitions = definitions;
         // Usually in order already; checking first spares the sort's
         // scratch copy of every cite.
         if !self.out.cites.is_sorted_by_key(|c| c.start) {
@@ -314,7 +338,14 @@ impl<'a> Scanner<'a> {
         self.out
             .cites
             .dedup_by(|a, b| a.start == b.start && a.key == b.key);
-        let mut offsets: Vec<usize> = self.out.cites.iter().map(|c| c.start).collect();
+        self.out.in_definitions.sort_by_key(|c| c.start);
+        let mut offsets: Vec<usize> = self
+            .out
+            .cites
+            .iter()
+            .chain(&self.out.in_definitions)
+            .map(|c| c.start)
+            .collect();
         self.nocite_offsets.sort_unstable();
         offsets.extend(&self.nocite_offsets);
         offsets.extend(&self.include_offsets);
@@ -339,6 +370,11 @@ impl<'a> Scanner<'a> {
                 (Some(&o), Some(&p)) if o == cite.start => p,
                 _ => place_of(cite.start),
             };
+            cite.line = p.line;
+            cite.column = p.column;
+        }
+        for cite in &mut self.out.in_definitions {
+            let p = place_of(cite.start);
             cite.line = p.line;
             cite.column = p.column;
         }
@@ -437,25 +473,14 @@ impl<'a> Scanner<'a> {
             "input" | "include" | "subfile" => self.include(start, name),
             "import" | "subimport" | "inputfrom" | "includefrom" | "subinputfrom"
             | "subincludefrom" => self.import(start, name),
-            "newcommand"
-            | "renewcommand"
-            | "providecommand"
-            | "DeclareRobustCommand"
-            | "newrobustcmd"
-            | "renewrobustcmd"
-            | "providerobustcmd" => self.define_command(),
-            "def" | "gdef" | "edef" | "xdef" => self.define_def(),
-            "let" | "NewCommandCopy" | "RenewCommandCopy" | "DeclareCommandCopy" => {
-                self.define_let()
+            // Inside a body, a nested definition is read as plain text, so
+            // each byte of a source is read by at most two scanners.
+            _ if is_definition(name) => {
+                if !self.in_definition {
+                    self.define(name);
+                }
             }
-            "DeclareCiteCommand" => self.declare_cite(Shape::Single),
-            "DeclareMultiCiteCommand" => self.declare_cite(Shape::Multi),
-            "NewDocumentCommand"
-            | "RenewDocumentCommand"
-            | "ProvideDocumentCommand"
-            | "DeclareDocumentCommand" => self.define_document_command(),
             _ => {
-                // Most documents define no cite commands: no lookup then.
                 let learned = if self.learned.is_empty() {
                     None
                 } else {
@@ -467,6 +492,23 @@ impl<'a> Scanner<'a> {
                     self.cite(name, known);
                 }
             }
+        }
+    }
+
+    /// After a command that defines a command.
+    fn define(&mut self, name: &str) {
+        match name {
+            "def" | "gdef" | "edef" | "xdef" => self.define_def(),
+            "let" | "NewCommandCopy" | "RenewCommandCopy" | "DeclareCommandCopy" => {
+                self.define_let()
+            }
+            "DeclareCiteCommand" => self.declare_cite(Shape::Single),
+            "DeclareMultiCiteCommand" => self.declare_cite(Shape::Multi),
+            "NewDocumentCommand"
+            | "RenewDocumentCommand"
+            | "ProvideDocumentCommand"
+            | "DeclareDocumentCommand" => self.define_document_command(),
+            _ => self.define_command(),
         }
     }
 
@@ -556,9 +598,8 @@ impl<'a> Scanner<'a> {
             }
         }
         if self.at(i) == Some(b'{') {
-            if let Some(end) = self.group_end(i) {
-                self.pos = end;
-            }
+            // Unclosed, TeX would read to the end of the file as its argument.
+            self.pos = self.group_end(i).unwrap_or(self.b.len());
         }
     }
 
@@ -663,6 +704,7 @@ impl<'a> Scanner<'a> {
             return;
         }
         let Some(spec_end) = self.group_end(i) else {
+            self.pos = self.b.len();
             return;
         };
         let spec = self.src.get(i + 1..spec_end - 1).unwrap_or("");
@@ -709,30 +751,49 @@ impl<'a> Scanner<'a> {
             return;
         }
         let Some(end) = self.group_end(i) else {
+            // A body that never closes runs to the end of the file.
+            self.pos = self.b.len();
             return;
         };
         let body = self.src.get(i + 1..end - 1).unwrap_or("");
+        // `\newcommand{\mycite}{\citep}`: another name for a cite command,
+        // which then reads its own arguments after the new name.
+        if params.is_empty() {
+            if let Some(form) = self.form_of_name(body.trim()) {
+                self.pos = end;
+                self.learn(name, form);
+                return;
+            }
+        }
         let mut inner = Scanner::new(body, true);
-        inner.learned = self.learned.clone();
+        // Lent, not copied: a preamble of many definitions stays linear.
+        inner.learned = std::mem::take(&mut self.learned);
         inner.run();
+        self.learned = std::mem::take(&mut inner.learned);
         let found = inner.finish();
         self.pos = end;
+        // Written keys (not parameters) keep their place in this source.
+        let shift = i + 1;
+        for c in found.cites.iter().chain(&found.in_definitions) {
+            if !c.key.contains('#') {
+                self.out.in_definitions.push(Cite {
+                    start: c.start + shift,
+                    end: c.end + shift,
+                    ..c.clone()
+                });
+            }
+        }
         if found.cites.is_empty() {
             // A redefinition that no longer cites forgets the command.
-            if self.learned.remove(name).is_some() {
-                self.out.definitions.retain(|d| d.name != name);
-            }
+            self.learned.remove(name);
             return;
         }
         let mut key_params = Vec::new();
         let mut keys = Vec::new();
         for c in &found.cites {
             match param_number(&c.key) {
-                Some(k) => {
-                    if k <= params.len() && !key_params.contains(&k) {
-                        key_params.push(k);
-                    }
-                }
+                Some(k) if k <= params.len() && !key_params.contains(&k) => key_params.push(k),
+                Some(_) => {}
                 None if !c.key.contains('#') => keys.push(c.key.clone()),
                 None => {}
             }
@@ -749,9 +810,10 @@ impl<'a> Scanner<'a> {
         );
     }
 
+    /// Learns a cite command. [`Self::finish`] keeps each name's last
+    /// definition only, so learning costs the same however many there are.
     fn learn(&mut self, name: &str, form: Form) {
         self.learned.insert(name.to_string(), form.clone());
-        self.out.definitions.retain(|d| d.name != name);
         self.out.definitions.push(Definition {
             name: name.to_string(),
             form,
@@ -771,17 +833,25 @@ impl<'a> Scanner<'a> {
             return;
         };
         self.pos = end;
-        let form = match self.learned.get(old) {
-            Some(f) => f.clone(),
-            None => match builtin(old) {
-                Some(k) => Form::Like {
-                    shape: k.shape.name().to_string(),
-                    nocite: k.nocite,
-                },
-                None => return,
-            },
-        };
-        self.learn(name, form);
+        if let Some(form) = self.form_of_name(&format!("\\{old}")) {
+            self.learn(name, form);
+        }
+    }
+
+    /// How the cite command written as `text` (`\citep`, nothing else)
+    /// reads its arguments, if it is one.
+    fn form_of_name(&self, text: &str) -> Option<Form> {
+        let name = text.strip_prefix('\\')?;
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        match self.learned.get(name) {
+            Some(f) => Some(f.clone()),
+            None => builtin(name).map(|k| Form::Like {
+                shape: k.shape.name().to_string(),
+                nocite: k.nocite,
+            }),
+        }
     }
 
     /// After `\DeclareCiteCommand` or `\DeclareMultiCiteCommand`: the named
@@ -887,6 +957,10 @@ impl<'a> Scanner<'a> {
                     }
                 }
             }
+        }
+        if start < self.preamble_end {
+            self.pos = after_name;
+            return;
         }
         for key in keys {
             self.out.cites.push(Cite {
@@ -1002,6 +1076,7 @@ impl<'a> Scanner<'a> {
                 return;
             }
             let Some(end) = self.group_end(i) else {
+                self.pos = self.b.len();
                 return;
             };
             args.push(self.src.get(i + 1..end - 1).unwrap_or("").trim());
@@ -1153,6 +1228,9 @@ impl<'a> Scanner<'a> {
     /// Records the keys of one `{…}` group.
     fn push_keys(&mut self, command: &str, spans: &[(usize, usize, bool)], nocite: bool) {
         for &(start, end, commented) in spans {
+            if start < self.preamble_end {
+                continue;
+            }
             let raw = self.src.get(start..end).unwrap_or("");
             let key = if commented {
                 strip_comments(raw)
@@ -1277,6 +1355,49 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// Where the preamble ends: the offset of `\begin{document}` in a source
+/// that has one (a main file), unless the preamble loads biblatex, which
+/// records a `\nocite` given there; 0 otherwise.
+fn preamble_end(src: &str) -> usize {
+    let Some(at) = src.find("\\begin{document}") else {
+        return 0;
+    };
+    let preamble = src.get(..at).unwrap_or("");
+    if preamble.contains("{biblatex}") || preamble.contains(",biblatex}") {
+        0
+    } else {
+        at
+    }
+}
+
+/// Whether `name` is a command that defines a command.
+fn is_definition(name: &str) -> bool {
+    matches!(
+        name,
+        "newcommand"
+            | "renewcommand"
+            | "providecommand"
+            | "DeclareRobustCommand"
+            | "newrobustcmd"
+            | "renewrobustcmd"
+            | "providerobustcmd"
+            | "def"
+            | "gdef"
+            | "edef"
+            | "xdef"
+            | "let"
+            | "NewCommandCopy"
+            | "RenewCommandCopy"
+            | "DeclareCommandCopy"
+            | "DeclareCiteCommand"
+            | "DeclareMultiCiteCommand"
+            | "NewDocumentCommand"
+            | "RenewDocumentCommand"
+            | "ProvideDocumentCommand"
+            | "DeclareDocumentCommand"
+    )
+}
+
 /// `n` for a macro parameter `#n`.
 fn param_number(key: &str) -> Option<usize> {
     let digit = key.strip_prefix('#')?;
@@ -1318,4 +1439,26 @@ fn find_comment(s: &str) -> Option<usize> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{builtin, COMMANDS};
+
+    /// `builtin` rules names out by a substring before the table lookup;
+    /// every name of the table must pass that filter.
+    #[test]
+    fn every_listed_command_is_found() {
+        let names: Vec<&str> = COMMANDS
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .filter_map(|l| l.split('\t').next())
+            .collect();
+        assert!(names.len() > 100, "{}", names.len());
+        for name in names {
+            assert!(builtin(name).is_some(), "{name}");
+        }
+        assert!(builtin("citestyle").is_none());
+        assert!(builtin("section").is_none());
+    }
 }

@@ -33,7 +33,8 @@ pub fn pool_key_map(papers: &[crate::pool::PoolPaper]) -> BTreeMap<String, Strin
 
 /// Rewrites cited keys through `map` (old key → new key), only inside cite
 /// commands and only the key's own bytes; every other byte stays as it was.
-/// Keys in comments and verbatim text are not touched.
+/// Keys in comments and verbatim text are not touched; keys written in the
+/// body of a definition (`\newcommand{\classics}{\citep{a}}`) are rewritten.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -46,7 +47,11 @@ pub fn sync_keys(source: &str, map: &BTreeMap<String, String>) -> (String, Vec<R
     let mut out = String::with_capacity(source.len());
     let mut done = Vec::new();
     let mut copied = 0;
-    for cite in scan(source).cites {
+    let found = scan(source);
+    let mut cites = found.cites;
+    cites.extend(found.in_definitions);
+    cites.sort_by_key(|c| c.start);
+    for cite in cites {
         let Some(new) = map.get(&cite.key) else {
             continue;
         };
