@@ -25,6 +25,23 @@ fn title_scores(c: &mut Criterion) {
         })
     });
     g.finish();
+    // The bare ratio on titles normalized beforehand: what python-Levenshtein's
+    // C `ratio` is timed on in BENCHMARKS.md.
+    let normalized: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(a, f)| (title::normalize(a), title::normalize(f)))
+        .collect();
+    let mut g = c.benchmark_group("title_ratio");
+    g.throughput(Throughput::Elements(normalized.len() as u64));
+    g.bench_function("10k_normalized_pairs", |b| {
+        b.iter(|| {
+            normalized
+                .iter()
+                .map(|(a, f)| title::ratio_normalized(black_box(a), black_box(f)))
+                .sum::<f64>()
+        })
+    });
+    g.finish();
 }
 
 fn coverage_5mb(c: &mut Criterion) {

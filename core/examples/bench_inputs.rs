@@ -29,6 +29,10 @@ fn main() -> std::io::Result<()> {
         fs::write(dir.join("tex").join(name), text)?;
     }
     fs::write(dir.join("pool.json"), inputs::pool_json())?;
+    fs::write(
+        dir.join("single_5mb.tex"),
+        inputs::tex_single(5_000_000, 100_000),
+    )?;
     fs::write(dir.join("refs_5000.bib"), inputs::bib(5_000))?;
     fs::write(dir.join("fusion_3x100.json"), inputs::fusion_json(100))?;
     println!("wrote {}", dir.display());

@@ -491,31 +491,61 @@ pub fn exact_pass(candidates: Vec<Candidate>) -> Vec<Candidate> {
     out
 }
 
-const BINS: usize = 64;
+/// Bins of a title's character histogram. Normalized titles are mostly
+/// lowercase letters, digits and spaces: modulo 32 the letters and the
+/// space get a bin each, so more bins would add little to the bound.
+const BINS: usize = 32;
 
-fn histogram(chars: &[char]) -> [u32; BINS] {
-    let mut h = [0u32; BINS];
+/// A character histogram of a title: 32 bins (code point mod 32), each
+/// count capped at 127 and packed eight to a word, so two histograms
+/// compare in a few word operations instead of a loop over the bins.
+#[derive(Clone, Copy)]
+struct Histogram {
+    lanes: [u64; BINS / 8],
+    /// The sum of the capped counts.
+    total: u32,
+}
+
+/// The high bit of every byte lane.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+fn histogram(chars: &[char]) -> Histogram {
+    let mut counts = [0u8; BINS];
     for &c in chars {
-        if let Some(slot) = h.get_mut(c as usize % BINS) {
-            *slot = slot.saturating_add(1);
+        if let Some(slot) = counts.get_mut(c as usize % BINS) {
+            *slot = (*slot + 1).min(127);
         }
     }
-    h
+    let mut lanes = [0u64; BINS / 8];
+    for (lane, chunk) in lanes.iter_mut().zip(counts.chunks_exact(8)) {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        *lane = u64::from_le_bytes(bytes);
+    }
+    Histogram {
+        lanes,
+        total: counts.iter().map(|&c| u32::from(c)).sum(),
+    }
 }
 
 /// A lower bound on the Levenshtein distance from two character histograms:
-/// every edit removes at most one unit of each side's surplus.
-fn histogram_bound(a: &[u32; BINS], b: &[u32; BINS]) -> u32 {
-    let mut plus = 0u32;
-    let mut minus = 0u32;
-    for (x, y) in a.iter().zip(b) {
-        if x > y {
-            plus += x - y;
-        } else {
-            minus += y - x;
-        }
+/// every edit removes at most one unit of each side's surplus, so the
+/// distance is at least `max(Σ (a−b)⁺, Σ (b−a)⁺) = (Σ |a−b| + |Σa − Σb|) / 2`.
+/// Capping the counts only lowers the bound, so it stays a bound.
+fn histogram_bound(a: &Histogram, b: &Histogram) -> u32 {
+    // Per byte lane (counts ≤ 127): t = 128 + x − y and u = 128 + y − x
+    // never borrow across lanes; |x − y| is t − 128 where x ≥ y, else u − 128.
+    let mut acc = 0u64;
+    for (&x, &y) in a.lanes.iter().zip(&b.lanes) {
+        let t = (x | HIGH).wrapping_sub(y);
+        let u = (y | HIGH).wrapping_sub(x);
+        let ge = ((t & HIGH) >> 7).wrapping_mul(0xFF);
+        let abs = ((t ^ HIGH) & ge) | ((u ^ HIGH) & !ge);
+        // Two byte lanes to a 16-bit lane: at most 4 · 2 · 127 each.
+        acc += (abs & 0x00FF_00FF_00FF_00FF) + ((abs >> 8) & 0x00FF_00FF_00FF_00FF);
     }
-    plus.max(minus)
+    let sum_abs = (acc.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+    (sum_abs + a.total.abs_diff(b.total)) / 2
 }
 
 /// Pass 2: for each surviving candidate in order, merge every later
@@ -532,7 +562,9 @@ struct Fuzzy {
     buckets: Vec<Vec<usize>>,
     /// The lengths whose bucket is not empty.
     lengths: Vec<usize>,
-    hists: Vec<[u32; BINS]>,
+    hists: Vec<Histogram>,
+    /// The histograms of each bucket's titles, in the bucket's order.
+    bucket_hists: Vec<Vec<Histogram>>,
     dropped: Vec<bool>,
     merged: Vec<Vec<usize>>,
     matches: Vec<usize>,
@@ -561,13 +593,18 @@ impl Fuzzy {
         let lengths: Vec<usize> = (0..=max_len)
             .filter(|&l| buckets.get(l).is_some_and(|b| !b.is_empty()))
             .collect();
-        let hists: Vec<[u32; BINS]> = titles.iter().map(|t| histogram(t)).collect();
+        let hists: Vec<Histogram> = titles.iter().map(|t| histogram(t)).collect();
+        let bucket_hists: Vec<Vec<Histogram>> = buckets
+            .iter()
+            .map(|b| b.iter().filter_map(|&j| hists.get(j).copied()).collect())
+            .collect();
         Fuzzy {
             titles,
             k,
             buckets,
             lengths,
             hists,
+            bucket_hists,
             dropped: vec![false; n],
             merged: vec![Vec::new(); n],
             matches: Vec::new(),
@@ -583,6 +620,7 @@ impl Fuzzy {
             buckets,
             lengths,
             hists,
+            bucket_hists,
             dropped,
             merged,
             matches,
@@ -598,7 +636,8 @@ impl Fuzzy {
                 continue;
             };
             let la = a.len();
-            let scorer = rapidfuzz::distance::levenshtein::BatchComparator::new(a.iter().copied());
+            // Built on the first pair the histograms let through.
+            let mut scorer = None;
             matches.clear();
             for &lb in lengths.iter() {
                 let m = la.max(lb);
@@ -606,17 +645,15 @@ impl Fuzzy {
                 if la.abs_diff(lb) > kmax {
                     continue;
                 }
-                let Some(bucket) = buckets.get(lb) else {
+                let (Some(bucket), Some(bhists)) = (buckets.get(lb), bucket_hists.get(lb)) else {
                     continue;
                 };
                 let start = bucket.partition_point(|&j| j <= i);
-                for &j in bucket.get(start..).unwrap_or(&[]) {
+                let later = bucket.get(start..).unwrap_or(&[]);
+                for (&j, hb) in later.iter().zip(bhists.get(start..).unwrap_or(&[])) {
                     if dropped.get(j).copied().unwrap_or(true) {
                         continue;
                     }
-                    let (Some(b), Some(hb)) = (titles.get(j), hists.get(j)) else {
-                        continue;
-                    };
                     let hit = if m == 0 {
                         true
                     } else if la == 0 || lb == 0 {
@@ -625,9 +662,15 @@ impl Fuzzy {
                     } else if histogram_bound(ha, hb) as usize > kmax {
                         false
                     } else {
+                        let Some(b) = titles.get(j) else { continue };
                         let args =
                             rapidfuzz::distance::levenshtein::Args::default().score_cutoff(kmax);
                         scorer
+                            .get_or_insert_with(|| {
+                                rapidfuzz::distance::levenshtein::BatchComparator::new(
+                                    a.iter().copied(),
+                                )
+                            })
                             .distance_with_args(b.iter().copied(), &args)
                             .is_some()
                     };
@@ -959,6 +1002,49 @@ pub fn discovery_summary(c: DiscoveryCounts) -> (DiscoveryOutcome, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bound computed bin by bin on capped counts, as the packed one must.
+    fn bound_by_bins(a: &[char], b: &[char]) -> u32 {
+        let count = |t: &[char]| {
+            let mut h = [0u32; BINS];
+            for &c in t {
+                h[c as usize % BINS] = (h[c as usize % BINS] + 1).min(127);
+            }
+            h
+        };
+        let (ha, hb) = (count(a), count(b));
+        let plus: u32 = ha.iter().zip(&hb).map(|(x, y)| x.saturating_sub(*y)).sum();
+        let minus: u32 = ha.iter().zip(&hb).map(|(x, y)| y.saturating_sub(*x)).sum();
+        plus.max(minus)
+    }
+
+    #[test]
+    fn packed_histogram_bound_is_the_bin_bound_and_never_above_the_distance() {
+        let mut seed = 5u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let alphabet: Vec<char> = "ab cdefxyzé深Ω0123".chars().collect();
+        for i in 0..3000 {
+            let len_a = next([10, 80, 400][i % 3]) as usize;
+            let len_b = next([10, 80, 400][(i / 3) % 3]) as usize;
+            let narrow = 1 + next(alphabet.len() as u64) as usize;
+            let mut pick = |n: usize| -> Vec<char> {
+                (0..n)
+                    .map(|_| alphabet[next(narrow as u64) as usize])
+                    .collect()
+            };
+            let (a, b) = (pick(len_a), pick(len_b));
+            let packed = histogram_bound(&histogram(&a), &histogram(&b));
+            assert_eq!(packed, bound_by_bins(&a, &b), "{a:?} / {b:?}");
+            let d =
+                rapidfuzz::distance::levenshtein::distance(a.iter().copied(), b.iter().copied());
+            assert!(packed as usize <= d, "bound {packed} > distance {d}");
+        }
+    }
 
     fn check_summary(
         (candidates, queries, asked, failed_queries, failed_searches): (

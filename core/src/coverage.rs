@@ -21,8 +21,9 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::inert;
 use crate::pool::PoolPaper;
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The default threshold, as text: 90 %.
 pub const DEFAULT_THRESHOLD: &str = "0.90";
@@ -171,11 +172,10 @@ pub struct CiteAt {
 
 /// The cites of every file of a scanned project, for [`check`].
 pub fn cites_of(project: &crate::tex::Project) -> Vec<CiteAt> {
-    project
-        .cites()
-        .map(|(file, c)| CiteAt {
-            key: c.key.clone(),
-            file: file.to_string(),
+    cite_refs(project)
+        .map(|c| CiteAt {
+            key: c.key.to_string(),
+            file: c.file.to_string(),
             line: c.line,
             nocite: c.nocite,
         })
@@ -261,40 +261,89 @@ pub struct Coverage {
 /// assert_eq!(c.uncited[0].key, "b");
 /// ```
 pub fn check(pool: &[PoolEntry], cites: &[CiteAt], threshold: &Threshold) -> Coverage {
-    // First entry of a key wins for its title and tags.
+    check_refs(
+        pool,
+        cites.iter().map(|c| CiteRef {
+            key: &c.key,
+            file: &c.file,
+            line: c.line,
+            nocite: c.nocite,
+        }),
+        threshold,
+    )
+}
+
+/// A [`CiteAt`] borrowed from where it was found (the scanned project), so
+/// counting a draft's cites copies none of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CiteRef<'a> {
+    /// The cited key.
+    pub key: &'a str,
+    /// The file it is in.
+    pub file: &'a str,
+    /// 1-based line.
+    pub line: usize,
+    /// True for `\nocite` (see [`CiteAt::nocite`]).
+    pub nocite: bool,
+}
+
+/// The cites of a scanned project, borrowed: what [`cites_of`] copies.
+pub fn cite_refs(project: &crate::tex::Project) -> impl Iterator<Item = CiteRef<'_>> + '_ {
+    project.cites().map(|(file, c)| CiteRef {
+        key: &c.key,
+        file,
+        line: c.line,
+        nocite: c.nocite,
+    })
+}
+
+/// [`check`] on cites borrowed from their source: each cite is one hash
+/// lookup and a flag, places are copied only for keys outside the pool,
+/// and the sorted lists come from the pool's sorted keys.
+pub fn check_refs<'a>(
+    pool: &[PoolEntry],
+    cites: impl IntoIterator<Item = CiteRef<'a>>,
+    threshold: &Threshold,
+) -> Coverage {
+    // First entry of a key wins for its title and tags; keys in order.
     let mut by_key: BTreeMap<&str, &PoolEntry> = BTreeMap::new();
     for e in pool {
         by_key.entry(e.key.as_str()).or_insert(e);
     }
-    let mut cited: BTreeSet<&str> = BTreeSet::new();
-    let mut nocited: BTreeSet<&str> = BTreeSet::new();
-    let mut foreign: BTreeMap<&str, Vec<FileLine>> = BTreeMap::new();
+    let sorted: Vec<(&str, &PoolEntry)> = by_key.into_iter().collect();
+    let index: HashMap<&str, usize> = sorted
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (*k, i))
+        .collect();
+    let mut cited = vec![false; sorted.len()];
+    let mut nocited = vec![false; sorted.len()];
+    let mut foreign: HashMap<&str, Vec<(&str, usize)>> = HashMap::default();
     for c in cites {
-        if by_key.contains_key(c.key.as_str()) {
-            if c.nocite {
-                nocited.insert(c.key.as_str());
-            } else {
-                cited.insert(c.key.as_str());
+        match index.get(c.key) {
+            Some(&i) => {
+                let flags = if c.nocite { &mut nocited } else { &mut cited };
+                if let Some(f) = flags.get_mut(i) {
+                    *f = true;
+                }
             }
-        } else {
-            foreign.entry(c.key.as_str()).or_default().push(FileLine {
-                file: c.file.clone(),
-                line: c.line,
-            });
+            None => foreign.entry(c.key).or_default().push((c.file, c.line)),
         }
     }
-    let n_pool = by_key.len();
-    let n_cited = cited.len();
+    let n_pool = sorted.len();
+    let is_cited = |i: usize| cited.get(i).copied().unwrap_or(false);
+    let n_cited = (0..n_pool).filter(|&i| is_cited(i)).count();
     let min_required = threshold.min_required(n_pool);
     let percent = if n_pool == 0 {
         0.0
     } else {
         n_cited as f64 / n_pool as f64 * 100.0
     };
-    let uncited: Vec<Uncited> = by_key
+    let uncited: Vec<Uncited> = sorted
         .iter()
-        .filter(|(k, _)| !cited.contains(*k))
-        .map(|(k, e)| Uncited {
+        .enumerate()
+        .filter(|(i, _)| !is_cited(*i))
+        .map(|(_, (k, e))| Uncited {
             key: (*k).to_string(),
             title: e.title.clone(),
             discovered_for: e.discovered_for.clone(),
@@ -331,6 +380,16 @@ pub fn check(pool: &[PoolEntry], cites: &[CiteAt], threshold: &Threshold) -> Cov
             papers: untagged,
         });
     }
+    let mut foreign: Vec<(&str, Vec<(&str, usize)>)> = foreign.into_iter().collect();
+    foreign.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let keys_where = |flag: &dyn Fn(usize) -> bool| -> Vec<String> {
+        sorted
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| flag(*i))
+            .map(|(_, (k, _))| (*k).to_string())
+            .collect()
+    };
     Coverage {
         pass: n_cited >= min_required,
         n_pool,
@@ -338,16 +397,19 @@ pub fn check(pool: &[PoolEntry], cites: &[CiteAt], threshold: &Threshold) -> Cov
         min_required,
         percent,
         threshold: threshold.text.clone(),
-        cited: cited.iter().map(|k| (*k).to_string()).collect(),
-        nocite_only: nocited
-            .difference(&cited)
-            .map(|k| (*k).to_string())
-            .collect(),
+        cited: keys_where(&is_cited),
+        nocite_only: keys_where(&|i| nocited.get(i).copied().unwrap_or(false) && !is_cited(i)),
         foreign: foreign
             .into_iter()
             .map(|(k, places)| Foreign {
                 key: k.to_string(),
-                places,
+                places: places
+                    .into_iter()
+                    .map(|(file, line)| FileLine {
+                        file: file.to_string(),
+                        line,
+                    })
+                    .collect(),
             })
             .collect(),
         uncited,
@@ -428,6 +490,22 @@ pub fn check_pool(
     cites: &[CiteAt],
     threshold: &Threshold,
 ) -> Result<(Coverage, Vec<Unkeyed>)> {
+    let (keyed, unkeyed) = keyed_entries(papers)?;
+    Ok((check(&keyed, cites, threshold), unkeyed))
+}
+
+/// [`check_pool`] on cites borrowed from their source ([`cite_refs`]).
+pub fn check_pool_refs<'a>(
+    papers: &[PoolPaper],
+    cites: impl IntoIterator<Item = CiteRef<'a>>,
+    threshold: &Threshold,
+) -> Result<(Coverage, Vec<Unkeyed>)> {
+    let (keyed, unkeyed) = keyed_entries(papers)?;
+    Ok((check_refs(&keyed, cites, threshold), unkeyed))
+}
+
+/// [`entries`], or the error of a pool where no paper has a `bibtex_key`.
+fn keyed_entries(papers: &[PoolPaper]) -> Result<(Vec<PoolEntry>, Vec<Unkeyed>)> {
     let (keyed, unkeyed) = entries(papers);
     if keyed.is_empty() {
         return Err(Error::new(
@@ -436,5 +514,5 @@ pub fn check_pool(
         )
         .at(crate::error::Location::default().field("papers[].bibtex_key")));
     }
-    Ok((check(&keyed, cites, threshold), unkeyed))
+    Ok((keyed, unkeyed))
 }

@@ -588,8 +588,8 @@ pub fn coverage_check(
     let threshold =
         coverage::Threshold::parse(threshold.as_deref().unwrap_or(coverage::DEFAULT_THRESHOLD))
             .map_err(throw)?;
-    let cites = coverage::cites_of(&project);
-    let (c, unkeyed) = coverage::check_pool(&papers, &cites, &threshold).map_err(throw)?;
+    let cites = coverage::cite_refs(&project);
+    let (c, unkeyed) = coverage::check_pool_refs(&papers, cites, &threshold).map_err(throw)?;
     let reprompt = if c.pass {
         String::new()
     } else {

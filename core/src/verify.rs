@@ -363,12 +363,10 @@ pub fn paper_date(p: &PoolPaper) -> Option<(PaperDate, DateSource)> {
 /// score, plus 5 when a year named in the candidate's query or snippet is
 /// the hit's year.
 pub fn decide(candidate: &Candidate, hits: &[PoolPaper], opts: &VerifyOptions) -> Decision {
+    let mut scorer = title::TitleScorer::new(&candidate.title);
     let scored = hits.iter().map(|h| {
         let found = h.title.as_deref().unwrap_or("");
-        (
-            h,
-            title::score(&candidate.title, found, opts.substring_bypass),
-        )
+        (h, scorer.score(found, opts.substring_bypass))
     });
     let chosen = if opts.paper_faithful {
         scored.take(1).next()

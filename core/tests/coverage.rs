@@ -340,6 +340,98 @@ fn golden_deviations_differ_as_documented() {
     assert!(entries(&pool.papers).0.is_empty());
 }
 
+/// Cited, nocite-only, foreign (with places) and uncited keys.
+type GateLists = (
+    Vec<String>,
+    Vec<String>,
+    Vec<(String, Vec<(String, usize)>)>,
+    Vec<String>,
+);
+
+/// The gate as first written, with sets: what `check` must still give.
+fn check_with_sets(pool: &[PoolEntry], cites: &[CiteAt]) -> GateLists {
+    use std::collections::BTreeSet;
+    let keys: BTreeSet<&str> = pool.iter().map(|e| e.key.as_str()).collect();
+    let mut cited = BTreeSet::new();
+    let mut nocited = BTreeSet::new();
+    let mut foreign: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
+    for c in cites {
+        if keys.contains(c.key.as_str()) {
+            if c.nocite {
+                nocited.insert(c.key.clone());
+            } else {
+                cited.insert(c.key.clone());
+            }
+        } else {
+            foreign
+                .entry(c.key.clone())
+                .or_default()
+                .push((c.file.clone(), c.line));
+        }
+    }
+    let uncited = keys
+        .iter()
+        .filter(|k| !cited.contains(**k))
+        .map(|k| k.to_string())
+        .collect();
+    let nocite_only = nocited.difference(&cited).cloned().collect();
+    (
+        cited.into_iter().collect(),
+        nocite_only,
+        foreign.into_iter().collect(),
+        uncited,
+    )
+}
+
+#[test]
+fn check_equals_the_set_based_gate_on_random_drafts() {
+    let mut seed = 9u64;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n.max(1)
+    };
+    for round in 0..200 {
+        let n_pool = next(40) as usize;
+        // Repeated keys in the pool: the first entry wins.
+        let pool: Vec<PoolEntry> = (0..n_pool)
+            .map(|i| {
+                entry(
+                    &format!("k{}", next(n_pool as u64 + 5)),
+                    &[["a", "b"][i % 2]],
+                )
+            })
+            .collect();
+        let cites: Vec<CiteAt> = (0..next(200))
+            .map(|i| CiteAt {
+                key: format!("{}{}", ["k", "x"][(next(4) == 0) as usize], next(60)),
+                file: format!("f{}.tex", next(3)),
+                line: i as usize + 1,
+                nocite: next(5) == 0,
+            })
+            .collect();
+        let c = check(&pool, &cites, &Threshold::parse("0.5").unwrap());
+        let (cited, nocite_only, foreign, uncited) = check_with_sets(&pool, &cites);
+        assert_eq!(c.cited, cited, "round {round}");
+        assert_eq!(c.nocite_only, nocite_only, "round {round}");
+        let got: Vec<(String, Vec<(String, usize)>)> = c
+            .foreign
+            .iter()
+            .map(|f| {
+                (
+                    f.key.clone(),
+                    f.places.iter().map(|p| (p.file.clone(), p.line)).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(got, foreign, "round {round}");
+        let got_uncited: Vec<String> = c.uncited.iter().map(|u| u.key.clone()).collect();
+        assert_eq!(got_uncited, uncited, "round {round}");
+        assert_eq!(c.n_cited, c.cited.len());
+    }
+}
+
 /// A key given only to `\nocite` (or to a wrapper of it, or apacite's
 /// `\nocitemeta`) is listed apart and does not count toward the gate.
 #[test]

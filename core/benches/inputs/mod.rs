@@ -172,6 +172,41 @@ pub fn tex_tree(bytes: usize) -> BTreeMap<String, String> {
     files
 }
 
+/// One `.tex` file of about `bytes` bytes with `cites` cite commands
+/// (natbib forms with optional notes, several keys per cite, keys outside
+/// the pool, comments), short prose between them: the single-file draft of
+/// the whole-process coverage comparison (bench/whole_process.sh).
+pub fn tex_single(bytes: usize, cites: usize) -> String {
+    let mut rng = Lcg(13);
+    let words = words(&mut rng);
+    let mut text = String::with_capacity(bytes + 200);
+    text.push_str("\\documentclass{article}\n\\begin{document}\n");
+    let per = bytes / cites.max(1);
+    for _ in 0..cites {
+        let start = text.len();
+        match rng.below(8) {
+            0 | 1 => text.push_str(&format!(
+                "\\citet[p.~{}]{{key{}, key{}}}",
+                rng.below(300),
+                rng.below(POOL_PAPERS),
+                rng.below(POOL_PAPERS)
+            )),
+            2 => text.push_str(&format!("\\cite{{ghost{}}}", rng.below(50))),
+            _ => text.push_str(&format!("\\citep{{key{}}}", rng.below(POOL_PAPERS))),
+        }
+        while text.len() - start < per.saturating_sub(7) {
+            text.push(' ');
+            text.push_str(&words[rng.below(words.len())]);
+        }
+        if rng.below(10) == 0 {
+            text.push_str(" % see \\cite{commented}");
+        }
+        text.push_str(".\n");
+    }
+    text.push_str("\\end{document}\n");
+    text
+}
+
 /// A `.bib` with `n` entries: articles, conference papers and books with
 /// LaTeX accents, `@string` macros, and a few faults layer 1 reports
 /// (missing field, bad year, DOI as URL, duplicate key).

@@ -240,10 +240,11 @@ pub fn outcome(lookup: &Lookup, title: Option<&str>, status: u16, body: &str) ->
         };
     }
     let ours = title.unwrap_or(&lookup.id);
+    let mut scorer = crate::title::TitleScorer::new(ours);
     let best = page
         .works
         .into_iter()
-        .map(|w| (crate::title::ratio(ours, &w.title) / 100.0, w))
+        .map(|w| (scorer.ratio(&w.title) / 100.0, w))
         .fold(None::<(f64, Work)>, |best, (r, w)| match best {
             Some((br, bw)) if br >= r => Some((br, bw)),
             _ => Some((r, w)),

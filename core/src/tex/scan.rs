@@ -1,7 +1,7 @@
 //! The scanner: one forward pass over a source that finds cites, `\nocite{*}` and includes.
 
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// One cited key, where it stands, and the command that cited it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -244,15 +244,18 @@ fn places(b: &[u8], offsets: &[usize]) -> Vec<Place> {
     let (mut at, mut line0, mut col0) = (0usize, 0usize, 0usize);
     for &offset in offsets {
         let to = offset.clamp(at, b.len());
-        for &c in b.get(at..to).unwrap_or(&[]) {
-            if c == b'\n' {
-                line0 += 1;
+        let seg = b.get(at..to).unwrap_or(&[]);
+        // Newlines found with memchr; characters counted only on the last line.
+        let tail = match memchr::memrchr(b'\n', seg) {
+            Some(last) => {
+                line0 += memchr::memchr_iter(b'\n', seg).count();
                 col0 = 0;
-            } else if c & 0xC0 != 0x80 {
-                // Count characters, not UTF-8 continuation bytes.
-                col0 += 1;
+                seg.get(last + 1..).unwrap_or(&[])
             }
-        }
+            None => seg,
+        };
+        // Count characters, not UTF-8 continuation bytes.
+        col0 += tail.iter().filter(|&&c| c & 0xC0 != 0x80).count();
         at = to;
         out.push(Place {
             line: line0 + 1,
@@ -275,6 +278,8 @@ struct Scanner<'a> {
     brace_end: HashMap<usize, usize>,
     /// Cite commands defined so far (by this source or given).
     learned: HashMap<String, Form>,
+    /// The key spans of the group being read, reused from cite to cite.
+    spans: Vec<(usize, usize, bool)>,
     /// True while reading a definition's body: `#1` is then a parameter,
     /// kept so the definition can be learned; otherwise it is never a key.
     in_definition: bool,
@@ -299,8 +304,9 @@ impl<'a> Scanner<'a> {
             out: Scan::default(),
             nocite_offsets: Vec::new(),
             include_offsets: Vec::new(),
-            brace_end: HashMap::new(),
-            learned: HashMap::new(),
+            brace_end: HashMap::default(),
+            learned: HashMap::default(),
+            spans: Vec::new(),
             in_definition,
             stop_at: None,
             preamble_end: if in_definition { 0 } else { preamble_end(src) },
@@ -320,7 +326,11 @@ impl<'a> Scanner<'a> {
             .collect();
         definitions.reverse();
         self.out.definitions = definitions;
-        self.out.cites.sort_by_key(|c| c.start);
+        // Usually in order already; checking first spares the sort's
+        // scratch copy of every cite.
+        if !self.out.cites.is_sorted_by_key(|c| c.start) {
+            self.out.cites.sort_by_key(|c| c.start);
+        }
         // A command whose note swallowed another command's start (brackets do
         // not nest) is scanned again from its name; a key is reported once.
         // (A wrapper's fixed keys share the wrapper's offset, so the key is
@@ -349,12 +359,21 @@ impl<'a> Scanner<'a> {
                 .and_then(|i| found.get(i).copied())
                 .unwrap_or(Place { line: 0, column: 0 })
         };
-        for cite in self
-            .out
-            .cites
-            .iter_mut()
-            .chain(&mut self.out.in_definitions)
-        {
+        // Cites are sorted by start, so their places are found walking
+        // `offsets` once rather than searching it for each.
+        let mut k = 0;
+        for cite in &mut self.out.cites {
+            while offsets.get(k).is_some_and(|&o| o < cite.start) {
+                k += 1;
+            }
+            let p = match (offsets.get(k), found.get(k)) {
+                (Some(&o), Some(&p)) if o == cite.start => p,
+                _ => place_of(cite.start),
+            };
+            cite.line = p.line;
+            cite.column = p.column;
+        }
+        for cite in &mut self.out.in_definitions {
             let p = place_of(cite.start);
             cite.line = p.line;
             cite.column = p.column;
@@ -381,7 +400,7 @@ impl<'a> Scanner<'a> {
                 break;
             }
             let rest = self.b.get(self.pos..limit).unwrap_or(&[]);
-            match rest.iter().position(|&c| c == b'%' || c == b'\\') {
+            match memchr::memchr2(b'%', b'\\', rest) {
                 None => self.pos = self.b.len(),
                 Some(i) => {
                     self.pos += i;
@@ -397,11 +416,7 @@ impl<'a> Scanner<'a> {
 
     /// The offset just past the newline that ends the line holding `i`.
     fn line_end(&self, i: usize) -> usize {
-        match self
-            .b
-            .get(i..)
-            .and_then(|r| r.iter().position(|&c| c == b'\n'))
-        {
+        match self.b.get(i..).and_then(|r| memchr::memchr(b'\n', r)) {
             Some(n) => i + n + 1,
             None => self.b.len(),
         }
@@ -540,7 +555,7 @@ impl<'a> Scanner<'a> {
         let mut i = self.pos;
         loop {
             let rest = self.b.get(i..).unwrap_or(&[]);
-            let Some(n) = rest.iter().position(|&c| c == b'%' || c == b'\\') else {
+            let Some(n) = memchr::memchr2(b'%', b'\\', rest) else {
                 self.pos = self.b.len();
                 return;
             };
@@ -924,11 +939,8 @@ impl<'a> Scanner<'a> {
                         return;
                     }
                     if key_params.contains(&(k + 1)) {
-                        match self.key_group(j) {
-                            Ok((next, spans)) => {
-                                self.push_keys(name, spans, nocite);
-                                i = next;
-                            }
+                        match self.read_keys(j, name, nocite) {
+                            Ok(next) => i = next,
                             Err(stop) => {
                                 self.pos = stop;
                                 return;
@@ -1139,11 +1151,11 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads a `{keys}` group starting at `i`. Returns the offset after it and
-    /// the keys' spans (start, end, broken by a comment), or `Err(stop)` if the
+    /// puts the keys' spans (start, end, broken by a comment) in `keys`
+    /// (cleared first), or `Err(stop)` if the
     /// group does not close before a blank line or the end of the file.
-    #[allow(clippy::type_complexity)]
-    fn key_group(&self, i: usize) -> Result<(usize, Vec<(usize, usize, bool)>), usize> {
-        let mut keys = Vec::new();
+    fn key_group(&self, i: usize, keys: &mut Vec<(usize, usize, bool)>) -> Result<usize, usize> {
+        keys.clear();
         let mut depth: usize = 1;
         let mut key_start: Option<usize> = None;
         let mut key_end = 0;
@@ -1171,7 +1183,7 @@ impl<'a> Scanner<'a> {
                         if let Some(s) = key_start {
                             keys.push((s, key_end, commented));
                         }
-                        return Ok((j + 1, keys));
+                        return Ok(j + 1);
                     }
                 }
                 b',' if depth == 1 => {
@@ -1202,9 +1214,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// [`Self::key_group`] then [`Self::push_keys`], with the span buffer reused.
+    fn read_keys(&mut self, i: usize, command: &str, nocite: bool) -> Result<usize, usize> {
+        let mut spans = std::mem::take(&mut self.spans);
+        let read = self.key_group(i, &mut spans);
+        if read.is_ok() {
+            self.push_keys(command, &spans, nocite);
+        }
+        self.spans = spans;
+        read
+    }
+
     /// Records the keys of one `{…}` group.
-    fn push_keys(&mut self, command: &str, spans: Vec<(usize, usize, bool)>, nocite: bool) {
-        for (start, end, commented) in spans {
+    fn push_keys(&mut self, command: &str, spans: &[(usize, usize, bool)], nocite: bool) {
+        for &(start, end, commented) in spans {
             if start < self.preamble_end {
                 continue;
             }
@@ -1293,11 +1316,8 @@ impl<'a> Scanner<'a> {
                 self.pos = after_name;
                 return;
             }
-            let next = match self.key_group(i) {
-                Ok((next, spans)) => {
-                    self.push_keys(&command, spans, known.nocite);
-                    next
-                }
+            let next = match self.read_keys(i, &command, known.nocite) {
+                Ok(next) => next,
                 Err(stop) => {
                     self.pos = stop;
                     return;
