@@ -111,7 +111,7 @@ pub struct FuseArgs {
 #[derive(Subcommand)]
 pub enum LibraryCommand {
     /// Add the first work of a recorded response (or --index N) to refs.jsonl; refuses a DOI already present
-    Add(AddArgs),
+    Add(Box<AddArgs>),
     /// List the records of refs.jsonl
     List(ListArgs),
 }
@@ -156,7 +156,7 @@ impl SearchCommand {
     pub fn run(self) -> u8 {
         match self {
             SearchCommand::Fuse(a) => run_fuse(a),
-            SearchCommand::Library(LibraryCommand::Add(a)) => run_add(a),
+            SearchCommand::Library(LibraryCommand::Add(a)) => run_add(*a),
             SearchCommand::Library(LibraryCommand::List(a)) => run_list(a),
             SearchCommand::Crosscheck(a) => run_crosscheck(a).unwrap_or_else(|code| code),
         }
