@@ -27,7 +27,11 @@ fn http(method: &str, url: &str, headers: &[(String, String)], body: Option<&str
     let rest = url.strip_prefix("http://").unwrap_or(url);
     let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let Ok(mut s) = TcpStream::connect(host) else {
-        return Answer { status: 0, headers: Vec::new(), body: String::new() };
+        return Answer {
+            status: 0,
+            headers: Vec::new(),
+            body: String::new(),
+        };
     };
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nOrigin: http://127.0.0.1\r\n");
     for (k, v) in headers {
@@ -40,17 +44,27 @@ fn http(method: &str, url: &str, headers: &[(String, String)], body: Option<&str
     req.push_str(body.unwrap_or(""));
     let mut out = Vec::new();
     if s.write_all(req.as_bytes()).is_err() || s.read_to_end(&mut out).is_err() {
-        return Answer { status: 0, headers: Vec::new(), body: String::new() };
+        return Answer {
+            status: 0,
+            headers: Vec::new(),
+            body: String::new(),
+        };
     }
     let text = String::from_utf8_lossy(&out).to_string();
     let (head, raw) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let mut lines = head.lines();
-    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
     let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let chunked = headers.iter().any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
     let body = if chunked {
         let (mut b, mut rest) = (String::new(), raw);
         while let Some((n, r)) = rest.split_once("\r\n") {
@@ -65,25 +79,49 @@ fn http(method: &str, url: &str, headers: &[(String, String)], body: Option<&str
     } else {
         raw.to_string()
     };
-    Answer { status, headers, body }
+    Answer {
+        status,
+        headers,
+        body,
+    }
 }
 
 fn allows(a: &Answer) -> bool {
-    a.headers.iter().any(|(k, _)| k == "access-control-allow-origin")
+    a.headers
+        .iter()
+        .any(|(k, _)| k == "access-control-allow-origin")
 }
 
 /// The request as a page's `fetch` would see it; counts each exchange by `service[ preflight]`.
 fn browser_fetch(req: &Request, count: &Mutex<BTreeMap<String, u32>>) -> Reply {
-    let service = req.url.split("/api/").nth(1).and_then(|p| p.split('/').next()).unwrap_or("").to_string();
+    let service = req
+        .url
+        .split("/api/")
+        .nth(1)
+        .and_then(|p| p.split('/').next())
+        .unwrap_or("")
+        .to_string();
     let tally = |k: String| *count.lock().unwrap().entry(k).or_insert(0) += 1;
     if fetch::needs_preflight(req) {
         tally(format!("{service} preflight"));
-        let names: Vec<String> = req.headers.iter().map(|(k, _)| k.to_ascii_lowercase()).filter(|k| k != "accept").collect();
-        let method = if req.method == Method::Post { "POST" } else { "GET" };
+        let names: Vec<String> = req
+            .headers
+            .iter()
+            .map(|(k, _)| k.to_ascii_lowercase())
+            .filter(|k| k != "accept")
+            .collect();
+        let method = if req.method == Method::Post {
+            "POST"
+        } else {
+            "GET"
+        };
         let pre = http(
             "OPTIONS",
             &req.url,
-            &[("Access-Control-Request-Method".into(), method.into()), ("Access-Control-Request-Headers".into(), names.join(","))],
+            &[
+                ("Access-Control-Request-Method".into(), method.into()),
+                ("Access-Control-Request-Headers".into(), names.join(",")),
+            ],
             None,
         );
         if !(200..300).contains(&pre.status) || !allows(&pre) {
@@ -91,12 +129,21 @@ fn browser_fetch(req: &Request, count: &Mutex<BTreeMap<String, u32>>) -> Reply {
         }
     }
     tally(service);
-    let method = if req.method == Method::Post { "POST" } else { "GET" };
+    let method = if req.method == Method::Post {
+        "POST"
+    } else {
+        "GET"
+    };
     let a = http(method, &req.url, &req.headers, req.body.as_deref());
     if !allows(&a) {
         return Reply::default();
     }
-    Reply { status: a.status, body: a.body, retry_after_ms: None, blocked_by_policy: false }
+    Reply {
+        status: a.status,
+        body: a.body,
+        retry_after_ms: None,
+        blocked_by_policy: false,
+    }
 }
 
 fn main() {
@@ -164,7 +211,11 @@ fn main() {
     let report = run.report();
     let mut statuses = BTreeMap::new();
     for (entry, r) in parsed.entries.iter().zip(&report.resolutions) {
-        let v = matching::verify(entry, &existence::from_resolution(r), matching::Mode::Default);
+        let v = matching::verify(
+            entry,
+            &existence::from_resolution(r),
+            matching::Mode::Default,
+        );
         *statuses.entry(format!("{:?}", v.status)).or_insert(0) += 1;
         if !matches!(r.outcome, Outcome::Found { .. }) {
             println!("{}: {}", entry.key, r.outcome.describe());
