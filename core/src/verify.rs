@@ -518,6 +518,63 @@ pub fn decide_batch_record(
     record.map(|p| decide(candidate, std::slice::from_ref(p), opts))
 }
 
+/// A normalized record (OpenAlex's, when Semantic Scholar stays shut) in
+/// the pool's shape, labelled with its source in a `verified_by` field so
+/// every decision says which index made it. OpenAlex's abstract comes
+/// rebuilt from `abstract_inverted_index` by the parser.
+pub fn pool_paper_from_work(w: &crate::works::Work) -> PoolPaper {
+    let mut ids = serde_json::Map::new();
+    if let Some(d) = &w.doi {
+        ids.insert("DOI".into(), Value::String(d.clone()));
+    }
+    if let Some(a) = &w.arxiv_id {
+        ids.insert("ArXiv".into(), Value::String(a.clone()));
+    }
+    if let Some(o) = &w.openalex_id {
+        ids.insert("OpenAlex".into(), Value::String(o.clone()));
+    }
+    let date = w
+        .published
+        .and_then(|d| Some(format!("{:04}-{:02}-{:02}", d.year, d.month?, d.day?)));
+    let mut extra = serde_json::Map::new();
+    extra.insert(
+        "verified_by".into(),
+        Value::String(w.source.name().to_string()),
+    );
+    PoolPaper {
+        paper_id: w.s2_id.clone(),
+        title: Some(w.title.clone()).filter(|t| !t.is_empty()),
+        abstract_text: w.abstract_text.clone(),
+        year: w.year(),
+        publication_date: date,
+        venue: w.venue.clone(),
+        authors: Some(
+            w.authors
+                .iter()
+                .map(|a| crate::pool::Author {
+                    name: a.name.clone(),
+                    extra: serde_json::Map::new(),
+                })
+                .collect(),
+        ),
+        external_ids: (!ids.is_empty()).then_some(ids),
+        extra,
+        ..PoolPaper::default()
+    }
+}
+
+/// Decides a candidate from another index's search hits (OpenAlex when
+/// Semantic Scholar stays shut), with the same rules as [`decide`]; an
+/// accepted paper carries `verified_by` naming the index.
+pub fn decide_works(
+    candidate: &Candidate,
+    works: &[crate::works::Work],
+    opts: &VerifyOptions,
+) -> Decision {
+    let hits: Vec<PoolPaper> = works.iter().map(pool_paper_from_work).collect();
+    decide(candidate, &hits, opts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -816,5 +873,43 @@ mod tests {
         assert_eq!(decide_batch_record(&cands[0], None, &opts), None);
         let p: PoolPaper = serde_json::from_value(serde_json::json!({"title": "T"})).unwrap();
         assert!(decide_batch_record(&cands[0], Some(&p), &opts).is_some());
+    }
+
+    #[test]
+    fn openalex_records_decide_like_s2_ones_and_say_so() {
+        let body = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/api/openalex/work_W2099326003_article_1982.json"),
+        )
+        .unwrap();
+        let page =
+            crate::works::parse_response(crate::works::Service::OpenAlex, 200, &body).unwrap();
+        let w = &page.works[0];
+        let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
+        let d = decide_works(&Candidate::titled(w.title.clone()), &page.works, &opts);
+        let p = pool_paper_from_work(w);
+        assert_eq!(
+            p.extra.get("verified_by"),
+            Some(&Value::String("openalex".into()))
+        );
+        assert_eq!(p.year, w.year());
+        match d {
+            Decision::Accepted { paper, .. } => {
+                assert_eq!(
+                    paper.extra.get("verified_by"),
+                    Some(&Value::String("openalex".into()))
+                )
+            }
+            Decision::Rejected(r) => {
+                // Only the abstract rule may stop a 1982 article with a matching title.
+                assert!(matches!(r, Rejection::NoAbstract { .. }), "{r:?}")
+            }
+        }
+        let d = decide_works(
+            &Candidate::titled("Something else entirely"),
+            &page.works,
+            &opts,
+        );
+        assert!(matches!(d, Decision::Rejected(Rejection::LowScore { .. })));
     }
 }

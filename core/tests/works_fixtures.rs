@@ -12,6 +12,8 @@ fn service_of(dir: &str) -> Option<Service> {
         "crossref" => Some(Service::Crossref),
         "openalex" => Some(Service::OpenAlex),
         "arxiv" => Some(Service::Arxiv),
+        "datacite" => Some(Service::DataCite),
+        "dblp" => Some(Service::Dblp),
         _ => None,
     }
 }

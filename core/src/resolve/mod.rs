@@ -59,13 +59,48 @@
 //!
 //! Beyond the interface first agreed: [`Next::AwaitReplies`] says nothing
 //! can go out until a reply comes back (an edge sending one request at a
-//! time never sees it), and [`Report::requests`] counts the requests sent.
+//! time never sees it); [`Report::requests`] counts the requests sent;
+//! [`Options`] also carries the S2 spacing, the S2 back-off base, the retry
+//! table, the number of hits kept per title search and a switch for the
+//! batch forms ([`Options::new`] fills the documented defaults).
+//!
+//! An edge's loop, in outline:
+//!
+//! ```
+//! use citegate_core::resolve::{Next, Options, Reference, Reply, Run, Surface};
+//! use citegate_core::works::request::Endpoints;
+//!
+//! let refs = vec![Reference { key: "k".into(), title: Some("A title".into()), ..Reference::default() }];
+//! let mut run = Run::new(refs, Options::new(Endpoints::public(), Surface::Browser));
+//! let mut now = 0.0;
+//! loop {
+//!     match run.next(now) {
+//!         Next::Send(out) => {
+//!             for o in out {
+//!                 // Send `o.request`; here every service answers "no results".
+//!                 let body = match o.request.service {
+//!                     citegate_core::works::Service::SemanticScholar => r#"{"total":0,"data":[]}"#,
+//!                     citegate_core::works::Service::OpenAlex => r#"{"meta":{"count":0},"results":[]}"#,
+//!                     _ => r#"{"message-type":"work-list","message":{"items":[]}}"#,
+//!                 };
+//!                 run.answer(o.id, Reply { status: 200, body: body.into(), ..Reply::default() }, now);
+//!             }
+//!         }
+//!         Next::WaitUntil(t) => now = t, // sleep until `t` (or a reply arrives)
+//!         Next::AwaitReplies => unreachable!("this loop answers at once"),
+//!         Next::Done => break,
+//!     }
+//! }
+//! let report = run.report();
+//! assert_eq!(report.resolutions[0].outcome.describe(),
+//!            "not found: every source was asked and none has this work");
+//! ```
 
 mod run;
 #[cfg(test)]
 mod tests;
 
-pub use run::{Next, Outgoing, Reply, Run};
+pub use run::{Next, Outgoing, Reply, Run, TITLE_THRESHOLD};
 
 use crate::bibtex::parse::Entry;
 use crate::fetch::{self, RetryPolicy};
@@ -285,6 +320,8 @@ pub struct Evidence {
 /// One source's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+// Answers are few (one per source asked) and read often; the record stays inline.
+#[allow(clippy::large_enum_variant)]
 pub enum Answer {
     /// The identifier resolved to this record.
     Found {
@@ -308,6 +345,7 @@ pub enum Answer {
 /// The decision for one reference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)]
 pub enum Outcome {
     /// The work exists; this is its record.
     Found {

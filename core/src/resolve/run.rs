@@ -108,6 +108,8 @@ pub struct Run {
     unavailable: BTreeMap<Service, ApiError>,
     next_id: u64,
     requests: u64,
+    /// A request carrying the S2 key got a 2xx answer this run.
+    s2_key_worked: bool,
 }
 
 /// The order lanes are served in each step.
@@ -234,8 +236,15 @@ fn doi_key_of(r: &Reference, route: Route) -> Option<String> {
 }
 
 /// One sentence on why a source could not be asked.
-fn failure_reason(e: &ApiError) -> String {
+///
+/// A refusal by Semantic Scholar blames the key only when no keyed request
+/// has succeeded this run (`key_worked`): S2 also answers 403 at its
+/// gateway for reasons that have nothing to do with the key.
+fn failure_reason(e: &ApiError, key_worked: bool) -> String {
     let why = match e.kind {
+        ApiErrorKind::Forbidden if e.service == Service::SemanticScholar && key_worked => {
+            "refused the request (the api key worked earlier in this run)".to_string()
+        }
         _ if e.status == 0 && e.message.contains("security policy") => e.message.clone(),
         ApiErrorKind::Network => {
             "no readable response (offline, blocked, or rate-limited without cors headers)"
@@ -282,6 +291,7 @@ impl Run {
             unavailable: BTreeMap::new(),
             next_id: 1,
             requests: 0,
+            s2_key_worked: false,
         }
     }
 
@@ -453,37 +463,29 @@ impl Run {
     fn build(&mut self, lane: Lane) -> Option<Sent> {
         let first = (0..self.slots.len()).find(|&i| self.wants(i, lane).is_some())?;
         let kind = self.wants(first, lane)?;
-        let ep = &self.opts.endpoints;
-        let (request, slots) = match kind {
-            Kind::Id(a) if a.batch => {
-                let slots: Vec<usize> = (0..self.slots.len())
-                    .filter(|&i| self.wants(i, lane).is_some_and(|k| same_batch(k, kind)))
-                    .take(batch_max(a.service))
-                    .collect();
-                let ids: Vec<WorkId> = slots
-                    .iter()
-                    .filter_map(|&i| {
-                        let route = self.slots[i].asks.front()?.route;
-                        work_id(&self.slots[i].reference, route)
-                    })
-                    .collect();
-                if ids.len() != slots.len() {
-                    return None;
+        let slots: Vec<usize> = match kind {
+            Kind::Id(a) if a.batch => (0..self.slots.len())
+                .filter(|&i| self.wants(i, lane).is_some_and(|k| same_batch(k, kind)))
+                .take(batch_max(a.service))
+                .collect(),
+            _ => vec![first],
+        };
+        let built = self.request_for(kind, &slots);
+        let request = match built {
+            Ok(r) => r,
+            Err(e) => {
+                // A request that cannot be built is answered as failed, so the
+                // slots move on instead of waiting for a lane forever.
+                let err = ApiError {
+                    service: lane.service,
+                    status: 0,
+                    kind: ApiErrorKind::BadRequest,
+                    message: e,
+                };
+                for &i in &slots {
+                    self.record(i, kind, Answer::Failed { error: err.clone() });
                 }
-                let req = request::batch(a.service, ep, &ids)
-                    .ok()?
-                    .into_iter()
-                    .next()?;
-                (req, slots)
-            }
-            Kind::Id(a) => {
-                let id = work_id(&self.slots[first].reference, a.route)?;
-                (request::lookup(a.service, ep, &id).ok()?, vec![first])
-            }
-            Kind::Title(service) => {
-                let title = self.slots[first].reference.title.clone()?;
-                let req = request::search(service, ep, &title, self.opts.title_hits, None).ok()?;
-                (req, vec![first])
+                return None;
             }
         };
         for &i in &slots {
@@ -498,6 +500,43 @@ impl Run {
         })
     }
 
+    /// The request asking `kind` for `slots`.
+    fn request_for(&self, kind: Kind, slots: &[usize]) -> Result<Request, String> {
+        let ep = &self.opts.endpoints;
+        let first = *slots.first().ok_or("no reference to ask about")?;
+        match kind {
+            Kind::Id(a) => {
+                let mut ids = Vec::new();
+                for &i in slots {
+                    let route = self.slots[i].asks.front().map_or(a.route, |f| f.route);
+                    ids.push(
+                        work_id(&self.slots[i].reference, route)
+                            .ok_or("the reference has no id for this route")?,
+                    );
+                }
+                let r = if a.batch {
+                    request::batch(a.service, ep, &ids)
+                        .map_err(|e| e.to_string())?
+                        .into_iter()
+                        .next()
+                        .ok_or("an empty batch")?
+                } else {
+                    request::lookup(a.service, ep, &ids[0]).map_err(|e| e.to_string())?
+                };
+                Ok(r)
+            }
+            Kind::Title(service) => {
+                let title = self.slots[first]
+                    .reference
+                    .title
+                    .clone()
+                    .ok_or("the reference has no title")?;
+                request::search(service, ep, &title, self.opts.title_hits, None)
+                    .map_err(|e| e.to_string())
+            }
+        }
+    }
+
     /// Takes the reply to request `id` (unknown ids are ignored).
     pub fn answer(&mut self, id: u64, reply: Reply, now_ms: f64) {
         let Some(sent) = self.in_flight.remove(&id) else {
@@ -507,6 +546,12 @@ impl Run {
             st.in_flight = st.in_flight.saturating_sub(1);
         }
         let service = sent.lane.service;
+        if service == Service::SemanticScholar
+            && (200..300).contains(&reply.status)
+            && sent.request.headers.iter().any(|(k, _)| k == "x-api-key")
+        {
+            self.s2_key_worked = true;
+        }
         if reply.blocked_by_policy {
             let err = ApiError {
                 service,
@@ -767,6 +812,7 @@ impl Run {
 
     /// Decides a slot whose every ask is answered and nothing matched.
     fn finish(&mut self, i: usize) {
+        let key_worked = self.s2_key_worked;
         let s = &mut self.slots[i];
         if s.outcome.is_some() {
             return;
@@ -774,7 +820,7 @@ impl Run {
         let mut reasons: Vec<String> = Vec::new();
         for e in &s.evidence {
             if let Answer::Failed { error } = &e.answer {
-                let r = failure_reason(error);
+                let r = failure_reason(error, key_worked);
                 if !reasons.contains(&r) {
                     reasons.push(r);
                 }

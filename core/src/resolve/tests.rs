@@ -771,6 +771,138 @@ fn reports_round_trip_and_carry_no_key_or_credential() {
         .all(|e| e.asked != "mykey"));
 }
 
+// ---- any edge, any answer ----------------------------------------------------
+
+#[test]
+fn a_concurrent_edge_gets_the_same_report() {
+    // Send everything `next` gives, answer later and in reverse order.
+    let refs = astropy_refs();
+    let world = astropy_world(&refs);
+    let mut run = Run::new(refs.clone(), Options::new(ep(), Surface::Browser));
+    let mut now = 0.0;
+    let mut pending: Vec<(u64, Request)> = Vec::new();
+    for _ in 0..100_000 {
+        match run.next(now) {
+            Next::Send(out) => pending.extend(out.into_iter().map(|o| (o.id, o.request))),
+            Next::WaitUntil(t) => {
+                for (id, req) in pending.drain(..).rev() {
+                    run.answer(id, world.answer(&req), now);
+                }
+                now = t;
+            }
+            Next::AwaitReplies => {
+                assert!(!pending.is_empty());
+                for (id, req) in pending.drain(..).rev() {
+                    run.answer(id, world.answer(&req), now);
+                }
+            }
+            Next::Done => break,
+        }
+    }
+    assert_eq!(run.progress(), (93, 93));
+    let sequential = drive(refs, Options::new(ep(), Surface::Browser), |r| {
+        world.answer(r)
+    });
+    // Which search service finds a title depends on timing; the rest must agree.
+    let names = |r: &Report| -> Vec<String> {
+        r.resolutions
+            .iter()
+            .map(|x| match x.evidence.last() {
+                Some(e)
+                    if e.route == Route::Title && matches!(x.outcome, Outcome::Found { .. }) =>
+                {
+                    "found:title".to_string()
+                }
+                _ => outcome_name(&x.outcome),
+            })
+            .collect()
+    };
+    assert_eq!(names(&run.report()), names(&sequential.report));
+}
+
+#[test]
+fn any_replies_end_the_run_with_a_decision_for_every_reference() {
+    // A small linear congruential generator: the same replies every run.
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    let bodies = [
+        String::new(),
+        "not json".to_string(),
+        "[null,{}]".to_string(),
+        r#"{"data":{}}"#.to_string(),
+        fixture("api/semanticscholar/search_title_turing.json"),
+        fixture("api/crossref/work_by_doi_nature_srep.json"),
+        fixture("api/datacite/doi_zenodo_48440.json"),
+        fixture("api/dblp/search_publ_test.json"),
+        fixture("api/arxiv/id_list_two_ids_one_found.xml"),
+    ];
+    let statuses = [0u16, 200, 200, 200, 404, 429, 403, 500, 418];
+    for round in 0..20 {
+        let mut refs = astropy_refs();
+        refs.truncate(30);
+        refs.push(title_ref("t", "Neural Turing Machines"));
+        let mut o = Options::new(
+            ep(),
+            if round % 2 == 0 {
+                Surface::Browser
+            } else {
+                Surface::Native
+            },
+        );
+        o.s2_backoff_ms = 7;
+        o.retry.backoff_ms = 3;
+        o.retry.default_retry_after_ms = 5;
+        let d = drive(refs, o, |_| Reply {
+            status: statuses[next() % statuses.len()],
+            body: bodies[next() % bodies.len()].clone(),
+            retry_after_ms: None,
+            blocked_by_policy: next() % 50 == 0,
+        });
+        assert_eq!(d.report.resolutions.len(), 31);
+    }
+}
+
+#[test]
+fn a_refusal_blames_the_s2_key_only_if_it_never_worked() {
+    let run_with = |first_ok: bool| {
+        let mut o = opts(Surface::Browser, false);
+        o.endpoints.s2_api_key = Some("K".into());
+        let mut n = 0;
+        let d = drive(
+            vec![arxiv_ref("a", "1706.03762"), arxiv_ref("b", "2101.00001")],
+            o,
+            move |req| {
+                if req.service != Service::SemanticScholar {
+                    return reply(404, "");
+                }
+                n += 1;
+                if n == 1 && first_ok {
+                    reply(
+                        200,
+                        fixture("api/semanticscholar/paper_by_arxiv_id_full_fields.json"),
+                    )
+                } else {
+                    reply(
+                        403,
+                        fixture("api/semanticscholar/error_403_forbidden_bad_api_key.json"),
+                    )
+                }
+            },
+        );
+        match &d.report.resolutions[1].outcome {
+            Outcome::Unverified { reasons } => reasons[0].clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    assert!(run_with(false).contains("missing, wrong or expired key"));
+    assert!(run_with(true).contains("worked earlier in this run"));
+}
+
 // ---- the astropy paper -------------------------------------------------------
 
 /// A scripted world: which service holds which DOI and arXiv id. Bodies are
@@ -790,6 +922,7 @@ impl World {
             .split_once('?')
             .map(|(_, q)| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
             .unwrap_or_default();
+        let path = req.url.split('?').next().unwrap_or("").to_string();
         let param = |k: &str| {
             query
                 .iter()
@@ -829,6 +962,46 @@ impl World {
                     200,
                     json!({"data":data,"meta":{"total":data.len()}}).to_string(),
                 )
+            }
+            // Single lookups by id.
+            (Service::Crossref, _) if path.contains("/works/") => {
+                let doi = path
+                    .split_once("/works/")
+                    .map(|(_, d)| d.to_lowercase())
+                    .unwrap_or_default();
+                match self.crossref.get(&doi) {
+                    Some(w) => reply(
+                        200,
+                        json!({"status":"ok","message-type":"work","message":w}).to_string(),
+                    ),
+                    None => reply(404, "Resource not found."),
+                }
+            }
+            (Service::DataCite, _) if path.contains("/dois/") => {
+                let doi = path
+                    .split_once("/dois/")
+                    .map(|(_, d)| d.to_lowercase())
+                    .unwrap_or_default();
+                match self.datacite.get(&doi) {
+                    Some(d) => reply(200, json!({ "data": d }).to_string()),
+                    None => reply(404, fixture("api/datacite/error_404_not_found.json")),
+                }
+            }
+            (Service::OpenAlex, _) if path.contains("/works/doi:") => reply(404, ""),
+            (Service::SemanticScholar, _)
+                if path.contains("/paper/") && !path.ends_with("/search") =>
+            {
+                let id = path
+                    .rsplit_once("/paper/")
+                    .map(|(_, i)| i.to_lowercase())
+                    .unwrap_or_default();
+                match self.s2.get(&id) {
+                    Some(p) => reply(200, p.to_string()),
+                    None => reply(
+                        404,
+                        fixture("api/semanticscholar/error_404_paper_not_found.json"),
+                    ),
+                }
             }
             (Service::OpenAlex, _) if param("filter").starts_with("doi:") => {
                 reply(200, r#"{"meta":{"count":0},"results":[]}"#)
@@ -979,4 +1152,25 @@ fn astropy_bib_ids_take_three_requests_and_zenodo_resolves_through_datacite() {
         d.end_ms / 1000.0
     );
     assert!(d.end_ms <= 20_000.0, "{} ms", d.end_ms);
+    // The same world one lookup at a time (no batch forms), for comparison.
+    let single = drive(
+        refs.clone(),
+        Options {
+            batch: false,
+            ..Options::new(ep(), Surface::Browser)
+        },
+        |r| world.answer(r),
+    );
+    let single_ids = single
+        .sent
+        .iter()
+        .filter(|(_, r)| !r.url.contains("search") && !r.url.contains("query."))
+        .count();
+    eprintln!(
+        "astropy without batching: {} requests ({} for ids), {:.1} s simulated",
+        single.report.requests,
+        single_ids,
+        single.end_ms / 1000.0
+    );
+    assert!(single.report.requests > total);
 }

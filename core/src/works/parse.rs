@@ -677,20 +677,18 @@ mod tests {
         std::fs::read_to_string(p).expect("fixture")
     }
 
+    /// `(doi, title prefix, year, first author, venue, arxiv id)`.
+    type Expected<'a> = (
+        Option<&'a str>,
+        &'a str,
+        Option<i32>,
+        Option<&'a str>,
+        Option<&'a str>,
+        Option<&'a str>,
+    );
+
     /// `(doi, title prefix, year, first author, venue, arxiv id)` of the first work.
-    fn check_first(
-        service: Service,
-        file: &str,
-        n: usize,
-        expected: (
-            Option<&str>,
-            &str,
-            Option<i32>,
-            Option<&str>,
-            Option<&str>,
-            Option<&str>,
-        ),
-    ) {
+    fn check_first(service: Service, file: &str, n: usize, expected: Expected<'_>) {
         let page = parse_response(service, 200, &fixture(file)).expect(file);
         assert_eq!(page.works.len(), n, "{file}");
         let w = &page.works[0];

@@ -691,10 +691,8 @@ mod tests {
         .unwrap();
         assert_eq!(dc[0].url, "https://dc.test/dois?ids=10.5281%2Fzenodo.1%2C10.48550%2FarXiv.2101.00001&page%5Bsize%5D=50");
         // No credential of another service goes to DataCite, DBLP or arXiv.
-        for r in [&dc[0]] {
-            assert!(r.headers.iter().all(|(k, _)| k != "x-api-key"));
-            assert!(!r.url.contains("mailto") && !r.url.contains("api_key"));
-        }
+        assert!(dc[0].headers.iter().all(|(k, _)| k != "x-api-key"));
+        assert!(!dc[0].url.contains("mailto") && !dc[0].url.contains("api_key"));
     }
 
     #[test]
