@@ -42,7 +42,7 @@ export interface Location { file?: string; line?: number; column?: number; index
 export interface CitegateError extends Error { kind: ErrorKind; location: Location }
 
 /** A service name. */
-export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "asta";
+export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "asta" | "datacite" | "dblp";
 /** A calendar day as `YYYY-MM-DD`. */
 export type IsoDate = string;
 
@@ -204,6 +204,39 @@ export interface LibraryRecord {
 }
 export interface LibraryRead { records: LibraryRecord[]; errors: Array<{ kind: ErrorKind; location: Location; message: string }> }
 export interface LibraryAdded { id: string; text: string }
+
+/** One reference for `VerificationRun` (see core::resolve::Reference). */
+export interface Reference {
+  key: string; title?: string; authors?: string[]; others?: boolean; year?: number;
+  venue?: string; doi?: string; arxiv?: string;
+}
+/** Settings of a `VerificationRun`; `endpoints` as in the app's settings. */
+export interface RunSettings {
+  endpoints: { s2_base: string; openalex_base: string; crossref_base: string;
+    datacite_base?: string; dblp_base?: string; arxiv_base?: string;
+    s2_api_key?: string | null; openalex_api_key?: string | null; mailto?: string | null };
+  surface: "browser" | "native"; s2_interval_ms?: number; s2_backoff_ms?: number;
+  title_hits?: number; batch?: boolean;
+}
+export interface RunRequest { service: Service; method: "GET" | "POST"; url: string; headers: [string, string][]; body?: string }
+/** What a `VerificationRun` wants next. */
+export type RunNext =
+  | { kind: "send"; requests: { id: number; request: RunRequest }[] }
+  | { kind: "wait_until"; at: number }
+  | { kind: "await_replies" }
+  | { kind: "done" };
+export interface RunReply { status: number; body?: string; retry_after_ms?: number | null; blocked_by_policy?: boolean }
+export type RunAnswer =
+  | { status: "found"; work: Work } | { status: "hits"; works: Work[] }
+  | { status: "not_here" } | { status: "failed"; error: { service: Service; status: number; kind: string; message: string } };
+export type RunOutcome =
+  | { status: "found"; work: Work; via: Service } | { status: "wrong_id"; cited: string; record: Work }
+  | { status: "not_found" } | { status: "unverified"; reasons: string[] };
+export interface RunReport {
+  resolutions: { key: string; evidence: { service: Service; route: "doi" | "arxiv" | "title"; asked: string; answer: RunAnswer }[];
+    outcome: RunOutcome }[];
+  requests: number;
+}
 "#;
 
 #[wasm_bindgen]
@@ -937,4 +970,104 @@ pub fn library_add(
         id,
         text: lib.to_jsonl(),
     })
+}
+
+// ---------------------------------------------------------------- resolver
+
+/// The settings a `VerificationRun` is built from.
+#[derive(Deserialize)]
+struct RunSettings {
+    endpoints: works::request::Endpoints,
+    surface: crate::resolve::Surface,
+    s2_interval_ms: Option<u64>,
+    s2_backoff_ms: Option<u64>,
+    title_hits: Option<usize>,
+    batch: Option<bool>,
+}
+
+/// [`crate::resolve::Next`] in a JSON shape.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum RunNext {
+    Send {
+        requests: Vec<crate::resolve::Outgoing>,
+    },
+    WaitUntil {
+        at: f64,
+    },
+    AwaitReplies,
+    Done,
+}
+
+/// The verification engine ([`crate::resolve::Run`]) as a machine the
+/// caller drives: `next(nowMs)`, send what it gives, `answer(id, reply,
+/// nowMs)`, until `next` says `done`; then `report()`.
+#[wasm_bindgen(js_name = VerificationRun)]
+pub struct VerificationRun {
+    run: crate::resolve::Run,
+}
+
+#[wasm_bindgen(js_class = VerificationRun)]
+impl VerificationRun {
+    /// A run over `refs` with `settings`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Reference[]")] refs: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunSettings")] settings: JsValue,
+    ) -> Result<VerificationRun, JsValue> {
+        let refs: Vec<crate::resolve::Reference> = from_js(refs, "refs")?;
+        let s: RunSettings = from_js(settings, "settings")?;
+        let mut opts = crate::resolve::Options::new(s.endpoints, s.surface);
+        if let Some(v) = s.s2_interval_ms {
+            opts.s2_interval_ms = v;
+        }
+        if let Some(v) = s.s2_backoff_ms {
+            opts.s2_backoff_ms = v;
+        }
+        if let Some(v) = s.title_hits {
+            opts.title_hits = v;
+        }
+        if let Some(v) = s.batch {
+            opts.batch = v;
+        }
+        Ok(VerificationRun {
+            run: crate::resolve::Run::new(refs, opts),
+        })
+    }
+
+    /// What to do next at time `nowMs`.
+    #[wasm_bindgen(unchecked_return_type = "RunNext")]
+    pub fn next(&mut self, now_ms: f64) -> JsResult {
+        let next = match self.run.next(now_ms) {
+            crate::resolve::Next::Send(requests) => RunNext::Send { requests },
+            crate::resolve::Next::WaitUntil(at) => RunNext::WaitUntil { at },
+            crate::resolve::Next::AwaitReplies => RunNext::AwaitReplies,
+            crate::resolve::Next::Done => RunNext::Done,
+        };
+        to_js(&next)
+    }
+
+    /// Hands back the reply to request `id`.
+    pub fn answer(
+        &mut self,
+        id: f64,
+        #[wasm_bindgen(unchecked_param_type = "RunReply")] reply: JsValue,
+        now_ms: f64,
+    ) -> Result<(), JsValue> {
+        let reply: crate::resolve::Reply = from_js(reply, "reply")?;
+        self.run.answer(id as u64, reply, now_ms);
+        Ok(())
+    }
+
+    /// `[decided, total]`.
+    #[wasm_bindgen(unchecked_return_type = "[number, number]")]
+    pub fn progress(&self) -> JsResult {
+        to_js(&self.run.progress())
+    }
+
+    /// One resolution per reference, in input order.
+    #[wasm_bindgen(unchecked_return_type = "RunReport")]
+    pub fn report(&self) -> JsResult {
+        to_js(&self.run.report())
+    }
 }

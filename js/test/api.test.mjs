@@ -228,3 +228,33 @@ test("refs.jsonl: add a work, refuse its DOI twice, read it back", () => {
   const bad = cg.libraryParse(first.text + "not json\n");
   check((l) => [l.records.length, l.errors.length, l.errors[0].kind], [bad], [1, 1, "json"]);
 });
+
+test("verification run follows a Zenodo DOI from Crossref to DataCite", () => {
+  const endpoints = {
+    s2_base: "https://s2.test/graph/v1", openalex_base: "https://oa.test",
+    crossref_base: "https://cr.test", datacite_base: "https://dc.test",
+  };
+  const run = new cg.VerificationRun([{ key: "z", doi: "10.5281/zenodo.48440" }], { endpoints, surface: "browser", batch: false });
+  let now = 0;
+  const asked = [];
+  for (let step = run.next(now); step.kind !== "done"; step = run.next(now)) {
+    if (step.kind === "wait_until") {
+      now = step.at;
+      continue;
+    }
+    assert.equal(step.kind, "send");
+    for (const { id, request } of step.requests) {
+      asked.push(request.service);
+      const reply = request.service === "datacite"
+        ? { status: 200, body: read("api/datacite/doi_zenodo_48440.json") }
+        : { status: 404, body: "" };
+      run.answer(id, reply, now);
+    }
+  }
+  const r = run.report().resolutions[0];
+  assert.deepEqual(asked, ["crossref", "datacite"]);
+  assert.equal(r.outcome.status, "found");
+  assert.equal(r.outcome.via, "datacite");
+  assert.deepEqual(r.evidence.map((e) => [e.service, e.answer.status]), [["crossref", "not_here"], ["datacite", "found"]]);
+  assert.deepEqual(run.progress(), [1, 1]);
+});

@@ -301,6 +301,15 @@ impl Run {
         (done, self.slots.len())
     }
 
+    /// Services out for the rest of the run, each with the reason in a
+    /// sentence (for a banner: "Semantic Scholar could not be asked: …").
+    pub fn unavailable(&self) -> Vec<(Service, String)> {
+        self.unavailable
+            .iter()
+            .map(|(s, e)| (*s, failure_reason(e, self.s2_key_worked)))
+            .collect()
+    }
+
     /// Requests sent so far, retries included.
     pub fn requests_sent(&self) -> u64 {
         self.requests

@@ -606,6 +606,27 @@ fn openalex_429_ends_openalex_for_the_run() {
             empty_searches(req)
         }
     });
+    let mut run = Run::new(
+        vec![title_ref("x", "Nothing here")],
+        opts(Surface::Browser, true),
+    );
+    while let Next::Send(out) = run.next(0.0) {
+        for o in out {
+            let r = if o.request.service == Service::OpenAlex {
+                reply(429, "")
+            } else {
+                empty_searches(&o.request)
+            };
+            run.answer(o.id, r, 0.0);
+        }
+    }
+    assert_eq!(
+        run.unavailable(),
+        [(
+            Service::OpenAlex,
+            "OpenAlex could not be asked: rate limited".to_string()
+        )]
+    );
     let oa = d
         .sent
         .iter()
