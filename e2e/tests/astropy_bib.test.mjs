@@ -19,7 +19,7 @@ import { makeApi } from "../mock/router.mjs";
 import { ASTROPY, ASTROPY_BIB } from "../mock/records.mjs";
 
 const PACED = process.env.CITEGATE_PACED === "1";
-const app = serve({ dist: DIST, api: makeApi({ pace: PACED }) });
+const app = serve({ dist: DIST, api: makeApi({ pace: PACED }) }, { crossOrigin: true });
 
 const ZENODO = ASTROPY.entries.filter((e) => /10\.5281\/zenodo/i.test(e.fields.doi || "")).map((e) => e.key);
 
