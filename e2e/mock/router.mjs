@@ -159,7 +159,12 @@ export function route(req, url, body) {
     } catch {
       return json(400, fixture("semanticscholar/error_400_unrecognized_fields.json"));
     }
-    return json(200, s2BatchRecords(ids).map((r, i) => r || s2ById(ids[i]) || null));
+    // The recorded full paper where there is one (as GET /paper/ARXIV: answers), then the example set's.
+    const full = (id) => {
+      const a = String(id).match(/^ARXIV:(.+)$/i)?.[1]?.replace(/v\d+$/, "");
+      return a && S2_ARXIV.has(a) ? JSON.parse(S2_ARXIV.get(a)) : null;
+    };
+    return json(200, s2BatchRecords(ids).map((r, i) => full(ids[i]) || r || s2ById(ids[i]) || null));
   }
   // One paper by id (`DOI:…`, `ARXIV:…` without version, paperId): the
   // batch's records, one at a time.
