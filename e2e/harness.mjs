@@ -17,12 +17,17 @@ export const S2_BACKOFF_MS = 50;
  * unreadable answer (its 429s reach the page as network errors) shortened
  * from 5 s to 50 ms (`query` adds parameters).
  */
-export function serve(options) {
+export function serve(options, { crossOrigin = false } = {}) {
+  // With crossOrigin the page loads from http://localhost:PORT and the mock
+  // API stays at http://127.0.0.1:PORT (allowed by the CSP), so the browser
+  // applies CORS as with the real services; same-origin requests skip it.
+  const page = () => (crossOrigin ? app.server.url.replace("127.0.0.1", "localhost") : app.server.url);
   const app = {
     server: null,
     browser: null,
+    page,
     url: (fragment = "", query = "") =>
-      `${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=0&s2_backoff_ms=${S2_BACKOFF_MS}${query}${fragment}`,
+      `${page()}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=0&s2_backoff_ms=${S2_BACKOFF_MS}${query}${fragment}`,
     open: (page, fragment = "", query = "") => page.goto(app.url(fragment, query)),
   };
   before(async () => {

@@ -204,12 +204,33 @@ function s2Paper(entry, n, doi, arxiv) {
   };
 }
 
-/** Builds the DataCite, Crossref, Semantic Scholar and DBLP indexes of a bibliography. */
+/** OpenAlex's work for an entry (the recorded search's fields). */
+function openalexWork(entry, n, doi) {
+  const f = entry.fields;
+  const year = Number(String(f.year || "").match(/\d{4}/)?.[0]) || null;
+  return {
+    id: `https://openalex.org/W8${String(n).padStart(9, "0")}`,
+    doi: doi ? `https://doi.org/${doi}` : null,
+    title: plain(f.title),
+    display_name: plain(f.title),
+    publication_year: year,
+    publication_date: year ? `${year}-01-01` : null,
+    type: doi.startsWith("10.5281/") ? "dataset" : "article",
+    authorships: people(f.author).map((p, i) => ({
+      author_position: i === 0 ? "first" : "middle",
+      author: { id: `https://openalex.org/A8${n}${i}`, display_name: [p.given, p.family].filter(Boolean).join(" ") },
+    })),
+    abstract_inverted_index: null,
+  };
+}
+
+/** Builds the DataCite, Crossref, Semantic Scholar, OpenAlex and DBLP indexes of a bibliography. */
 export function indexBib(text) {
   const entries = readBib(text);
   const datacite = new Map();
   const crossref = new Map();
   const s2 = [];
+  const openalex = [];
   const dblp = [];
   entries.forEach((e, n) => {
     const doi = e.fields.doi ? bareDoi(e.fields.doi) : "";
@@ -223,6 +244,8 @@ export function indexBib(text) {
     // Semantic Scholar indexes papers, not software deposits: the Zenodo
     // entries are not there (never kinder than the real index).
     const zenodo = doi.startsWith("10.5281/");
+    // OpenAlex takes in DataCite's records too: every titled entry is there.
+    if (e.fields.title) openalex.push(openalexWork(e, n, doi));
     if (e.fields.title && !zenodo) s2.push(s2Paper(e, n, doi && !doi.startsWith("10.48550/") ? doi : "", /^\d{4}\.\d{4,5}$/.test(arxivOf) ? arxivOf : ""));
     const eprint = plain(e.fields.eprint || "").replace(/^arxiv:/i, "").replace(/v\d+$/, "");
     if (eprint && /^\d{4}\.\d{4,5}$|^[a-z-]+(\.[A-Z]{2})?\/\d{7}$/.test(eprint)) {
@@ -232,7 +255,7 @@ export function indexBib(text) {
     // DBLP indexes computer science: the proceedings and IEEE/ACM entries.
     if (e.type === "inproceedings" || /^10\.(1109|1145)\//.test(doi)) dblp.push(dblpHit(e, n));
   });
-  return { entries, datacite, crossref, s2, dblp };
+  return { entries, datacite, crossref, s2, openalex, dblp };
 }
 
 export const ASTROPY = indexBib(fs.readFileSync(ASTROPY_BIB, "utf8"));
@@ -254,6 +277,18 @@ const JSON_API = { "content-type": "application/vnd.api+json; charset=utf-8" };
 
 /** Crossref's `message` for a DOI of the bibliography, or undefined. */
 export const crossrefOf = (doi) => ASTROPY.crossref.get(bareDoi(doi));
+
+/** OpenAlex's works of the bibliography whose title is `query` (normalized). */
+export function openalexTitleHits(query) {
+  const q = norm(query);
+  return q ? ASTROPY.openalex.filter((w) => norm(w.title) === q) : [];
+}
+
+/** Crossref's works of the bibliography whose title is `query` (normalized). */
+export function crossrefTitleHits(query) {
+  const q = norm(query);
+  return q ? [...ASTROPY.crossref.values()].filter((w) => norm(w.title[0]) === q) : [];
+}
 
 /** Semantic Scholar's records of the bibliography whose title is `query` (normalized). */
 export function s2TitleHits(query) {

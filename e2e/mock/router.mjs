@@ -25,7 +25,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { s2SearchHits, s2BatchRecords, HYPHENATED } from "./compose.mjs";
-import { dataciteDoi, dataciteList, dblpSearch, crossrefOf, s2TitleHits, s2ById } from "./records.mjs";
+import { dataciteDoi, dataciteList, dblpSearch, crossrefOf, s2TitleHits, s2ById, openalexTitleHits, crossrefTitleHits } from "./records.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = path.resolve(HERE, "../../core/tests/fixtures/api");
@@ -159,7 +159,12 @@ export function route(req, url, body) {
     } catch {
       return json(400, fixture("semanticscholar/error_400_unrecognized_fields.json"));
     }
-    return json(200, s2BatchRecords(ids).map((r, i) => r || s2ById(ids[i]) || null));
+    // The recorded full paper where there is one (as GET /paper/ARXIV: answers), then the example set's.
+    const full = (id) => {
+      const a = String(id).match(/^ARXIV:(.+)$/i)?.[1]?.replace(/v\d+$/, "");
+      return a && S2_ARXIV.has(a) ? JSON.parse(S2_ARXIV.get(a)) : null;
+    };
+    return json(200, s2BatchRecords(ids).map((r, i) => full(ids[i]) || r || s2ById(ids[i]) || null));
   }
   // One paper by id (`DOI:…`, `ARXIV:…` without version, paperId): the
   // batch's records, one at a time.
@@ -187,13 +192,15 @@ export function route(req, url, body) {
   if (p === "/api/openalex/works" && /(^|,)doi:/.test(url.searchParams.get("filter") || "")) {
     return json(200, { meta: { count: 0, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results: [], group_by: [] });
   }
-  // A title search that matches nothing of the recorded sets: the services
-  // answer 200 with no hits (the recorded envelopes, empty).
+  // A title search: the bibliography's records with that title, else 200
+  // with no hits (the recorded envelopes).
   if (p === "/api/openalex/works" && url.searchParams.has("search")) {
-    return json(200, { meta: { count: 0, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results: [], group_by: [] });
+    const results = openalexTitleHits(url.searchParams.get("search"));
+    return json(200, { meta: { count: results.length, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results, group_by: [] });
   }
   if (p === "/api/crossref/works" && [...url.searchParams.keys()].some((k) => k.startsWith("query"))) {
-    return json(200, { status: "ok", "message-type": "work-list", "message-version": "1.0.0", message: { facets: {}, "total-results": 0, items: [], "items-per-page": 0, query: { "start-index": 0, "search-terms": null } } });
+    const items = crossrefTitleHits(url.searchParams.get("query.bibliographic") || url.searchParams.get("query") || "");
+    return json(200, { status: "ok", "message-type": "work-list", "message-version": "1.0.0", message: { facets: {}, "total-results": items.length, items, "items-per-page": items.length, query: { "start-index": 0, "search-terms": null } } });
   }
   if (p === "/api/dblp/search/publ/api") {
     return dblpSearch(url.searchParams.get("q") || "", Number(url.searchParams.get("h") || 30));

@@ -18,9 +18,9 @@ const app = serve(() => {
     return null;
   };
   return { dist: DIST, api: makeApi({ before: [tooMany] }) };
-});
+}, { crossOrigin: true });
 
-const url = (interval) => `${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=${interval}&s2_backoff_ms=${S2_BACKOFF_MS}#/pool`;
+const url = (interval) => `${app.page()}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=${interval}&s2_backoff_ms=${S2_BACKOFF_MS}#/pool`;
 const rowsOf = (page) =>
   page.$$eval("#rows tbody tr", (rs) => rs.map((r) => [r.querySelector(".cand-title").textContent, r.querySelector(".decision").textContent]));
 
