@@ -39,6 +39,15 @@ else
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
+# The build's post-build hook writes .br files beside dist/'s files with it.
+if command -v brotli >/dev/null 2>&1; then
+  say "brotli: present"
+elif command -v apt-get >/dev/null 2>&1; then
+  say "installing brotli from Debian (precompressed .br files in dist/)"
+  as_root apt-get update >/dev/null || true
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y brotli || say "brotli could not be installed; dist/ gets .gz files only"
+fi
+
 [ "$want_test" = 1 ] || exit 0
 
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then

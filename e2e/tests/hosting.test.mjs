@@ -99,3 +99,28 @@ test("the CSP is enforced: a script from another origin is refused", async () =>
     assert.ok(tried.every((f) => /\bcsp\b|ERR_BLOCKED_BY_CSP/i.test(f)), tried.join("; "));
   });
 });
+
+test("every file of the build has .br and .gz beside it, each decompressing to the same bytes; first load measured", async () => {
+  const zlib = await import("node:zlib");
+  const files = fs
+    .readdirSync(DIST_SUB)
+    .filter((f) => /\.(html|js|css|wasm|svg)$/.test(f));
+  assert.ok(files.some((f) => f.endsWith(".wasm")), files.join(", "));
+  const sizes = { raw: 0, gz: 0, br: 0 };
+  for (const f of files) {
+    const raw = fs.readFileSync(path.join(DIST_SUB, f));
+    const gz = fs.readFileSync(path.join(DIST_SUB, f + ".gz"));
+    assert.ok(zlib.gunzipSync(gz).equals(raw), `${f}.gz`);
+    sizes.raw += raw.length;
+    sizes.gz += gz.length;
+    const brPath = path.join(DIST_SUB, f + ".br");
+    if (fs.existsSync(brPath)) {
+      const br = fs.readFileSync(brPath);
+      assert.ok(zlib.brotliDecompressSync(br).equals(raw), `${f}.br`);
+      assert.ok(br.length <= gz.length + 64, `${f}: brotli ${br.length} > gzip ${gz.length}`);
+      sizes.br += br.length;
+    }
+  }
+  // What the first load transfers (the page, its loader, styles, icon and wasm), for BENCHMARKS.md.
+  console.log(`first load: ${sizes.raw} bytes raw, ${sizes.gz} gzip, ${sizes.br} brotli`);
+});
