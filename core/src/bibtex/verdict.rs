@@ -45,6 +45,17 @@ pub enum Verdict {
     Uncertain,
 }
 
+impl Verdict {
+    /// The verdict in a researcher's words, for a badge or a summary line.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Valid => "matches its record",
+            Verdict::Hallucinated => "likely hallucinated",
+            Verdict::Uncertain => "could not be checked",
+        }
+    }
+}
+
 /// What is wrong with an entry: HALLMARK's types, plus `not_checked`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -15,6 +15,7 @@ use citegate_core::bibtex::existence;
 use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
 use citegate_core::bibtex::parse::{self, Bibliography};
+use citegate_core::bibtex::verdict;
 use citegate_core::resolve::{Answer, Options, Reference, Resolution, Run, Surface};
 use citegate_core::tex;
 use leptos::prelude::*;
@@ -92,6 +93,16 @@ struct Row {
     /// Each source consulted and its answer.
     sources: Vec<String>,
     verdict: Verdict,
+    /// The core's verdict on the entry (valid, hallucinated, uncertain),
+    /// its reasons in words and, only when the record is the cited work,
+    /// the corrected entry.
+    judged: verdict::EntryVerdict,
+}
+
+/// Today as the core's date (the future-date rule reads it).
+fn today() -> Option<citegate_core::cutoff::Date> {
+    let d = js_sys::Date::new_0();
+    citegate_core::cutoff::Date::new(d.get_full_year() as i32, d.get_month() + 1, d.get_date()).ok()
 }
 
 /// The BibTeX check page.
@@ -225,10 +236,13 @@ pub fn BibtexPage() -> impl IntoView {
                 .entries
                 .iter()
                 .zip(&report.resolutions)
-                .map(|(entry, r)| Row {
-                    line: entry.line,
-                    sources: sources_of(r),
-                    verdict: matching::verify(entry, &existence::from_resolution(r), m),
+                .filter_map(|(entry, r)| {
+                    Some(Row {
+                        line: entry.line,
+                        sources: sources_of(r),
+                        verdict: matching::verify(entry, &existence::from_resolution(r), m),
+                        judged: verdict::judge(entry, r, today()?),
+                    })
                 })
                 .collect();
             rows.set(checked);
@@ -369,19 +383,32 @@ pub fn BibtexPage() -> impl IntoView {
                 {move || rows.get().into_iter().map(|r| {
                     let (label, class) = status_label(r.verdict.status);
                     let key = r.verdict.key.clone();
-                    let corrected = r.verdict.corrected.clone().unwrap_or_default();
+                    // The corrected entry only when the record is the cited work.
+                    let corrected = r.judged.corrected.clone().unwrap_or_default();
+                    let judged_label = r.judged.verdict.label();
+                    let judged_class = match r.judged.verdict {
+                        verdict::Verdict::Valid => "badge pass",
+                        verdict::Verdict::Hallucinated => "badge fail",
+                        verdict::Verdict::Uncertain => "badge warn",
+                    };
+                    let judged_kind = format!("{:?}", r.judged.verdict).to_lowercase();
+                    let reasons: Vec<String> = r.judged.reasons.iter().map(|x| x.message.clone()).collect();
                     let route = if r.sources.is_empty() { "nothing asked".to_string() } else { r.sources.join(" · ") };
                     view! {
-                        <div class="entry-card" data-key=key.clone() data-status=label>
+                        <div class="entry-card" data-key=key.clone() data-status=label data-verdict=judged_kind>
                             <div class="score-line">
                                 <code class="entry-key">{key.clone()}</code>
+                                <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
                                 <span class=format!("{class} entry-status")>{label}</span>
                                 <span class="muted">{r.verdict.score.map(|s| format!("score {s:.2}")).unwrap_or_default()}</span>
                                 <span class="muted">{format!("line {} · {route}", r.line)}</span>
                             </div>
                             {r.verdict.reason.clone().map(|x| view! { <p class="reason">{x}</p> })}
+                            {(!reasons.is_empty()).then(|| view! {
+                                <ul class="verdict-reasons">{reasons.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
+                            })}
                             {(!r.verdict.evidence.is_empty()).then(|| view! {
-                                <table class="evidence">
+                                <div class="table-wrap"><table class="evidence">
                                     <thead><tr><th>"field"</th><th>"entry"</th><th>"record"</th><th>"similarity"</th><th></th></tr></thead>
                                     <tbody>{r.verdict.evidence.iter().map(|e| view! { <tr>
                                         <td>{format!("{:?}", e.field).to_lowercase()}</td>
@@ -390,12 +417,12 @@ pub fn BibtexPage() -> impl IntoView {
                                         <td>{format!("{:.2}", e.similarity)}</td>
                                         <td>{if e.matched { "✓" } else { "✗" }}</td>
                                     </tr> }).collect_view()}</tbody>
-                                </table>
+                                </table></div>
                             })}
                             {(!corrected.is_empty()).then(|| {
                                 let c = corrected.clone();
                                 view! {
-                                    <details open=true>
+                                    <details>
                                         <summary>"Corrected entry from the record"</summary>
                                         <pre class="corrected">{corrected.clone()}</pre>
                                         <CopyButton id="copy-corrected" label="Copy corrected entry" text=Signal::derive(move || c.clone()) />
