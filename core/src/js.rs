@@ -19,7 +19,7 @@
 //! the message. The TypeScript types of every argument and result are
 //! declared once, in the custom section below.
 
-use crate::bibtex::{existence, format, matching, parse as bibparse, write as bibwrite};
+use crate::bibtex::{existence, matching, parse as bibparse, write as bibwrite};
 use crate::candidates::{self, Candidate};
 use crate::error::{Error, ErrorKind, Location};
 use crate::pool::{self, Pool, PoolPaper};
@@ -162,7 +162,13 @@ export interface Finding {
     | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry";
   key?: string; file?: string; line?: number; field?: string; message: string; suggestion?: string;
 }
-export interface BibCheck { problems: BibProblem[]; findings: Finding[]; entries: number }
+/** The BibTeX report, the same shape as `citegate bibcheck --json` (without `online`). */
+export interface BibCheck {
+  bib: string; mode: MatchMode; entries: number; tex_files: string[];
+  missing_includes: Array<{ file: string; line: number; name: string }>;
+  errors: number; warnings: number; undefined: string[]; unused: string[];
+  nothing_to_look_up: string[]; findings: Finding[]; problems: BibProblem[];
+}
 export interface Lookup {
   service: Service; route: string; path: string; query: Array<[string, string]>; id: string;
 }
@@ -647,7 +653,8 @@ pub fn cross_classify(
 // ---------------------------------------------------------------- bibcheck layers
 
 /// Layer 1: format checks of a `.bib` (required fields, year, DOI,
-/// duplicates) and, with LaTeX sources, cite consistency.
+/// duplicates) and, with LaTeX sources, cite consistency: the report of
+/// [`crate::bibtex::check::check_file`], the same as `citegate bibcheck --json`.
 #[wasm_bindgen(js_name = bibCheckFormat, unchecked_return_type = "BibCheck")]
 pub fn bib_check_format(
     bib: JsValue,
@@ -655,32 +662,18 @@ pub fn bib_check_format(
     #[wasm_bindgen(unchecked_param_type = "TexFiles | undefined")] files: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        problems: Vec<bibparse::Problem>,
-        findings: Vec<format::Finding>,
-        entries: usize,
-    }
     let parsed = bib_arg(bib)?;
-    let mut findings = format::check_entries(&parsed, now_year);
-    if !(files.is_undefined() || files.is_null()) {
-        let project = project_arg(files, roots)?;
-        let uses: Vec<format::CiteUse> = project
-            .cites()
-            .map(|(file, c)| format::CiteUse {
-                key: c.key.clone(),
-                file: file.to_string(),
-                line: c.line,
-            })
-            .collect();
-        let cite_all = project.files.iter().any(|f| !f.scan.nocite_all.is_empty());
-        findings.extend(format::check_cites(&parsed, &uses, cite_all));
-    }
-    to_js(&Out {
-        entries: parsed.entries.len(),
-        problems: parsed.problems,
-        findings,
-    })
+    let project = if files.is_undefined() || files.is_null() {
+        None
+    } else {
+        Some(project_arg(files, roots)?)
+    };
+    to_js(&crate::bibtex::check::check_file(
+        "",
+        &parsed,
+        project.as_ref(),
+        now_year,
+    ))
 }
 
 /// Layer 2, first half: the lookup each entry needs (`null` when an entry
@@ -741,7 +734,7 @@ pub fn bib_verify(
         None => matching::verify(
             entry,
             &existence::Existence::NotFound {
-                reason: "the entry has no doi, arxiv id or title to look up".to_string(),
+                reason: crate::bibtex::check::NOTHING_TO_LOOK_UP.to_string(),
             },
             mode,
         ),
