@@ -368,3 +368,28 @@ fn cites_puts_nocite_keys_apart() {
         "{err}"
     );
 }
+
+/// A `.bib` stands for the pool (as in the app): its keys are counted, and
+/// `--json` is the core's gate report, the re-prompt only on failure.
+#[test]
+fn coverage_against_a_bib() {
+    let d = scratch("cov-bib");
+    std::fs::write(
+        d.join("refs.bib"),
+        "@misc{a, title={A}}\n@misc{b, title={B}}\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("main.tex"), "\\cite{a}\n").unwrap();
+    let args = ["coverage", "--tex", "main.tex", "--pool", "refs.bib"];
+    let strict = [&args[..], &["--threshold", "1"]].concat();
+    check(&d, &strict, 1, "Coverage: 1/2 = 50.0% (threshold 100% = 2)");
+    check(&d, &strict, 1, "  - b (untagged): B");
+    let (code, out, _) = citegate(&d, &[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["pass"].as_bool(), v["coverage"]["n_pool"].as_u64()),
+        (Some(true), Some(2))
+    );
+    assert_eq!(v["reprompt"], "");
+}

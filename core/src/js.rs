@@ -120,14 +120,18 @@ export interface TexProject {
     [field: string]: unknown } }>;
   missing: Array<{ file: string; line: number; name: string }>;
 }
-export interface CoverageResult {
-  coverage: {
-    pass: boolean; n_pool: number; n_cited: number; min_required: number; percent: number;
-    threshold: string; cited: string[]; nocite_only: string[];
-    foreign: Array<{ key: string; places: Array<{ file: string; line: number }> }>;
-    uncited: Uncited[]; uncited_by_tag: Array<{ tag: string; papers: Uncited[] }>;
-  };
+export interface Coverage {
+  pass: boolean; n_pool: number; n_cited: number; min_required: number; percent: number;
+  threshold: string; cited: string[]; nocite_only: string[];
+  foreign: Array<{ key: string; places: Array<{ file: string; line: number }> }>;
+  uncited: Uncited[]; uncited_by_tag: Array<{ tag: string; papers: Uncited[] }>;
+}
+/** The gate's report, the same as `citegate coverage --json`: the `Coverage` fields at the top level and under `coverage`. */
+export interface CoverageResult extends Coverage {
+  coverage: Coverage;
   unkeyed: Array<{ index: number; title: string }>;
+  files: string[];
+  missing_includes: Array<{ file: string; line: number; name: string }>;
   /** One line such as the CLI prints. */
   summary: string;
   /** The re-prompt for the writing agent (empty when it passes). */
@@ -541,7 +545,8 @@ pub fn scan_project(
 }
 
 /// The citation gate: how many pool papers the sources cite, against a
-/// threshold (`"0.90"`, `"90%"`; default 90 %).
+/// threshold (`"0.90"`, `"90%"`; default 90 %): the report of
+/// [`coverage::gate`], the same as `citegate coverage --json`.
 #[wasm_bindgen(js_name = coverage, unchecked_return_type = "CoverageResult")]
 pub fn coverage_check(
     #[wasm_bindgen(unchecked_param_type = "string | Pool | PoolPaper[]")] pool: JsValue,
@@ -549,32 +554,31 @@ pub fn coverage_check(
     #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
     threshold: Option<String>,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        coverage: coverage::Coverage,
-        unkeyed: Vec<coverage::Unkeyed>,
-        summary: String,
-        reprompt: String,
-    }
-    let papers = papers_arg(pool)?;
+    let against = coverage::Against::Pool(papers_arg(pool)?);
     let project = project_arg(files, roots)?;
-    let threshold =
-        coverage::Threshold::parse(threshold.as_deref().unwrap_or(coverage::DEFAULT_THRESHOLD))
-            .map_err(throw)?;
-    let cites = coverage::cites_of(&project);
-    let (c, unkeyed) = coverage::check_pool(&papers, &cites, &threshold).map_err(throw)?;
-    let reprompt = if c.pass {
-        String::new()
-    } else {
-        coverage::reprompt(&c)
+    let threshold = match threshold.as_deref() {
+        Some(t) => coverage::Threshold::parse(t).map_err(throw)?,
+        None => coverage::Threshold::default(),
     };
-    let summary = coverage::summary_line(&c, &threshold);
-    to_js(&Out {
-        coverage: c,
-        unkeyed,
-        summary,
-        reprompt,
-    })
+    to_js(&coverage::gate(&project, &against, &threshold).map_err(throw)?)
+}
+
+/// The citation gate against a bibliography's entries (`.bib`, CSL-JSON or
+/// RIS text) standing for the pool; the same report as [`coverage_check`].
+#[wasm_bindgen(js_name = coverageAgainstBib, unchecked_return_type = "CoverageResult")]
+pub fn coverage_against_bib(
+    bib: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TexFiles")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
+    threshold: Option<String>,
+) -> JsResult {
+    let against = coverage::Against::Bib(bib_arg(bib)?);
+    let project = project_arg(files, roots)?;
+    let threshold = match threshold.as_deref() {
+        Some(t) => coverage::Threshold::parse(t).map_err(throw)?,
+        None => coverage::Threshold::default(),
+    };
+    to_js(&coverage::gate(&project, &against, &threshold).map_err(throw)?)
 }
 
 /// Rewrites cite keys of a source to the pool's `bibtex_key`s.
