@@ -573,9 +573,9 @@ impl Serialize for GateReport {
 /// let bib = citegate_core::bibtex::parse::parse("@misc{a, title={A}}\n@misc{b, title={B}}");
 /// let files = BTreeMap::from([("main.tex".to_string(), r"\cite{a}".to_string())]);
 /// let project = citegate_core::tex::scan_project(&["main.tex".to_string()], &files);
-/// let r = gate(&project, &Against::Bib(bib), &Threshold::default()).unwrap();
+/// let r = gate(&project, &Against::Bib(bib), &Threshold::parse("100%").unwrap()).unwrap();
 /// assert!(!r.coverage.pass);
-/// assert!(r.reprompt.contains("b"));
+/// assert!(r.reprompt.contains("  - b (untagged): B"));
 /// ```
 pub fn gate(
     project: &crate::tex::Project,
