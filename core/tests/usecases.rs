@@ -137,3 +137,66 @@ fn bibcheck_report_json_shape() {
     assert_eq!(v["nothing_to_look_up"][0], "bare");
     assert!(v.get("online").is_none());
 }
+
+/// A rejection in the researcher's words: no snake_case code on screen.
+fn describe(json: &str, words: &str) {
+    let d: citegate_core::verify::Decision = serde_json::from_str(json).unwrap();
+    let text = d.describe();
+    assert!(text.contains(words), "{text}");
+    for code in [
+        "no_hit",
+        "low_score",
+        "no_abstract",
+        "no_date",
+        "after_cutoff",
+    ] {
+        assert!(!text.contains(code), "{text}");
+    }
+    // The decision comes back from its JSON unchanged.
+    let again: citegate_core::verify::Decision =
+        serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(again, d);
+}
+
+#[test]
+fn decisions_read_back_and_described() {
+    describe(
+        r#"{"decision": "rejected", "reason": "no_hit"}"#,
+        "found no paper",
+    );
+    describe(
+        r#"{"decision": "rejected", "reason": "low_score", "found_title": "Attention", "score": 60, "threshold": 70}"#,
+        "matches 60/100, not above 70",
+    );
+    describe(
+        r#"{"decision": "rejected", "reason": "no_abstract", "paper_id": null, "found_title": "X"}"#,
+        "no abstract",
+    );
+    describe(
+        r#"{"decision": "rejected", "reason": "no_date", "paper_id": "p", "found_title": "X"}"#,
+        "no publication date",
+    );
+    describe(
+        r#"{"decision": "rejected", "reason": "after_cutoff", "found_title": "X", "paper_date": "2024-05-01", "date_source": "publication_date", "cutoff": "2024-01-01"}"#,
+        "published 2024-05-01, not before the cutoff 2024-01-01",
+    );
+    describe(
+        r#"{"decision": "accepted", "paper": {"title": "T"}, "score": 90, "year_bonus": true}"#,
+        "accepted (title score 90, +5 for the year)",
+    );
+}
+
+#[test]
+fn index_answers_read_back() {
+    use citegate_core::crossindex::IndexAnswer;
+    for a in [
+        IndexAnswer::Unavailable,
+        IndexAnswer::Answered {
+            by_doi: None,
+            search: Vec::new(),
+        },
+    ] {
+        let back: IndexAnswer = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+        assert_eq!(back, a);
+    }
+}
