@@ -87,6 +87,8 @@ fn example_of(name: &str) -> Option<String> {
         "bibtex" => "citegate bibtex --pool citation_pool.json --out refs.bib --csl-out refs.json".into(),
         "coverage" => "citegate coverage --tex main.tex --pool citation_pool.json".into(),
         "outline-queries" => "citegate outline-queries --outline outline.json --json".into(),
+        "write" => "citegate write --template template.tex --pool citation_pool.json --outline outline.json --idea idea.md --log log.md --cutoff 2024-10-01 --api openai --llm-base http://localhost:11434/v1 --model llama3 --out intro_relwork.tex".into(),
+        "pool-chain" => "citegate pool-chain --workspace workspace --cutoff 2024-10-01".into(),
         "verify" => "citegate verify --candidates candidates.json --cutoff 2024-10-01 --out raw_pool.json".into(),
         "validate-pool" => "citegate validate-pool --pool citation_pool.json --fix".into(),
         "prompt" => "citegate prompt --pool citation_pool.json --out prompt.md".into(),
