@@ -393,3 +393,21 @@ fn coverage_against_a_bib() {
     );
     assert_eq!(v["reprompt"], "");
 }
+
+/// Every text input goes through the core's decoder: a byte-order mark is
+/// skipped, a UTF-16 file is named as such, a broken byte is located.
+#[test]
+fn text_inputs_through_the_core_decoder() {
+    let d = scratch("decode");
+    std::fs::write(d.join("bom.tex"), b"\xEF\xBB\xBF\\cite{a}\n").unwrap();
+    std::fs::write(d.join("utf16.tex"), b"\xFF\xFE\\\0c\0").unwrap();
+    std::fs::write(d.join("broken.tex"), b"ok\n\\cite{caf\xe9}\n").unwrap();
+    check(
+        &d,
+        &["cites", "--tex", "bom.tex"],
+        0,
+        "bom.tex:1:7\t\\cite\ta",
+    );
+    check(&d, &["cites", "--tex", "utf16.tex"], 2, "UTF-16");
+    check(&d, &["cites", "--tex", "broken.tex"], 2, "broken.tex:2:");
+}
