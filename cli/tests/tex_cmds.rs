@@ -1,19 +1,11 @@
 //! `citegate cites`, `sync-keys` and `coverage` as a researcher runs them.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 fn citegate(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_citegate"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run citegate");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_in(dir, args)
 }
 
 fn golden(sub: &str) -> PathBuf {
@@ -23,9 +15,7 @@ fn golden(sub: &str) -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("citegate-tex-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch(&format!("tex-{name}"))
 }
 
 /// The reference's stdout is a prefix of ours, line for line, except that our
