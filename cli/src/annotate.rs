@@ -29,13 +29,6 @@ pub enum FailOn {
     Error,
 }
 
-/// Whether `findings` fail under `fail_on`.
-pub fn fails(findings: &[Finding], fail_on: FailOn) -> bool {
-    findings
-        .iter()
-        .any(|f| fail_on == FailOn::Warning || f.severity == Severity::Error)
-}
-
 /// The bytes of `path`, or of standard input when it is `-`.
 pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
     if path.as_os_str() == "-" {

@@ -5,14 +5,14 @@
 
 use crate::io::{print_json, read_text, BAD_INPUT, FAIL, PASS};
 use crate::live::{Executor, LiveArgs};
-use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
+use citegate_core::bibtex::check;
+use citegate_core::bibtex::format::Severity;
 use citegate_core::bibtex::matching::Mode;
 use citegate_core::bibtex::parse;
-use citegate_core::bibtex::verdict::{self, Reason, Verdict};
+use citegate_core::bibtex::verdict::Verdict;
 use citegate_core::cutoff::Date;
-use citegate_core::resolve::{self, Answer, Outcome, Reference, Resolution, Route};
+use citegate_core::resolve;
 use citegate_core::tex;
-use citegate_core::works::{ApiError, Work};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -76,93 +76,6 @@ impl BibCommand {
     }
 }
 
-#[derive(serde::Serialize)]
-struct Report {
-    bib: String,
-    mode: Mode,
-    entries: usize,
-    tex_files: Vec<String>,
-    errors: usize,
-    warnings: usize,
-    undefined: Vec<String>,
-    unused: Vec<String>,
-    findings: Vec<Finding>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    online: Option<Online>,
-}
-
-/// The online layers' part of the report (`--online`); the schema is in
-/// the README and stable.
-#[derive(serde::Serialize)]
-struct Online {
-    valid: usize,
-    hallucinated: usize,
-    uncertain: usize,
-    /// Requests sent to the services (retries included).
-    requests: usize,
-    /// Requests answered from `--cache`.
-    from_cache: usize,
-    entries: Vec<OnlineEntry>,
-}
-
-#[derive(serde::Serialize)]
-struct OnlineEntry {
-    key: String,
-    verdict: Verdict,
-    reasons: Vec<Reason>,
-    /// The resolver's decision: found, wrong_id, not_found or unverified.
-    outcome: &'static str,
-    /// The decision in words.
-    summary: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    corrected: Option<String>,
-    evidence: Vec<SourceEvidence>,
-}
-
-/// What one source answered about one entry.
-#[derive(serde::Serialize)]
-struct SourceEvidence {
-    source: &'static str,
-    route: Route,
-    asked: String,
-    /// found, hits, not_here or failed.
-    answered: &'static str,
-    records: Vec<Work>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ApiError>,
-}
-
-fn outcome_name(o: &Outcome) -> &'static str {
-    match o {
-        Outcome::Found { .. } => "found",
-        Outcome::WrongId { .. } => "wrong_id",
-        Outcome::NotFound => "not_found",
-        Outcome::Unverified { .. } => "unverified",
-    }
-}
-
-fn evidence_of(res: &Resolution) -> Vec<SourceEvidence> {
-    res.evidence
-        .iter()
-        .map(|e| {
-            let (answered, records, error) = match &e.answer {
-                Answer::Found { work } => ("found", vec![work.clone()], None),
-                Answer::Hits { works } => ("hits", works.clone(), None),
-                Answer::NotHere => ("not_here", Vec::new(), None),
-                Answer::Failed { error } => ("failed", Vec::new(), Some(error.clone())),
-            };
-            SourceEvidence {
-                source: e.service.name(),
-                route: e.route,
-                asked: e.asked.clone(),
-                answered,
-                records,
-                error,
-            }
-        })
-        .collect()
-}
-
 /// Today (UTC) from the system clock, for the future-year rule.
 fn today() -> Date {
     let secs = std::time::SystemTime::now()
@@ -187,41 +100,20 @@ fn civil_from_days(days: i64) -> (i32, u32, u32) {
     (year, month, day)
 }
 
-/// Layers 2–4: one resolver run over every entry, then the verdict rules.
-fn run_online(bib: &parse::Bibliography, a: &BibcheckArgs) -> Result<Online, u8> {
+/// Layers 2–4: one resolver run over every entry, then the core's verdict
+/// rules ([`check::online_report`]).
+fn run_online(bib: &parse::Bibliography, a: &BibcheckArgs) -> Result<check::OnlineReport, u8> {
     let settings = a.live.settings()?;
     let mut exec = Executor::new(&settings, a.json)?;
-    let refs: Vec<Reference> = bib.entries.iter().map(Reference::from_entry).collect();
-    let mut run = resolve::Run::new(refs, settings.resolve_options());
+    let mut run = resolve::Run::new(check::references(bib), settings.resolve_options());
     exec.drive(&mut run, "bibcheck");
-    let report = run.report();
-    let today = today();
-    let mut online = Online {
-        valid: 0,
-        hallucinated: 0,
-        uncertain: 0,
-        requests: exec.sent,
-        from_cache: exec.from_cache,
-        entries: Vec::new(),
-    };
-    for (entry, res) in bib.entries.iter().zip(&report.resolutions) {
-        let v = verdict::judge(entry, res, today);
-        match v.verdict {
-            Verdict::Valid => online.valid += 1,
-            Verdict::Hallucinated => online.hallucinated += 1,
-            Verdict::Uncertain => online.uncertain += 1,
-        }
-        online.entries.push(OnlineEntry {
-            key: entry.key.clone(),
-            verdict: v.verdict,
-            reasons: v.reasons,
-            outcome: outcome_name(&res.outcome),
-            summary: res.outcome.describe(),
-            corrected: v.corrected,
-            evidence: evidence_of(res),
-        });
-    }
-    Ok(online)
+    Ok(check::online_report(
+        bib,
+        &run.report(),
+        today(),
+        exec.sent,
+        exec.from_cache,
+    ))
 }
 
 /// The current year from the system clock (UTC), for the year-range rule.
@@ -257,9 +149,7 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
             return BAD_INPUT;
         }
     };
-    let mut findings = format::check_entries(&bib, current_year());
-
-    let mut tex_files = Vec::new();
+    let mut project = None;
     if !a.tex.is_empty() {
         let mut given = std::collections::BTreeMap::new();
         let mut names = Vec::new();
@@ -272,64 +162,22 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
             given.insert(name.clone(), text);
             names.push(name);
         }
-        let project = tex::scan_project_with(&names, |name| {
+        project = Some(tex::scan_project_with(&names, |name| {
             given
                 .get(name)
                 .cloned()
                 .or_else(|| std::fs::read_to_string(name).ok())
-        });
-        for m in &project.missing {
-            eprintln!(
-                "warning: {}:{}: included file `{}` not found; its cites are not checked",
-                m.file, m.line, m.name
-            );
-        }
-        let uses: Vec<CiteUse> = project
-            .cites()
-            .map(|(file, c)| CiteUse {
-                key: c.key.clone(),
-                file: file.to_string(),
-                line: c.line,
-            })
-            .collect();
-        let cite_all = project.files.iter().any(|f| !f.scan.nocite_all.is_empty());
-        findings.extend(format::check_cites(&bib, &uses, cite_all));
-        tex_files = project.files.iter().map(|f| f.name.clone()).collect();
+        }));
     }
-
-    let keys_of = |code: format::Code| -> Vec<String> {
-        let mut v: Vec<String> = findings
-            .iter()
-            .filter(|f| f.code == code)
-            .filter_map(|f| f.key.clone())
-            .collect();
-        v.sort();
-        v.dedup();
-        v
+    let mut report = check::check_file(&bib_name, &bib, project.as_ref(), current_year());
+    for m in &report.missing_includes {
+        eprintln!("warning: {}", m.describe());
+    }
+    report.mode = match a.mode {
+        ModeArg::Default => Mode::Default,
+        ModeArg::Strict => Mode::Strict,
+        ModeArg::Loose => Mode::Loose,
     };
-    let report = Report {
-        bib: bib_name.clone(),
-        mode: match a.mode {
-            ModeArg::Default => Mode::Default,
-            ModeArg::Strict => Mode::Strict,
-            ModeArg::Loose => Mode::Loose,
-        },
-        entries: bib.entries.len(),
-        tex_files,
-        errors: findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count(),
-        warnings: findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .count(),
-        undefined: keys_of(format::Code::UndefinedCite),
-        unused: keys_of(format::Code::UnusedEntry),
-        findings,
-        online: None,
-    };
-    let mut report = report;
     if a.online {
         match run_online(&bib, a) {
             Ok(o) => report.online = Some(o),
@@ -375,14 +223,7 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
                 }
             }
         }
-        println!(
-            "{} entries, {} errors, {} warnings, {} undefined keys, {} unused entries",
-            report.entries,
-            report.errors,
-            report.warnings,
-            report.undefined.len(),
-            report.unused.len()
-        );
+        println!("{}", report.summary());
         if let Some(o) = &report.online {
             println!(
                 "online: {} valid, {} hallucinated, {} uncertain ({} requests, {} from cache)",
@@ -390,11 +231,11 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
             );
         }
     }
-    let online_clean = report
-        .online
-        .as_ref()
-        .is_none_or(|o| o.hallucinated == 0 && o.uncertain == 0);
-    if !crate::annotate::fails(&report.findings, a.fail_on) && online_clean {
+    let fail_at = match a.fail_on {
+        crate::annotate::FailOn::Warning => Severity::Warning,
+        crate::annotate::FailOn::Error => Severity::Error,
+    };
+    if report.passes(fail_at) {
         PASS
     } else {
         FAIL

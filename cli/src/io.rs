@@ -39,7 +39,10 @@ pub fn exit_quietly_on_broken_pipe() {
     }));
 }
 
-/// Reads a file as UTF-8 text, or prints a clear error and returns `Err(BAD_INPUT)`.
+/// Reads a file as UTF-8 text through the core's [`citegate_core::text::decode`]
+/// (a byte-order mark skipped; UTF-16, zip archives and binary files named,
+/// a broken byte located by line and column), or prints the error and
+/// returns `Err(BAD_INPUT)`.
 #[allow(dead_code)]
 pub fn read_text(path: &Path) -> Result<String, u8> {
     let bytes = std::fs::read(path).map_err(|e| {
@@ -50,14 +53,9 @@ pub fn read_text(path: &Path) -> Result<String, u8> {
         );
         BAD_INPUT
     })?;
-    String::from_utf8(bytes).map_err(|e| {
-        eprintln!(
-            "error: {}: not UTF-8 text (invalid byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        );
-        BAD_INPUT
-    })
+    citegate_core::text::decode(&bytes)
+        .map(str::to_string)
+        .map_err(|e| report(path, e))
 }
 
 /// Prints a core error with the file it came from, and gives the exit code for bad input.

@@ -323,11 +323,42 @@ fn verify_answers(
         .collect())
 }
 
+/// What became of one candidate.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum RowOutcome {
+    /// `"no_response"` or `"error"`.
+    Missing(&'static str),
+    /// The core's decision.
+    Decided(Decision),
+}
+
+/// One candidate's row of `verify --json`.
+#[derive(serde::Serialize)]
+struct Row {
+    index: usize,
+    title: String,
+    outcome: RowOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<citegate_core::Error>,
+}
+
+impl Row {
+    /// The row in words, for the text output.
+    fn describe(&self) -> String {
+        match (&self.outcome, &self.error) {
+            (RowOutcome::Decided(d), _) => d.describe(),
+            (RowOutcome::Missing(_), Some(e)) => format!("undecided: {}", e.message),
+            (RowOutcome::Missing(_), None) => "undecided: no response".to_string(),
+        }
+    }
+}
+
 /// Every candidate decided: the accepted papers, a row per candidate with
 /// its outcome, and how many could not be decided.
 struct Verified {
     accepted: Vec<citegate_core::pool::PoolPaper>,
-    rows: Vec<Value>,
+    rows: Vec<Row>,
     undecided: usize,
 }
 
@@ -342,26 +373,30 @@ fn decide_all(
         undecided: 0,
     };
     for (i, (c, found)) in cands.iter().zip(answers).enumerate() {
-        let row = match found {
+        let (outcome, error) = match found {
             None => {
                 v.undecided += 1;
-                json!({"index": i, "title": c.title, "outcome": "no_response"})
+                (RowOutcome::Missing("no_response"), None)
             }
             Some((status, body)) => match verify::decide_body(c, &body, status, 0, opts) {
                 Ok(d) => {
-                    let row = json!({"index": i, "title": c.title, "outcome": &d});
-                    if let Decision::Accepted { paper, .. } = d {
-                        v.accepted.push(*paper);
+                    if let Decision::Accepted { paper, .. } = &d {
+                        v.accepted.push((**paper).clone());
                     }
-                    row
+                    (RowOutcome::Decided(d), None)
                 }
                 Err(e) => {
                     v.undecided += 1;
-                    json!({"index": i, "title": c.title, "outcome": "error", "error": e})
+                    (RowOutcome::Missing("error"), Some(e))
                 }
             },
         };
-        v.rows.push(row);
+        v.rows.push(Row {
+            index: i,
+            title: c.title.clone(),
+            outcome,
+            error,
+        });
     }
     v
 }
@@ -396,24 +431,8 @@ fn run_verify(a: VerifyArgs) -> Result<u8, u8> {
             "results": rows,
         }));
     } else {
-        for (c, row) in cands.iter().zip(&rows) {
-            let outcome = &row["outcome"];
-            let what = match outcome {
-                Value::String(s) => s.clone(),
-                Value::Object(o) => match (o.get("decision"), o.get("reason")) {
-                    (Some(Value::String(d)), Some(Value::String(r))) => format!("{d}: {r}"),
-                    (Some(Value::String(d)), _) => d.clone(),
-                    _ => "?".into(),
-                },
-                _ => "?".into(),
-            };
-            let extra = row
-                .get("error")
-                .and_then(|e| e.get("message"))
-                .and_then(Value::as_str)
-                .map(|m| format!(" ({m})"))
-                .unwrap_or_default();
-            println!("{what:<24} {}{extra}", c.title);
+        for row in &rows {
+            println!("{}\n    {}", row.title, row.describe());
         }
         println!(
             "{} candidates: {} accepted, {} rejected, {} undecided",
@@ -643,12 +662,10 @@ fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
         v.undecided,
         path.display()
     ));
-    for row in v.rows.iter().filter(|r| r["outcome"] == "error") {
-        say(format!(
-            "  unverified: {} ({})",
-            row["title"].as_str().unwrap_or(""),
-            row["error"]["message"].as_str().unwrap_or("")
-        ));
+    for row in &v.rows {
+        if let Some(e) = &row.error {
+            say(format!("  unverified: {} ({})", row.title, e.message));
+        }
     }
     clean &= v.undecided == 0;
     steps.push(step(

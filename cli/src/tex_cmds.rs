@@ -58,7 +58,7 @@ pub struct CoverageArgs {
     /// LaTeX file(s) of the draft; all count together
     #[arg(long, required = true)]
     tex: Vec<PathBuf>,
-    /// citation_pool.json
+    /// citation_pool.json, or a .bib (RIS, CSL-JSON .csl) whose entries stand for the pool
     #[arg(long)]
     pool: PathBuf,
     /// Minimum share of pool papers cited: a decimal (0.90) or a percentage (90%)
@@ -233,16 +233,6 @@ fn run_sync(a: SyncArgs) -> u8 {
     PASS
 }
 
-#[derive(Serialize)]
-struct CoverageOutput<'a> {
-    #[serde(flatten)]
-    coverage: &'a coverage::Coverage,
-    unkeyed: &'a [coverage::Unkeyed],
-    files: Vec<&'a str>,
-    missing_includes: &'a [tex::MissingInclude],
-    reprompt: String,
-}
-
 fn run_coverage(a: CoverageArgs) -> u8 {
     let threshold = match Threshold::parse(&a.threshold) {
         Ok(t) => t,
@@ -251,32 +241,31 @@ fn run_coverage(a: CoverageArgs) -> u8 {
             return BAD_INPUT;
         }
     };
-    let pool = match read_pool(&a.pool) {
-        Ok(p) => p,
+    // `citation_pool.json`, or a `.bib` (RIS, CSL) standing for the pool.
+    let against = match read_text(&a.pool) {
+        Ok(text) => coverage::Against::read(&a.pool.to_string_lossy(), &text),
         Err(code) => return code,
+    };
+    let against = match against {
+        Ok(x) => x,
+        Err(e) => return report(&a.pool, e),
     };
     let project = match load_project(&a.tex) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let cites = coverage::cite_refs(&project);
-    let (c, unkeyed) = match coverage::check_pool_refs(&pool.papers, cites, &threshold) {
-        Ok(x) => x,
+    let gate = match coverage::gate(&project, &against, &threshold) {
+        Ok(g) => g,
         Err(e) => return report(&a.pool, e),
     };
-    let code = if c.pass { PASS } else { FAIL };
+    let code = if gate.coverage.pass { PASS } else { FAIL };
     if a.json {
-        print_json(&CoverageOutput {
-            coverage: &c,
-            unkeyed: &unkeyed,
-            files: project.files.iter().map(|f| f.name.as_str()).collect(),
-            missing_includes: &project.missing,
-            reprompt: coverage::reprompt(&c),
-        });
-        return leave(code, (project, pool, c, unkeyed));
+        print_json(&gate);
+        return leave(code, (project, gate));
     }
+    let c = &gate.coverage;
     // The reference script's lines first, in its format.
-    println!("{}", coverage::summary_line(&c, &threshold));
+    println!("{}", gate.summary);
     if !c.foreign.is_empty() {
         println!(
             "\nWARNING: {} cited keys NOT in citation pool (violates 'cite ONLY collected_papers' rule):",
@@ -312,7 +301,7 @@ fn run_coverage(a: CoverageArgs) -> u8 {
             }
         }
         println!("\nRe-prompt for the writing step:\n");
-        print!("{}", coverage::reprompt(&c));
+        print!("{}", gate.reprompt);
     }
     if !c.nocite_only.is_empty() {
         eprintln!(
@@ -320,7 +309,7 @@ fn run_coverage(a: CoverageArgs) -> u8 {
             c.nocite_only.join(", ")
         );
     }
-    for u in &unkeyed {
+    for u in &gate.unkeyed {
         eprintln!(
             "note: {}: papers[{}] has no bibtex_key and is not counted: {}",
             a.pool.display(),
@@ -329,7 +318,7 @@ fn run_coverage(a: CoverageArgs) -> u8 {
         );
     }
     print_notes(&project);
-    leave(code, (project, pool, c, unkeyed))
+    leave(code, (project, gate))
 }
 
 /// Returns `code` without freeing `big`: the command ends right after, and

@@ -10,27 +10,24 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn papers() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/papers")
 }
 
+mod common;
+
 /// Runs `citegate bibcheck --json` and returns (exit code, report, stderr).
 fn run(args: &[&str]) -> (i32, Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_citegate"))
-        .arg("bibcheck")
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("run citegate");
+    let args: Vec<&str> = ["bibcheck"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .chain(["--json"])
+        .collect();
+    let out = common::run(&args, &[]);
     let code = out.status.code().unwrap_or(-1);
     let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (
-        code,
-        json,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    (code, json, common::stderr(&out))
 }
 
 fn keys(report: &Value, field: &str) -> Vec<String> {

@@ -1,19 +1,11 @@
 //! `citegate cites`, `sync-keys` and `coverage` as a researcher runs them.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 fn citegate(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_citegate"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run citegate");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_in(dir, args)
 }
 
 fn golden(sub: &str) -> PathBuf {
@@ -23,9 +15,7 @@ fn golden(sub: &str) -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("citegate-tex-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch(&format!("tex-{name}"))
 }
 
 /// The reference's stdout is a prefix of ours, line for line, except that our
@@ -367,4 +357,47 @@ fn cites_puts_nocite_keys_apart() {
         err.contains("only in \\nocite") && err.contains(": b"),
         "{err}"
     );
+}
+
+/// A `.bib` stands for the pool (as in the app): its keys are counted, and
+/// `--json` is the core's gate report, the re-prompt only on failure.
+#[test]
+fn coverage_against_a_bib() {
+    let d = scratch("cov-bib");
+    std::fs::write(
+        d.join("refs.bib"),
+        "@misc{a, title={A}}\n@misc{b, title={B}}\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("main.tex"), "\\cite{a}\n").unwrap();
+    let args = ["coverage", "--tex", "main.tex", "--pool", "refs.bib"];
+    let strict = [&args[..], &["--threshold", "1"]].concat();
+    check(&d, &strict, 1, "Coverage: 1/2 = 50.0% (threshold 100% = 2)");
+    check(&d, &strict, 1, "  - b (untagged): B");
+    let (code, out, _) = citegate(&d, &[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["pass"].as_bool(), v["coverage"]["n_pool"].as_u64()),
+        (Some(true), Some(2))
+    );
+    assert_eq!(v["reprompt"], "");
+}
+
+/// Every text input goes through the core's decoder: a byte-order mark is
+/// skipped, a UTF-16 file is named as such, a broken byte is located.
+#[test]
+fn text_inputs_through_the_core_decoder() {
+    let d = scratch("decode");
+    std::fs::write(d.join("bom.tex"), b"\xEF\xBB\xBF\\cite{a}\n").unwrap();
+    std::fs::write(d.join("utf16.tex"), b"\xFF\xFE\\\0c\0").unwrap();
+    std::fs::write(d.join("broken.tex"), b"ok\n\\cite{caf\xe9}\n").unwrap();
+    check(
+        &d,
+        &["cites", "--tex", "bom.tex"],
+        0,
+        "bom.tex:1:7\t\\cite\ta",
+    );
+    check(&d, &["cites", "--tex", "utf16.tex"], 2, "UTF-16");
+    check(&d, &["cites", "--tex", "broken.tex"], 2, "broken.tex:2:");
 }

@@ -116,6 +116,19 @@ impl Threshold {
     }
 }
 
+impl Default for Threshold {
+    /// The default threshold, 90 % ([`DEFAULT_THRESHOLD`]); the pool's
+    /// minimum citation count ([`crate::pool::min_cite_count`]) is this
+    /// threshold's [`Threshold::min_required`].
+    fn default() -> Self {
+        Threshold {
+            num: 90,
+            den: 100,
+            text: DEFAULT_THRESHOLD.to_string(),
+        }
+    }
+}
+
 /// What the gate needs to know about one pool paper.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PoolEntry {
@@ -515,4 +528,142 @@ fn keyed_entries(papers: &[PoolPaper]) -> Result<(Vec<PoolEntry>, Vec<Unkeyed>)>
         .at(crate::error::Location::default().field("papers[].bibtex_key")));
     }
     Ok((keyed, unkeyed))
+}
+
+/// What the gate counts against: a pool, or a bibliography whose entries
+/// stand for the pool (each entry's key, no outline tags).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Against {
+    /// The papers of `citation_pool.json`.
+    Pool(Vec<PoolPaper>),
+    /// A `.bib` (or CSL-JSON, RIS) read as the pool.
+    Bib(crate::bibtex::parse::Bibliography),
+}
+
+impl Against {
+    /// Reads a pool file by its name: a `.bib` (`.bibtex`, `.biblatex`),
+    /// `.ris` or `.csl` file is a bibliography read as the pool; any other
+    /// file is `citation_pool.json`.
+    pub fn read(name: &str, text: &str) -> Result<Against> {
+        let ext = name
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        if matches!(
+            ext.as_str(),
+            "bib" | "bibtex" | "biblatex" | "ris" | "csl" | "csljson"
+        ) {
+            Ok(Against::Bib(crate::bibtex::read_bibliography(name, text)))
+        } else {
+            Ok(Against::Pool(crate::pool::parse_pool(text)?.papers))
+        }
+    }
+
+    /// The keyed entries to count and the papers without a key. Errors when
+    /// nothing can be counted.
+    pub fn entries(&self) -> Result<(Vec<PoolEntry>, Vec<Unkeyed>)> {
+        match self {
+            Against::Pool(papers) => keyed_entries(papers),
+            Against::Bib(bib) => {
+                let keyed: Vec<PoolEntry> = bib
+                    .entries
+                    .iter()
+                    .filter(|e| !e.key.is_empty())
+                    .map(|e| PoolEntry {
+                        key: e.key.clone(),
+                        title: e.decoded("title").unwrap_or_default(),
+                        discovered_for: Vec::new(),
+                    })
+                    .collect();
+                if keyed.is_empty() {
+                    return Err(Error::new(
+                        ErrorKind::Bibtex,
+                        "no bibliography entry with a key was found",
+                    ));
+                }
+                Ok((keyed, Vec::new()))
+            }
+        }
+    }
+}
+
+/// The gate's report, the same on every surface (`citegate coverage
+/// --json`, the JavaScript `coverage`, the app's Coverage page).
+///
+/// Serialized with the [`Coverage`] fields at the top level (as the CLI
+/// has always written them) and again under `coverage` (as the JavaScript
+/// package has), then the fields below.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateReport {
+    /// The verdict and what to act on.
+    pub coverage: Coverage,
+    /// Pool papers without a `bibtex_key`, not counted.
+    pub unkeyed: Vec<Unkeyed>,
+    /// The LaTeX files read, roots first then included files.
+    pub files: Vec<String>,
+    /// Includes whose file was not supplied: their cites are not counted.
+    pub missing_includes: Vec<crate::tex::MissingInclude>,
+    /// The figures line ([`summary_line`]).
+    pub summary: String,
+    /// The re-prompt for the writing step ([`reprompt`]) when the gate
+    /// fails; empty when it passes.
+    pub reprompt: String,
+}
+
+impl Serialize for GateReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Wire<'a> {
+            #[serde(flatten)]
+            flat: &'a Coverage,
+            coverage: &'a Coverage,
+            unkeyed: &'a [Unkeyed],
+            files: &'a [String],
+            missing_includes: &'a [crate::tex::MissingInclude],
+            summary: &'a str,
+            reprompt: &'a str,
+        }
+        Wire {
+            flat: &self.coverage,
+            coverage: &self.coverage,
+            unkeyed: &self.unkeyed,
+            files: &self.files,
+            missing_includes: &self.missing_includes,
+            summary: &self.summary,
+            reprompt: &self.reprompt,
+        }
+        .serialize(s)
+    }
+}
+
+/// The citation gate, one entry point: the draft's scanned `project`
+/// against a pool or a bibliography, at `threshold`.
+///
+/// ```
+/// use citegate_core::coverage::{gate, Against, Threshold};
+/// use std::collections::BTreeMap;
+/// let bib = citegate_core::bibtex::parse::parse("@misc{a, title={A}}\n@misc{b, title={B}}");
+/// let files = BTreeMap::from([("main.tex".to_string(), r"\cite{a}".to_string())]);
+/// let project = citegate_core::tex::scan_project(&["main.tex".to_string()], &files);
+/// let r = gate(&project, &Against::Bib(bib), &Threshold::parse("100%").unwrap()).unwrap();
+/// assert!(!r.coverage.pass);
+/// assert!(r.reprompt.contains("  - b (untagged): B"));
+/// ```
+pub fn gate(
+    project: &crate::tex::Project,
+    against: &Against,
+    threshold: &Threshold,
+) -> Result<GateReport> {
+    let (keyed, unkeyed) = against.entries()?;
+    // Cites borrowed from the scan: the fast path, held equal to `check`.
+    let c = check_refs(&keyed, cite_refs(project), threshold);
+    let reprompt = if c.pass { String::new() } else { reprompt(&c) };
+    Ok(GateReport {
+        summary: summary_line(&c, threshold),
+        reprompt,
+        coverage: c,
+        unkeyed,
+        files: project.files.iter().map(|f| f.name.clone()).collect(),
+        missing_includes: project.missing.clone(),
+    })
 }

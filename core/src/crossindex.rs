@@ -43,7 +43,8 @@ impl Default for Config {
 }
 
 /// What one index answered for one paper.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
 pub enum IndexAnswer {
     /// The index could not be reached (network error, 5xx after retries,
     /// rate limit); it is disabled for the rest of the run.

@@ -19,7 +19,7 @@
 //! the message. The TypeScript types of every argument and result are
 //! declared once, in the custom section below.
 
-use crate::bibtex::{existence, format, matching, parse as bibparse, write as bibwrite};
+use crate::bibtex::{existence, matching, parse as bibparse, write as bibwrite};
 use crate::candidates::{self, Candidate};
 use crate::error::{Error, ErrorKind, Location};
 use crate::pool::{self, Pool, PoolPaper};
@@ -120,14 +120,18 @@ export interface TexProject {
     [field: string]: unknown } }>;
   missing: Array<{ file: string; line: number; name: string }>;
 }
-export interface CoverageResult {
-  coverage: {
-    pass: boolean; n_pool: number; n_cited: number; min_required: number; percent: number;
-    threshold: string; cited: string[]; nocite_only: string[];
-    foreign: Array<{ key: string; places: Array<{ file: string; line: number }> }>;
-    uncited: Uncited[]; uncited_by_tag: Array<{ tag: string; papers: Uncited[] }>;
-  };
+export interface Coverage {
+  pass: boolean; n_pool: number; n_cited: number; min_required: number; percent: number;
+  threshold: string; cited: string[]; nocite_only: string[];
+  foreign: Array<{ key: string; places: Array<{ file: string; line: number }> }>;
+  uncited: Uncited[]; uncited_by_tag: Array<{ tag: string; papers: Uncited[] }>;
+}
+/** The gate's report, the same as `citegate coverage --json`: the `Coverage` fields at the top level and under `coverage`. */
+export interface CoverageResult extends Coverage {
+  coverage: Coverage;
   unkeyed: Array<{ index: number; title: string }>;
+  files: string[];
+  missing_includes: Array<{ file: string; line: number; name: string }>;
   /** One line such as the CLI prints. */
   summary: string;
   /** The re-prompt for the writing agent (empty when it passes). */
@@ -162,7 +166,13 @@ export interface Finding {
     | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry";
   key?: string; file?: string; line?: number; field?: string; message: string; suggestion?: string;
 }
-export interface BibCheck { problems: BibProblem[]; findings: Finding[]; entries: number }
+/** The BibTeX report, the same shape as `citegate bibcheck --json` (without `online`). */
+export interface BibCheck {
+  bib: string; mode: MatchMode; entries: number; tex_files: string[];
+  missing_includes: Array<{ file: string; line: number; name: string }>;
+  errors: number; warnings: number; undefined: string[]; unused: string[];
+  nothing_to_look_up: string[]; findings: Finding[]; problems: BibProblem[];
+}
 export interface Lookup {
   service: Service; route: string; path: string; query: Array<[string, string]>; id: string;
 }
@@ -568,7 +578,8 @@ pub fn scan_project(
 }
 
 /// The citation gate: how many pool papers the sources cite, against a
-/// threshold (`"0.90"`, `"90%"`; default 90 %).
+/// threshold (`"0.90"`, `"90%"`; default 90 %): the report of
+/// [`coverage::gate`], the same as `citegate coverage --json`.
 #[wasm_bindgen(js_name = coverage, unchecked_return_type = "CoverageResult")]
 pub fn coverage_check(
     #[wasm_bindgen(unchecked_param_type = "string | Pool | PoolPaper[]")] pool: JsValue,
@@ -576,32 +587,31 @@ pub fn coverage_check(
     #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
     threshold: Option<String>,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        coverage: coverage::Coverage,
-        unkeyed: Vec<coverage::Unkeyed>,
-        summary: String,
-        reprompt: String,
-    }
-    let papers = papers_arg(pool)?;
+    let against = coverage::Against::Pool(papers_arg(pool)?);
     let project = project_arg(files, roots)?;
-    let threshold =
-        coverage::Threshold::parse(threshold.as_deref().unwrap_or(coverage::DEFAULT_THRESHOLD))
-            .map_err(throw)?;
-    let cites = coverage::cite_refs(&project);
-    let (c, unkeyed) = coverage::check_pool_refs(&papers, cites, &threshold).map_err(throw)?;
-    let reprompt = if c.pass {
-        String::new()
-    } else {
-        coverage::reprompt(&c)
+    let threshold = match threshold.as_deref() {
+        Some(t) => coverage::Threshold::parse(t).map_err(throw)?,
+        None => coverage::Threshold::default(),
     };
-    let summary = coverage::summary_line(&c, &threshold);
-    to_js(&Out {
-        coverage: c,
-        unkeyed,
-        summary,
-        reprompt,
-    })
+    to_js(&coverage::gate(&project, &against, &threshold).map_err(throw)?)
+}
+
+/// The citation gate against a bibliography's entries (`.bib`, CSL-JSON or
+/// RIS text) standing for the pool; the same report as [`coverage_check`].
+#[wasm_bindgen(js_name = coverageAgainstBib, unchecked_return_type = "CoverageResult")]
+pub fn coverage_against_bib(
+    bib: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TexFiles")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
+    threshold: Option<String>,
+) -> JsResult {
+    let against = coverage::Against::Bib(bib_arg(bib)?);
+    let project = project_arg(files, roots)?;
+    let threshold = match threshold.as_deref() {
+        Some(t) => coverage::Threshold::parse(t).map_err(throw)?,
+        None => coverage::Threshold::default(),
+    };
+    to_js(&coverage::gate(&project, &against, &threshold).map_err(throw)?)
 }
 
 /// Rewrites cite keys of a source to the pool's `bibtex_key`s.
@@ -680,7 +690,8 @@ pub fn cross_classify(
 // ---------------------------------------------------------------- bibcheck layers
 
 /// Layer 1: format checks of a `.bib` (required fields, year, DOI,
-/// duplicates) and, with LaTeX sources, cite consistency.
+/// duplicates) and, with LaTeX sources, cite consistency: the report of
+/// [`crate::bibtex::check::check_file`], the same as `citegate bibcheck --json`.
 #[wasm_bindgen(js_name = bibCheckFormat, unchecked_return_type = "BibCheck")]
 pub fn bib_check_format(
     bib: JsValue,
@@ -688,32 +699,18 @@ pub fn bib_check_format(
     #[wasm_bindgen(unchecked_param_type = "TexFiles | undefined")] files: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] roots: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        problems: Vec<bibparse::Problem>,
-        findings: Vec<format::Finding>,
-        entries: usize,
-    }
     let parsed = bib_arg(bib)?;
-    let mut findings = format::check_entries(&parsed, now_year);
-    if !(files.is_undefined() || files.is_null()) {
-        let project = project_arg(files, roots)?;
-        let uses: Vec<format::CiteUse> = project
-            .cites()
-            .map(|(file, c)| format::CiteUse {
-                key: c.key.clone(),
-                file: file.to_string(),
-                line: c.line,
-            })
-            .collect();
-        let cite_all = project.files.iter().any(|f| !f.scan.nocite_all.is_empty());
-        findings.extend(format::check_cites(&parsed, &uses, cite_all));
-    }
-    to_js(&Out {
-        entries: parsed.entries.len(),
-        problems: parsed.problems,
-        findings,
-    })
+    let project = if files.is_undefined() || files.is_null() {
+        None
+    } else {
+        Some(project_arg(files, roots)?)
+    };
+    to_js(&crate::bibtex::check::check_file(
+        "",
+        &parsed,
+        project.as_ref(),
+        now_year,
+    ))
 }
 
 /// Layer 2, first half: the lookup each entry needs (`null` when an entry
@@ -774,7 +771,7 @@ pub fn bib_verify(
         None => matching::verify(
             entry,
             &existence::Existence::NotFound {
-                reason: "the entry has no doi, arxiv id or title to look up".to_string(),
+                reason: crate::bibtex::check::NOTHING_TO_LOOK_UP.to_string(),
             },
             mode,
         ),

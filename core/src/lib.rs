@@ -31,6 +31,25 @@
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
 //! | [`write`] | the writing step: the model loop, its four checks, provider requests |
 //!
+//! # One entry point per user question
+//!
+//! Each question a researcher asks has one function (or step machine) here
+//! that returns one report type; the CLI, the app and the JavaScript package
+//! only convert their inputs, call it, and render the report. No edge
+//! assembles a check from finer calls.
+//!
+//! | question | entry point | report |
+//! |---|---|---|
+//! | Does my `.bib` hold up against my `.tex`? (layer 1) | [`bibtex::check::check_file`] | [`bibtex::check::FileReport`] |
+//! | … and is each entry a real work that says what its record says? (layers 2–4) | [`resolve::Run`] over [`bibtex::check::references`], then [`bibtex::check::online_report`] | [`bibtex::check::OnlineReport`] |
+//! | Does my draft cite enough of the pool (or of a `.bib`)? | [`coverage::gate`] | [`coverage::GateReport`] |
+//! | Is this candidate a real paper from before the cutoff? | [`verify::decide_body`] | [`verify::Decision`] ([`verify::Rejection::describe`]) |
+//! | Does my pool agree with Crossref and OpenAlex? | [`crossindex::verify`] | [`crossindex::Report`] |
+//! | Which keys do my LaTeX sources cite? | [`tex::scan_project`] | [`tex::Project`] |
+//! | Do these two titles name the same paper? | [`title::match_titles`] | [`title::TitleMatch`] |
+//! | Is this paper before the cutoff? | [`cutoff::check`] | [`cutoff::CutoffCheck`] |
+//! | Draft the Introduction and Related Work, held to the pool | [`write::WriteLoop`] | [`write::Report`] |
+//!
 //! # Example
 //!
 //! ```

@@ -182,14 +182,16 @@ pub struct Pool {
     pub extra: Map<String, Value>,
 }
 
-/// `floor(0.9 · n)` in integer arithmetic: the ≥ 90 % citation rule.
+/// `floor(0.9 · n)` in integer arithmetic: the ≥ 90 % citation rule, as
+/// the coverage gate's default [`crate::coverage::Threshold`] counts it.
 ///
 /// ```
 /// assert_eq!(citegate_core::pool::min_cite_count(22), 19);
 /// assert_eq!(citegate_core::pool::min_cite_count(10), 9);
 /// ```
 pub fn min_cite_count(n: usize) -> u64 {
-    (n as u64).saturating_mul(9) / 10
+    let min = crate::coverage::Threshold::default().min_required(n);
+    u64::try_from(min).unwrap_or(u64::MAX)
 }
 
 fn shape(msg: impl Into<String>, loc: Location) -> Error {

@@ -217,7 +217,7 @@ pub fn read_s2_body(body: &str, status: Option<u16>) -> Result<S2Body> {
 }
 
 /// Where the date used for the cutoff came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DateSource {
     /// `publicationDate`.
@@ -227,7 +227,7 @@ pub enum DateSource {
 }
 
 /// Why a candidate was not accepted, with the figures behind it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Rejection {
     /// The answer had no hit.
@@ -268,8 +268,75 @@ pub enum Rejection {
     },
 }
 
+impl Rejection {
+    /// The rejection in the researcher's words, with its figures (no
+    /// codes): what the reports and pages show.
+    ///
+    /// ```
+    /// use citegate_core::verify::Rejection;
+    /// let r = Rejection::LowScore { found_title: "A".into(), score: 62, threshold: 70 };
+    /// assert_eq!(r.describe(), "closest title `A` matches 62/100, not above 70");
+    /// assert_eq!(Rejection::NoHit.describe(), "semantic scholar found no paper with this title");
+    /// ```
+    pub fn describe(&self) -> String {
+        match self {
+            Rejection::NoHit => "semantic scholar found no paper with this title".to_string(),
+            Rejection::LowScore {
+                found_title,
+                score,
+                threshold,
+            } => format!(
+                "closest title `{}` matches {score}/100, not above {threshold}",
+                crate::inert::one_line(found_title)
+            ),
+            Rejection::NoAbstract { found_title, .. } => format!(
+                "`{}` has no abstract to check it against",
+                crate::inert::one_line(found_title)
+            ),
+            Rejection::NoDate { found_title, .. } => format!(
+                "`{}` has no publication date or year",
+                crate::inert::one_line(found_title)
+            ),
+            Rejection::AfterCutoff {
+                found_title,
+                paper_date,
+                date_source,
+                cutoff,
+            } => {
+                let when = match date_source {
+                    DateSource::PublicationDate => format!("published {paper_date}"),
+                    DateSource::Year => format!("dated {} (year only)", paper_date.year()),
+                };
+                format!(
+                    "`{}` is {when}, not before the cutoff {cutoff}",
+                    crate::inert::one_line(found_title)
+                )
+            }
+        }
+    }
+}
+
+impl Decision {
+    /// The decision in words: `accepted (score N)` or the rejection's
+    /// [`Rejection::describe`].
+    pub fn describe(&self) -> String {
+        match self {
+            Decision::Accepted {
+                score, year_bonus, ..
+            } => {
+                if *year_bonus {
+                    format!("accepted (title score {score}, +5 for the year)")
+                } else {
+                    format!("accepted (title score {score})")
+                }
+            }
+            Decision::Rejected(r) => format!("rejected: {}", r.describe()),
+        }
+    }
+}
+
 /// The outcome for one candidate.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// The paper enters the pool.

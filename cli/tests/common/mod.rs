@@ -36,6 +36,35 @@ pub fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
     cmd.output().expect("run citegate")
 }
 
+/// Runs `citegate args…` in `dir` (keys removed as in [`run`]) and returns
+/// the exit code, stdout and stderr.
+pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut cmd = citegate();
+    for v in [
+        "S2_API_KEY",
+        "OPENALEX_API_KEY",
+        "PAPER_ORCHESTRA_MAILTO",
+        "CROSSREF_MAILTO",
+        "OPENALEX_MAILTO",
+    ] {
+        cmd.env_remove(v);
+    }
+    let o = cmd
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run citegate");
+    (o.status.code().unwrap_or(-1), stdout(&o), stderr(&o))
+}
+
+/// A fresh scratch directory for one test, under the system's temporary
+/// directory, named after the test binary's process and `name`.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("citegate-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+    d
+}
+
 /// Stdout as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

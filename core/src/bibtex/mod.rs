@@ -15,6 +15,7 @@
 //! corrected one. The network sits between layers 2 and 3 and belongs to the
 //! caller.
 
+pub mod check;
 pub mod csl;
 pub mod existence;
 pub mod format;
@@ -73,11 +74,31 @@ pub fn detect_format(name: &str, text: &str) -> Format {
     }
 }
 
-/// Reads a file's bytes as a bibliography: UTF-8, or 8-bit text read as
-/// Latin-1 or Windows-1252 (as BibTeX reads it) with a warning naming the
-/// encoding first among the problems; UTF-16, zip and binary files are a
-/// located error.
-pub fn read_bibliography_bytes(name: &str, bytes: &[u8]) -> crate::Result<Bibliography> {
+/// Reads a bibliography in any format citegate knows, picked by
+/// [`detect_format`], into the same entries, so every check applies
+/// unchanged. The CLI, the app and the JavaScript package read bibliographies
+/// through this one function. Never fails: problems are in
+/// [`Bibliography::problems`].
+pub fn read_bibliography(name: &str, text: &str) -> Bibliography {
+    match detect_format(name, text) {
+        Format::Bibtex => parse::parse(text),
+        Format::CslJson => csl::parse(text),
+        Format::Ris => ris::parse(text),
+    }
+}
+
+/// [`read_bibliography`] on a file's bytes. A file that is not UTF-8 is
+/// read as Windows-1252 or Latin-1, as BibTeX reads it, with an encoding
+/// problem first that names the encoding; UTF-16, archives and NUL bytes
+/// are an encoding error.
+///
+/// ```
+/// use citegate_core::bibtex::{read_bibliography_bytes, parse::ProblemKind};
+/// let bib = read_bibliography_bytes("refs.bib", b"@misc{a, title={caf\xe9}}").unwrap();
+/// assert_eq!(bib.entries[0].get("title"), Some("caf\u{e9}"));
+/// assert_eq!(bib.problems[0].kind, ProblemKind::Encoding);
+/// ```
+pub fn read_bibliography_bytes(name: &str, bytes: &[u8]) -> crate::error::Result<Bibliography> {
     let (text, warning) = crate::text::decode_or_8bit(bytes)?;
     let mut bib = read_bibliography(name, &text);
     if let Some(error) = warning {
@@ -90,17 +111,4 @@ pub fn read_bibliography_bytes(name: &str, bytes: &[u8]) -> crate::Result<Biblio
         );
     }
     Ok(bib)
-}
-
-/// Reads a bibliography in any format citegate knows, picked by
-/// [`detect_format`], into the same entries, so every check applies
-/// unchanged. The CLI, the app and the JavaScript package read bibliographies
-/// through this one function. Never fails: problems are in
-/// [`Bibliography::problems`].
-pub fn read_bibliography(name: &str, text: &str) -> Bibliography {
-    match detect_format(name, text) {
-        Format::Bibtex => parse::parse(text),
-        Format::CslJson => csl::parse(text),
-        Format::Ris => ris::parse(text),
-    }
 }

@@ -277,7 +277,7 @@ impl Run {
                     busy: false,
                     evidence: Vec::new(),
                     outcome: nothing.then(|| Outcome::Unverified {
-                        reasons: vec!["nothing to look up: no doi, arxiv id or title".to_string()],
+                        reasons: vec![crate::bibtex::check::NOTHING_TO_LOOK_UP.to_string()],
                     }),
                 }
             })

@@ -6,9 +6,9 @@
 use crate::components::{Banner, BannerKind, CopyButton, FileDrop, LoadedFile, TextTable};
 use crate::services::store::keys;
 use crate::services::Services;
-use citegate_core::coverage::{self, Coverage, PoolEntry, Threshold, Unkeyed};
-use citegate_core::tex::{self, MissingInclude};
-use citegate_core::{bibtex, pool};
+use citegate_core::coverage::{self, Against, Threshold};
+use citegate_core::pool;
+use citegate_core::tex;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 
@@ -27,48 +27,13 @@ struct Saved {
     threshold: String,
 }
 
-/// What the page computed from its inputs.
+/// What the page computed from its inputs: the core's gate report and the
+/// synced sources.
 #[derive(Debug, Clone, PartialEq)]
 struct Outcome {
-    coverage: Coverage,
-    threshold: Threshold,
-    unkeyed: Vec<Unkeyed>,
-    missing: Vec<MissingInclude>,
-    files: Vec<String>,
+    gate: coverage::GateReport,
     /// Per `.tex` file: the synced text and how many keys changed.
     synced: Vec<(String, String, usize)>,
-}
-
-/// The pool side: entries to count, the papers without a key, and the key map for sync.
-type PoolSide = (Vec<PoolEntry>, Vec<Unkeyed>, BTreeMap<String, String>);
-
-fn read_pool_file(f: &LoadedFile) -> Result<PoolSide, String> {
-    if f.name.to_ascii_lowercase().ends_with(".bib") {
-        let bib = bibtex::parse::parse(&f.text);
-        let entries: Vec<PoolEntry> = bib
-            .entries
-            .iter()
-            .filter(|e| !e.key.is_empty())
-            .map(|e| PoolEntry {
-                key: e.key.clone(),
-                title: e.decoded("title").unwrap_or_default(),
-                discovered_for: Vec::new(),
-            })
-            .collect();
-        if entries.is_empty() {
-            return Err(format!("{}: no BibTeX entry with a key was found", f.name));
-        }
-        return Ok((entries, Vec::new(), BTreeMap::new()));
-    }
-    let p = pool::parse_pool(&f.text).map_err(|e| format!("{}: {e}", f.name))?;
-    let (keyed, unkeyed) = coverage::entries(&p.papers);
-    if keyed.is_empty() {
-        return Err(format!(
-            "{}: no paper in the pool has a bibtex_key; write the BibTeX file first (Pool page)",
-            f.name
-        ));
-    }
-    Ok((keyed, unkeyed, tex::pool_key_map(&p.papers)))
 }
 
 fn run(
@@ -77,15 +42,20 @@ fn run(
     threshold: &str,
 ) -> Result<Outcome, String> {
     let threshold = Threshold::parse(threshold).map_err(|e| format!("threshold: {e}"))?;
-    let (entries, unkeyed, key_map) = read_pool_file(pool_file)?;
+    let name = &pool_file.name;
+    let against = Against::read(name, &pool_file.text).map_err(|e| format!("{name}: {e}"))?;
     let map: BTreeMap<String, String> = tex_files
         .iter()
         .map(|f| (f.name.clone(), f.text.clone()))
         .collect();
     let roots: Vec<String> = tex_files.iter().map(|f| f.name.clone()).collect();
     let project = tex::scan_project(&roots, &map);
-    let cites = coverage::cites_of(&project);
-    let c = coverage::check(&entries, &cites, &threshold);
+    let gate =
+        coverage::gate(&project, &against, &threshold).map_err(|e| format!("{name}: {e}"))?;
+    let key_map = match &against {
+        Against::Pool(papers) => tex::pool_key_map(papers),
+        Against::Bib(_) => BTreeMap::new(),
+    };
     let synced = tex_files
         .iter()
         .map(|f| {
@@ -93,14 +63,7 @@ fn run(
             (f.name.clone(), text, done.len())
         })
         .collect();
-    Ok(Outcome {
-        coverage: c,
-        threshold,
-        unkeyed,
-        missing: project.missing,
-        files: project.files.iter().map(|f| f.name.clone()).collect(),
-        synced,
-    })
+    Ok(Outcome { gate, synced })
 }
 
 /// The coverage gate page.
@@ -197,13 +160,11 @@ pub fn CoveragePage() -> impl IntoView {
         Some(Err(e)) => e,
         _ => String::new(),
     });
-    let reprompt = Signal::derive(move || {
-        ok().map(|o| coverage::reprompt(&o.coverage))
-            .unwrap_or_default()
-    });
+    let reprompt = Signal::derive(move || ok().map(|o| o.gate.reprompt).unwrap_or_default());
     let foreign_rows = Signal::derive(move || {
         ok().map(|o| {
-            o.coverage
+            o.gate
+                .coverage
                 .foreign
                 .iter()
                 .map(|f| {
@@ -248,8 +209,8 @@ pub fn CoveragePage() -> impl IntoView {
             </div>
             <Banner id="coverage-error" kind=BannerKind::Error text=error />
             {move || ok().map(|o| {
-                let c = o.coverage.clone();
-                let summary = coverage::summary_line(&c, &o.threshold);
+                let c = o.gate.coverage.clone();
+                let summary = o.gate.summary.clone();
                 let pass = c.pass;
                 view! {
                     <div class="result" aria-live="polite">
@@ -261,12 +222,12 @@ pub fn CoveragePage() -> impl IntoView {
                         <meter class="gauge" id="gauge" min="0" max=c.n_pool.max(1).to_string()
                             low=c.min_required.to_string() optimum=c.n_pool.to_string()
                             value=c.n_cited.to_string()></meter>
-                        <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.files.join(", "))}</p>
-                        {(!o.missing.is_empty()).then(|| view! {
-                            <ul class="notes">{o.missing.iter().map(|m| view! { <li>{format!("{}:{}: included file `{}` was not given; its cites are not counted", m.file, m.line, m.name)}</li> }).collect_view()}</ul>
+                        <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.gate.files.join(", "))}</p>
+                        {(!o.gate.missing_includes.is_empty()).then(|| view! {
+                            <ul class="notes">{o.gate.missing_includes.iter().map(|m| view! { <li>{format!("{}:{}: included file `{}` was not given; its cites are not counted", m.file, m.line, m.name)}</li> }).collect_view()}</ul>
                         })}
-                        {(!o.unkeyed.is_empty()).then(|| view! {
-                            <ul class="notes">{o.unkeyed.iter().map(|u| view! { <li>{format!("papers[{}] has no bibtex_key and is not counted: {}", u.index, u.title)}</li> }).collect_view()}</ul>
+                        {(!o.gate.unkeyed.is_empty()).then(|| view! {
+                            <ul class="notes">{o.gate.unkeyed.iter().map(|u| view! { <li>{format!("papers[{}] has no bibtex_key and is not counted: {}", u.index, u.title)}</li> }).collect_view()}</ul>
                         })}
                         {(!c.nocite_only.is_empty()).then(|| view! {
                             <p class="notes">{format!("only in \\nocite (not counted): {}", c.nocite_only.join(", "))}</p>
