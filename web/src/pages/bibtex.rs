@@ -31,6 +31,19 @@ const SHOWN_FINDINGS: usize = 200;
 
 const EXAMPLE_BIB: &str = include_str!("../../examples/refs.bib");
 
+/// The workspace document holding this page's inputs.
+const PAGE_KEY: &str = "page:bibtex";
+/// Files larger than this are not written to the workspace: serializing
+/// tens of megabytes would hold the page, and such a file is at hand anyway.
+const KEEP_MAX_BYTES: usize = 5 * 1024 * 1024;
+
+/// The page's inputs as the workspace keeps them across reloads.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Saved {
+    bib: Option<LoadedFile>,
+    tex: Vec<LoadedFile>,
+}
+
 /// The sources one entry's resolution consulted, for the card and the
 /// report: `service (route asked): answer`.
 fn sources_of(r: &Resolution) -> Vec<String> {
@@ -135,6 +148,13 @@ pub fn BibtexPage() -> impl IntoView {
     // Reads and checks a file a slice at a time (see `components::slice`), showing
     // progress; a newer file abandons an older reading.
     let read = move |file: LoadedFile| {
+        let keep = (file.text.len() <= KEEP_MAX_BYTES).then(|| file.clone());
+        if let Some(s) = services {
+            let tex = tex_files.get_untracked();
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
+            });
+        }
         read_id.update_value(|r| *r += 1);
         let mine = read_id.get_value();
         run_id.update_value(|r| *r += 1);
@@ -199,12 +219,83 @@ pub fn BibtexPage() -> impl IntoView {
             text: EXAMPLE_BIB.into(),
         });
     };
+    let note = RwSignal::new(String::new());
     let set_bib = move |files: Vec<LoadedFile>| {
         if let Some(f) = files.into_iter().next() {
+            // Another paper's .bib: the .tex files given for the previous one
+            // would only produce bogus findings against it.
+            let previous = bib_name.get_untracked();
+            if previous.as_ref().is_some_and(|p| *p != f.name)
+                && tex_files.with_untracked(|t| !t.is_empty())
+            {
+                note.set(format!(
+                    "a new bibliography: the .tex files given with {} were set aside; drop this paper's .tex files",
+                    previous.unwrap_or_default()
+                ));
+                tex_files.set(Vec::new());
+            } else {
+                note.set(String::new());
+            }
             read(f);
         }
     };
-    let add_tex = move |files: Vec<LoadedFile>| tex_files.update(|t| t.extend(files));
+    let save_tex = move || {
+        if let Some(s) = services {
+            let tex = tex_files.get_untracked();
+            leptos::task::spawn_local(async move {
+                let ws = s.workspace();
+                let mut saved = ws
+                    .get::<Saved>(PAGE_KEY)
+                    .await
+                    .ok()
+                    .flatten()
+                    .unwrap_or_default();
+                saved.tex = tex;
+                let _ = ws.put(PAGE_KEY, &saved).await;
+            });
+        }
+    };
+    let add_tex = move |files: Vec<LoadedFile>| {
+        tex_files.update(|t| {
+            for f in files {
+                t.retain(|x| x.name != f.name);
+                t.push(f);
+            }
+        });
+        save_tex();
+    };
+    let clear = move |_| {
+        read_id.update_value(|r| *r += 1);
+        run_id.update_value(|r| *r += 1);
+        running.set(false);
+        rows.set(Vec::new());
+        bib.set(None);
+        bib_name.set(None);
+        layer1.set(Arc::new(Vec::new()));
+        tex_files.set(Vec::new());
+        reading.set(String::new());
+        note.set(String::new());
+        progress.set((0, 0));
+        if let Some(s) = services {
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().remove(PAGE_KEY).await;
+            });
+        }
+    };
+    // What the workspace kept comes back after a reload.
+    if let Some(s) = services {
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(saved)) = s.workspace().get::<Saved>(PAGE_KEY).await {
+                if bib_name.get_untracked().is_some() {
+                    return;
+                }
+                tex_files.set(saved.tex);
+                if let Some(b) = saved.bib {
+                    read(b);
+                }
+            }
+        });
+    }
 
     let start = move |_| {
         let Some(services) = services else { return };
@@ -314,11 +405,13 @@ pub fn BibtexPage() -> impl IntoView {
             </p>
             <div class="toolbar">
                 <button type="button" id="load-example" on:click=load_example>"Load example"</button>
+                <button type="button" class="secondary" id="clear" on:click=clear>"Clear"</button>
             </div>
             <div class="two-col">
                 <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file" accept=".bib,.json,.ris" on_files=set_bib />
-                <FileDrop id="tex-input" label="Optionally, the .tex files that cite it" accept=".tex" multiple=true on_files=add_tex />
+                <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=add_tex />
             </div>
+            <Banner id="bib-note" kind=BannerKind::Partial text=note />
             <p class="muted" id="inputs">{move || {
                 let b = bib_name.get().unwrap_or_else(|| "no .bib yet".into());
                 let t: Vec<String> = tex_files.with(|t| t.iter().map(|f| f.name.clone()).collect());
