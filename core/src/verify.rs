@@ -269,6 +269,30 @@ pub enum Rejection {
 }
 
 impl Rejection {
+    /// The rejection in two or three words, for a table's decision column
+    /// (`Rejection::NoHit.label()` is "not found").
+    pub fn label(&self) -> &'static str {
+        match self {
+            Rejection::NoHit => "not found",
+            Rejection::LowScore { .. } => "title differs",
+            Rejection::NoAbstract { .. } => "no abstract",
+            Rejection::NoDate { .. } => "no date",
+            Rejection::AfterCutoff { .. } => "after the cutoff",
+        }
+    }
+
+    /// The machine code of the rejection (`no_hit`, `low_score`,
+    /// `no_abstract`, `no_date`, `after_cutoff`), as serialized.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Rejection::NoHit => "no_hit",
+            Rejection::LowScore { .. } => "low_score",
+            Rejection::NoAbstract { .. } => "no_abstract",
+            Rejection::NoDate { .. } => "no_date",
+            Rejection::AfterCutoff { .. } => "after_cutoff",
+        }
+    }
+
     /// The rejection in the researcher's words, with its figures (no
     /// codes): what the reports and pages show.
     ///

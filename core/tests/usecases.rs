@@ -200,3 +200,31 @@ fn index_answers_read_back() {
         assert_eq!(back, a);
     }
 }
+
+/// The decision column's words and code come from the core, and the code is
+/// what the rejection serializes as (pages keep it in `data-code`).
+#[test]
+fn rejection_labels_and_codes() {
+    use citegate_core::verify::Rejection;
+    let check = |r: Rejection, code: &str, label: &str| {
+        assert_eq!(r.code(), code);
+        assert_eq!(r.label(), label);
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["reason"], code, "{v}");
+        assert!(
+            !r.describe().contains('_'),
+            "no code in words: {}",
+            r.describe()
+        );
+    };
+    check(Rejection::NoHit, "no_hit", "not found");
+    check(
+        Rejection::LowScore {
+            found_title: "A".into(),
+            score: 62,
+            threshold: 70,
+        },
+        "low_score",
+        "title differs",
+    );
+}

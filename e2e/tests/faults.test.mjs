@@ -79,7 +79,7 @@ const REJECTIONS = new Set(["after_cutoff", "no_abstract", "low_score", "no_hit"
 
 const rowsOf = (page) =>
   page.$$eval("#rows tbody tr", (rs) =>
-    rs.map((r) => ({ i: Number(r.dataset.index), title: r.querySelector(".cand-title").textContent, decision: r.querySelector(".decision").textContent, figures: r.cells[3].textContent })),
+    rs.map((r) => ({ i: Number(r.dataset.index), title: r.querySelector(".cand-title").textContent, decision: r.querySelector(".decision").dataset.code, figures: r.cells[3].textContent })),
   );
 const poolReady = () => /^\d+ papers/.test(document.querySelector("#pool-summary")?.textContent || "");
 

@@ -71,7 +71,7 @@ test("the example outline on Semantic Scholar: 11 tagged candidates, then 9 in t
     await page.click("#verify");
     await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("9 papers"), null, { timeout: 60000 });
     assert.match(await page.textContent("#stats"), /11 \/ 11 checked · 9 accepted · 2 rejected · 0 unverified/);
-    const decisions = await page.$$eval("#rows tbody tr", (rs) => rs.map((r) => r.querySelector(".decision").textContent));
+    const decisions = await page.$$eval("#rows tbody tr", (rs) => rs.map((r) => r.querySelector(".decision").dataset.code));
     assert.deepEqual(decisions, ["accepted", "accepted", "accepted", "accepted", "no_abstract", "accepted", "accepted", "accepted", "accepted", "accepted", "after_cutoff"]);
     const pool = await downloaded(page, "#download-pool");
     assert.equal(pool.papers.length, 9);

@@ -40,7 +40,7 @@ test("S2 refuses the keyless batch's preflight: the ids are asked one GET each a
     await page.fill("#cutoff", "2023-01-01");
     await page.click("#verify");
     await page.waitForFunction(() => /^\d+ papers/.test(document.querySelector("#pool-summary")?.textContent || ""), null, { timeout: 60000 });
-    const rows = await page.$$eval("#rows tbody tr", (rs) => rs.map((r) => [r.querySelector(".cand-title").textContent, r.querySelector(".decision").textContent]));
+    const rows = await page.$$eval("#rows tbody tr", (rs) => rs.map((r) => [r.querySelector(".cand-title").textContent, r.querySelector(".decision").dataset.code]));
     assert.deepEqual(rows, [
       [WITH_IDS[0][0], "accepted"],
       [WITH_IDS[1][0], "accepted"],

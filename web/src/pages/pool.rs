@@ -20,6 +20,7 @@ use citegate_core::candidates::{self, Candidate, PreDedup, PreDedupRun};
 use citegate_core::cutoff::{self, Date};
 use citegate_core::pool::{self, PoolPaper};
 use citegate_core::prompt;
+use citegate_core::verify::Rejection;
 use citegate_core::verify::VerifyOptions;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -63,59 +64,29 @@ enum Phase {
     Done,
 }
 
-fn reason_of(item: &VerifyItem) -> (String, String) {
+/// A row's decision: its code (kept in `data-code` for programs), its
+/// words for the decision column, and the figures behind it — all from the
+/// core ([`Rejection::label`], [`Rejection::describe`]).
+fn reason_of(item: &VerifyItem) -> (String, String, String) {
     match item {
         VerifyItem::Accepted { paper, score } => (
             "accepted".into(),
+            "accepted".into(),
             format!(
-                "score {score}{} · {}",
+                "title score {score}{} · {}",
                 paper.year.map(|y| format!(" · {y}")).unwrap_or_default(),
                 paper.title.clone().unwrap_or_default()
             ),
         ),
         VerifyItem::Rejected { rejection } => {
-            let reason = rejection
-                .get("reason")
-                .and_then(|r| r.as_str())
-                .unwrap_or("rejected")
-                .to_string();
-            let found = rejection
-                .get("found_title")
-                .and_then(|r| r.as_str())
-                .unwrap_or("");
-            let figures = match reason.as_str() {
-                "low_score" => format!(
-                    "score {} ≤ {} · found “{found}”",
-                    rejection
-                        .get("score")
-                        .map(|v| v.to_string())
-                        .unwrap_or_default(),
-                    rejection
-                        .get("threshold")
-                        .map(|v| v.to_string())
-                        .unwrap_or_default()
-                ),
-                "after_cutoff" => format!(
-                    "{} ({}) is not before {} · “{found}”",
-                    rejection
-                        .get("paper_date")
-                        .and_then(|v| v.as_str())
-                        .unwrap_or(""),
-                    rejection
-                        .get("date_source")
-                        .and_then(|v| v.as_str())
-                        .unwrap_or(""),
-                    rejection
-                        .get("cutoff")
-                        .and_then(|v| v.as_str())
-                        .unwrap_or("")
-                ),
-                "no_hit" => "no paper found".into(),
-                _ => format!("“{found}”"),
-            };
-            (reason, figures)
+            match serde_json::from_value::<Rejection>(rejection.clone()) {
+                Ok(r) => (r.code().into(), r.label().into(), r.describe()),
+                Err(_) => ("rejected".into(), "rejected".into(), rejection.to_string()),
+            }
         }
-        VerifyItem::Unverified { reason } => ("unverified".into(), reason.clone()),
+        VerifyItem::Unverified { reason } => {
+            ("unverified".into(), "not checked".into(), reason.clone())
+        }
     }
 }
 
@@ -454,17 +425,23 @@ pub fn PoolPage() -> impl IntoView {
         rows.get()
             .into_iter()
             .map(|(i, item)| {
-                let (decision, figures) = reason_of(&item);
+                let (code, decision, figures) = reason_of(&item);
                 let class = match item {
                     VerifyItem::Accepted { .. } => "row-accepted",
                     VerifyItem::Rejected { .. } => "row-rejected",
                     _ => "",
                 };
-                (i, decision, figures, class)
+                (i, code, decision, figures, class)
             })
             .collect::<Vec<_>>()
     };
-    let row_view = move |(i, decision, figures, class): (usize, String, String, &'static str)| {
+    let row_view = move |(i, code, decision, figures, class): (
+        usize,
+        String,
+        String,
+        String,
+        &'static str,
+    )| {
         let title = parsed
             .with_untracked(|p| match p {
                 Some(Ok(p)) => p.candidates.get(i).map(|c| c.title.clone()),
@@ -475,7 +452,7 @@ pub fn PoolPage() -> impl IntoView {
             <tr class=class data-index=i.to_string()>
                 <td>{(i + 1).to_string()}</td>
                 <td class="cand-title">{title}</td>
-                <td class="decision">{decision}</td>
+                <td class="decision" data-code=code>{decision}</td>
                 <td>{figures}</td>
             </tr>
         }
@@ -540,7 +517,7 @@ pub fn PoolPage() -> impl IntoView {
                 <table id="rows">
                     <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
                     <tbody>
-                        <For each=row_list key=|(i, decision, figures, _)| (*i, decision.clone(), figures.clone()) children=row_view />
+                        <For each=row_list key=|(i, code, _, figures, _)| (*i, code.clone(), figures.clone()) children=row_view />
                     </tbody>
                 </table>
             </div>
