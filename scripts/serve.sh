@@ -7,5 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-echo "citegate: serving at http://127.0.0.1:8080/"
-exec trunk serve --release --no-autoreload --address 127.0.0.1 --port 8080 "$@"
+port="${CITEGATE_PORT:-8080}"
+echo "citegate: serving at http://127.0.0.1:$port/"
+exec trunk serve --release --no-autoreload --address 127.0.0.1 --port "$port" "$@"
