@@ -9,6 +9,8 @@ import { screenshot, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 
 const PAGES = ["pool", "coverage", "crosscheck", "bibtex", "search", "library", "write", "match", "settings"];
+// Pages reached through the Tools menu rather than the main navigation.
+const TOOLS = ["match"];
 const SIZES = [
   ["wide", { width: 1280, height: 800 }],
   ["narrow", { width: 390, height: 844 }],
@@ -47,7 +49,7 @@ for (const [size, viewport] of SIZES) {
     try {
       for (const name of PAGES) {
         await page.goto(url(name));
-        await page.waitForSelector("nav.nav a.active");
+        await page.waitForSelector("nav.nav a.active", { state: "attached" });
         await page.waitForSelector("main.page h1");
         const example = await page.$("#load-example");
         if (example) {
@@ -66,15 +68,17 @@ for (const [size, viewport] of SIZES) {
         );
         assert.deepEqual(loose, [], `${name}: tables outside a sideways-scrolling container`);
         // Every nav link is on screen, and the next page's link opens it.
-        const links = await page.$$eval("nav.nav a", (as) =>
+        // The main links and the Tools menu (whose links show when it opens).
+        const links = await page.$$eval("nav.nav > a, nav.nav #tools-menu > summary", (as) =>
           as.map((a) => {
             const r = a.getBoundingClientRect();
-            return { href: a.getAttribute("href"), left: r.left, right: r.right, w: r.width, h: r.height };
+            return { href: a.getAttribute("href") || "tools", left: r.left, right: r.right, w: r.width, h: r.height };
           }),
         );
-        assert.equal(links.length, PAGES.length);
+        assert.equal(links.length, PAGES.length - TOOLS.length + 1);
         for (const l of links) assert.ok(l.w > 0 && l.h >= 24 && l.left >= 0 && l.right <= innerWidth, `${name}: nav link ${l.href} off screen or too small: ${JSON.stringify(l)}`);
         const next = PAGES[(PAGES.indexOf(name) + 1) % PAGES.length];
+        if (TOOLS.includes(next)) await page.click("#tools-menu > summary");
         await page.click(`nav.nav a[href="#/${next}"]`);
         await page.waitForFunction((n) => location.hash === `#/${n}` && document.querySelector("nav.nav a.active")?.getAttribute("href") === `#/${n}`, next);
       }

@@ -98,8 +98,14 @@ pub fn App() -> impl IntoView {
         window().add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
     on_hash.forget();
 
-    // The tab's title names the page.
-    Effect::new(move |_| document().set_title(&page.get().document_title()));
+    // The tab's title names the page, and the Tools menu closes once a
+    // page is chosen.
+    Effect::new(move |_| {
+        document().set_title(&page.get().document_title());
+        if let Some(menu) = document().get_element_by_id("tools-menu") {
+            let _ = menu.remove_attribute("open");
+        }
+    });
 
     // The browser services (storage, throttle, cache) open asynchronously;
     // pages are shown once they are ready, or without them if storage fails.
