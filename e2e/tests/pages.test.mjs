@@ -52,9 +52,9 @@ test("coverage explains a bad pool file and shows markup in titles as text", asy
     const zip = Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(40, 7)]);
     for (const [name, buffer, says] of [
       ["latin1.bib", Buffer.from([0x40, 0x61, 0x0a, 0x62, 0xe9, 0x0a]), "latin1.bib:2:2: not UTF-8 text: invalid byte at offset 4"],
-      ["utf16.bib", utf16("@misc{k, title={T}}\n", true), "utf16.bib:1: not UTF-8 text: UTF-16 (byte-order mark at offset 0); save the file as UTF-8"],
-      ["utf16-nobom.bib", utf16("@misc{k}\n", false), "utf16-nobom.bib:1: not text: NUL byte at offset 1 (UTF-16 or binary data?)"],
-      ["refs.bib", zip, "refs.bib:1: not text: a zip archive (a renamed .zip or .docx?)"],
+      ["utf16.bib", utf16("@misc{k, title={T}}\n", true), "utf16.bib:1:1: not UTF-8 text: UTF-16 (byte-order mark at offset 0); save the file as UTF-8"],
+      ["utf16-nobom.bib", utf16("@misc{k}\n", false), "utf16-nobom.bib:1:2: not text: NUL byte at offset 1 (UTF-16 or binary data?)"],
+      ["refs.bib", zip, "refs.bib:1:1: not text: a zip archive (a renamed .zip or .docx?)"],
     ]) {
       await page.setInputFiles("#pool-input", { name, mimeType: "text/plain", buffer });
       await page.waitForFunction((n) => document.querySelector(".file-errors li")?.textContent.startsWith(n), name);
