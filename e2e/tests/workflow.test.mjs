@@ -17,14 +17,16 @@ const waitCount = (page, n) =>
 const status = (page) => page.textContent("#library-status");
 
 // Words of table cells that the layout broke across lines: for every word
-// of every cell, the number of distinct line boxes its glyphs sit on.
+// of every cell, the number of distinct line boxes its glyphs sit on. A
+// break right after a hyphen is the ordinary place to wrap a hyphenated
+// word ("alpha-|synuclein"), so each hyphen-ended part is measured alone.
 const brokenWords = (page, selector) =>
   page.evaluate((sel) => {
     const broken = [];
     for (const td of document.querySelectorAll(sel)) {
       const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const m of node.data.matchAll(/\S+/g)) {
+        for (const m of node.data.matchAll(/[^\s-]+-*|-+/g)) {
           const r = document.createRange();
           r.setStart(node, m.index);
           r.setEnd(node, m.index + m[0].length);
