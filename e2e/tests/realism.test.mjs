@@ -84,8 +84,9 @@ test("OpenAlex's daily budget runs out mid cross-check: OpenAlex is unavailable 
 });
 
 test("a service outside the page's CSP is reported as blocked by the page's policy, not as a service failure", async () => {
-  // localhost is not in connect-src (127.0.0.1 is): every request is refused by the page itself.
-  const blockedApi = app.server.url.replace("127.0.0.1", "localhost") + "api";
+  // [::1] is not in connect-src (127.0.0.1 and localhost are, for local relays and models):
+  // every request is refused by the page itself.
+  const blockedApi = app.server.url.replace("127.0.0.1", "[::1]") + "api";
   await withPage(app.browser, "realism-csp", async (page) => {
     await page.goto(`${app.server.url}?api=${encodeURIComponent(blockedApi)}&s2_interval=0#/search`);
     const sentBefore = app.server.requests.length;
