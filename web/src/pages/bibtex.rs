@@ -136,6 +136,9 @@ pub fn BibtexPage() -> impl IntoView {
     let running = RwSignal::new(false);
     let progress = RwSignal::new((0usize, 0usize));
     let run_id = StoredValue::new(0u64);
+    // Whether the user gave the page anything yet: a restore from the
+    // workspace that lands later must not overwrite it.
+    let touched = StoredValue::new(false);
 
     let cites = Memo::new(move |_| {
         bib.with(|b| {
@@ -213,6 +216,7 @@ pub fn BibtexPage() -> impl IntoView {
     };
 
     let load_example = move |_| {
+        touched.set_value(true);
         tex_files.set(Vec::new());
         read(LoadedFile {
             name: "refs.bib".into(),
@@ -221,6 +225,7 @@ pub fn BibtexPage() -> impl IntoView {
     };
     let note = RwSignal::new(String::new());
     let set_bib = move |files: Vec<LoadedFile>| {
+        touched.set_value(true);
         if let Some(f) = files.into_iter().next() {
             // Another paper's .bib: the .tex files given for the previous one
             // would only produce bogus findings against it.
@@ -256,6 +261,7 @@ pub fn BibtexPage() -> impl IntoView {
         }
     };
     let add_tex = move |files: Vec<LoadedFile>| {
+        touched.set_value(true);
         tex_files.update(|t| {
             for f in files {
                 t.retain(|x| x.name != f.name);
@@ -265,6 +271,7 @@ pub fn BibtexPage() -> impl IntoView {
         save_tex();
     };
     let clear = move |_| {
+        touched.set_value(true);
         read_id.update_value(|r| *r += 1);
         run_id.update_value(|r| *r += 1);
         running.set(false);
@@ -286,7 +293,7 @@ pub fn BibtexPage() -> impl IntoView {
     if let Some(s) = services {
         leptos::task::spawn_local(async move {
             if let Ok(Some(saved)) = s.workspace().get::<Saved>(PAGE_KEY).await {
-                if bib_name.get_untracked().is_some() {
+                if touched.get_value() || bib_name.get_untracked().is_some() {
                     return;
                 }
                 tex_files.set(saved.tex);
