@@ -280,3 +280,18 @@ test("bibtex check: inputs survive a reload, another paper's .bib sets the old .
   });
   assert.deepEqual(errors, []);
 });
+
+test("bibtex check reads an 8-bit .bib as BibTeX does, with a warning naming the encoding", async () => {
+  const errors = await withPage(app.browser, "bibtex-latin1", async (page) => {
+    await app.open(page, "#/bibtex");
+    await page.waitForSelector("#load-example");
+    await page.click("#clear");
+    const latin1 = Buffer.from("@misc{cafe, title={Caf\xe9 society}, year={2020}}\n", "latin1");
+    await page.setInputFiles("#bib-input", { name: "latin1.bib", mimeType: "text/plain", buffer: latin1 });
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "latin1.bib: 1 entries");
+    await page.waitForSelector("#layer1 tbody tr");
+    assert.match(await page.textContent("#layer1"), /read as latin-1 \(iso-8859-1\)/);
+    assert.equal(await page.$(".file-errors li"), null);
+  });
+  assert.deepEqual(errors, []);
+});

@@ -17,6 +17,11 @@ pub struct LoadedFile {
     pub name: String,
     /// Its content.
     pub text: String,
+    /// Set when an 8-bit file was read as Latin-1 or Windows-1252 (a zone
+    /// that reads `.bib` files as BibTeX does): the warning naming the
+    /// encoding, with its line and column.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<citegate_core::Error>,
 }
 
 /// Decodes file bytes as UTF-8 through the core's [`text::decode`] (a
@@ -27,6 +32,7 @@ pub fn decode_text(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
         Ok(t) => Ok(LoadedFile {
             name: name.to_string(),
             text: t.to_string(),
+            warning: None,
         }),
         Err(mut e) => {
             // "name:line: what"; the byte offset is in the message already.
@@ -34,6 +40,24 @@ pub fn decode_text(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
             e.location.index = None;
             Err(e.to_string())
         }
+    }
+}
+
+/// [`decode_text`], except that 8-bit text is read as Latin-1 or
+/// Windows-1252 (as BibTeX reads a `.bib`) with the core's warning kept on
+/// the file instead of refused.
+pub fn decode_text_8bit(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
+    match text::decode_or_8bit(bytes) {
+        Ok((t, warning)) => Ok(LoadedFile {
+            name: name.to_string(),
+            text: t.into_owned(),
+            warning: warning.map(|mut w| {
+                w.location.file = Some(name.to_string());
+                w.location.index = None;
+                w
+            }),
+        }),
+        Err(_) => decode_text(name, bytes),
     }
 }
 
@@ -76,6 +100,7 @@ async fn read_file(
     file: web_sys::File,
     path: String,
     accept: &str,
+    eight_bit: bool,
 ) -> (Vec<LoadedFile>, Vec<String>) {
     let buf = match JsFuture::from(file.array_buffer()).await {
         Ok(b) => b,
@@ -90,7 +115,12 @@ async fn read_file(
     if citegate_core::archive::is_zip(&bytes) && path.to_ascii_lowercase().ends_with(".zip") {
         return unpack(&path, &bytes, accept);
     }
-    match decode_text(&path, &bytes) {
+    let decoded = if eight_bit {
+        decode_text_8bit(&path, &bytes)
+    } else {
+        decode_text(&path, &bytes)
+    };
+    match decoded {
         Ok(f) => (vec![f], Vec::new()),
         Err(e) => (Vec::new(), vec![e]),
     }
@@ -113,11 +143,12 @@ fn picked_path(file: &web_sys::File) -> String {
 async fn read_all(
     files: Vec<(web_sys::File, String)>,
     accept: &str,
+    eight_bit: bool,
 ) -> (Vec<LoadedFile>, Vec<String>) {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
     for (f, path) in files {
-        let (o, b) = read_file(f, path, accept).await;
+        let (o, b) = read_file(f, path, accept, eight_bit).await;
         ok.extend(o);
         bad.extend(b);
     }
@@ -206,6 +237,10 @@ pub fn FileDrop(
     /// works on every zone.
     #[prop(default = false)]
     folders: bool,
+    /// Whether 8-bit text is read as Latin-1 or Windows-1252 with a warning
+    /// (a `.bib`, as BibTeX reads it) instead of refused.
+    #[prop(default = false)]
+    eight_bit: bool,
     /// Called with the files read.
     #[prop(into)]
     on_files: Callback<Vec<LoadedFile>>,
@@ -214,7 +249,7 @@ pub fn FileDrop(
     let failed = RwSignal::new(Vec::<String>::new());
     let deliver = move |files: Vec<(web_sys::File, String)>| {
         leptos::task::spawn_local(async move {
-            let (ok, bad) = read_all(files, accept).await;
+            let (ok, bad) = read_all(files, accept, eight_bit).await;
             failed.set(bad);
             if !ok.is_empty() {
                 on_files.run(ok);

@@ -166,7 +166,11 @@ pub fn BibtexPage() -> impl IntoView {
         layer1.set(Arc::new(Vec::new()));
         bib_name.set(Some(file.name.clone()));
         leptos::task::spawn_local(async move {
-            let LoadedFile { name, text } = file;
+            let LoadedFile {
+                name,
+                text,
+                warning,
+            } = file;
             let stale = move || read_id.get_value() != mine;
             let mb = |b: usize| b as f64 / 1_048_576.0;
             // CSL-JSON and RIS go through the core's shared reader in one go
@@ -191,10 +195,21 @@ pub fn BibtexPage() -> impl IntoView {
                     return;
                 }
             }
-            let parsed = Arc::new(match format {
+            let mut parsed = match format {
                 bibtex::Format::Bibtex => p.finish(),
                 _ => bibtex::read_bibliography(&name, &text),
-            });
+            };
+            // An 8-bit file was read as BibTeX reads it: its warning leads.
+            if let Some(error) = warning {
+                parsed.problems.insert(
+                    0,
+                    parse::Problem {
+                        kind: parse::ProblemKind::Encoding,
+                        error,
+                    },
+                );
+            }
+            let parsed = Arc::new(parsed);
             drop(text);
             let mut l1 = format::Layer1::new(&parsed, current_year());
             while !slice(|| l1.step(STEP_ENTRIES)) {
@@ -221,6 +236,7 @@ pub fn BibtexPage() -> impl IntoView {
         read(LoadedFile {
             name: "refs.bib".into(),
             text: EXAMPLE_BIB.into(),
+            warning: None,
         });
     };
     let note = RwSignal::new(String::new());
@@ -415,7 +431,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <button type="button" class="secondary" id="clear" on:click=clear>"Clear"</button>
             </div>
             <div class="two-col">
-                <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file" accept=".bib,.json,.ris" on_files=set_bib />
+                <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file" accept=".bib,.json,.ris" eight_bit=true on_files=set_bib />
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=add_tex />
             </div>
             <Banner id="bib-note" kind=BannerKind::Partial text=note />

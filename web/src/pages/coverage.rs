@@ -94,6 +94,7 @@ pub fn CoveragePage() -> impl IntoView {
                     pool_file.set(Some(LoadedFile {
                         name: "citation_pool.json (built on the Pool page)".into(),
                         text: pool::to_json(&p),
+                        warning: None,
                     }));
                 }
             }
@@ -130,15 +131,18 @@ pub fn CoveragePage() -> impl IntoView {
             LoadedFile {
                 name: "main.tex".into(),
                 text: EXAMPLE_MAIN.into(),
+                warning: None,
             },
             LoadedFile {
                 name: "related.tex".into(),
                 text: EXAMPLE_RELATED.into(),
+                warning: None,
             },
         ]);
         pool_file.set(Some(LoadedFile {
             name: "citation_pool.json".into(),
             text: EXAMPLE_POOL.into(),
+            warning: None,
         }));
         threshold.set(coverage::DEFAULT_THRESHOLD.to_string());
     };

@@ -220,6 +220,7 @@ pub fn WritePage() -> impl IntoView {
                 LoadedFile {
                     name: (*name).to_string(),
                     text: (*text).to_string(),
+                    warning: None,
                 },
             );
         }
