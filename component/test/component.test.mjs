@@ -40,9 +40,11 @@ test("cutoff, and a typed error as the result's error case", () => {
 });
 
 test("bibliography parse and layer 1, any format", () => {
-  // The unclosed last entry is dropped and reported with its line.
+  // The unclosed last entry is kept with what was read, as BibTeX keeps it,
+  // and reported with its line.
   const bib = checks.parseBibliography("refs.bib", "@article{a, title={T}}\n@book{b, title={U}\n");
-  assert.deepEqual(bib.entries.map((e) => [e.kind, e.key, e.line]), [["article", "a", 1]]);
+  assert.deepEqual(bib.entries.map((e) => [e.kind, e.key, e.line]), [["article", "a", 1], ["book", "b", 2]]);
+  assert.deepEqual(bib.entries[1].fields, [["title", "U"]]);
   assert.deepEqual(bib.entries[0].fields, [["title", "T"]]);
   assert.deepEqual(bib.problems.map((p) => [p.kind, p.line]), [["bibtex", 2]]);
   // The DBLP child passes through crossref inheritance.
