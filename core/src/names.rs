@@ -179,6 +179,13 @@ fn split_depth0(text: &str, sep: char) -> Vec<String> {
 
 /// Words at brace depth 0 (a braced group stays one word); `~` is a space.
 fn words(text: &str) -> Vec<String> {
+    split_words(text, |c| c.is_whitespace() || c == '~')
+}
+
+/// Words of `text` split at the characters `is_sep` accepts, at brace depth
+/// 0 only (a braced group stays one word, braces kept). The one word
+/// splitter of BibTeX names; `bibtex::matching` calls it too.
+pub(crate) fn split_words(text: &str, is_sep: impl Fn(char) -> bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut cur = String::new();
@@ -192,7 +199,7 @@ fn words(text: &str) -> Vec<String> {
                 depth = depth.saturating_sub(1);
                 cur.push(c);
             }
-            c if (c.is_whitespace() || c == '~') && depth == 0 => {
+            c if is_sep(c) && depth == 0 => {
                 if !cur.is_empty() {
                     out.push(std::mem::take(&mut cur));
                 }

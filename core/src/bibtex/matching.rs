@@ -172,31 +172,7 @@ fn is_initials(token: &str) -> bool {
 
 /// Words of a name at brace depth 0 (a braced group stays one word).
 fn words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut cur = String::new();
-    for c in name.chars() {
-        match c {
-            '{' => {
-                depth += 1;
-                cur.push(c);
-            }
-            '}' => {
-                depth = depth.saturating_sub(1);
-                cur.push(c);
-            }
-            c if c.is_whitespace() && depth == 0 => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-            }
-            _ => cur.push(c),
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    crate::names::split_words(name, char::is_whitespace)
 }
 
 /// The comparison key of a family name (or word): LaTeX decoded, folded,
