@@ -13,7 +13,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 fixtures="$here/../core/tests/fixtures"
 secs="${1:-30}"
 shift || true
-all=(tex_scan bib_parse pool_json candidates_json outline_json refs_jsonl works_response s2_body)
+all=(tex_scan bib_parse pool_json candidates_json outline_json refs_jsonl works_response s2_body
+  bibliography zip_archive write_stream resolve_replies)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 work="${FUZZ_WORK:-$here/work}"
@@ -59,6 +60,29 @@ for s in semanticscholar:'\000' openalex:'\001' crossref:'\002' arxiv:'\003'; do
   seed works_response "$pre\\000" $(find "$fixtures/api/$dir" -type f ! -name '*.md')
 done
 seed s2_body '\001' $(find "$fixtures/api/semanticscholar" -type f ! -name '*.md')
+# bibliography: the first byte picks the name (0 .bib, 1 .json, 2 .ris, 3 .txt)
+seed bibliography '\000' $(find "$fixtures/formats" -name '*.bib') $(find "$fixtures/bib-corpus" -name '*.bib' | head -20)
+seed bibliography '\001' $(find "$fixtures/formats" -name '*.json')
+seed bibliography '\002' $(find "$fixtures/formats" -name '*.ris')
+# zip_archive: a small project archive made here (zip is in the base image; skipped if not)
+if command -v zip >/dev/null 2>&1; then
+  tmp="$(mktemp -d)"
+  mkdir -p "$tmp/p/sections"
+  printf '\\input{sections/intro}\n\\cite{a}\n' >"$tmp/p/main.tex"
+  printf 'Intro \\citep{b,c}.\n' >"$tmp/p/sections/intro.tex"
+  (cd "$tmp/p" && zip -qr ../project.zip .)
+  seed zip_archive '' "$tmp/project.zip"
+  rm -rf "$tmp"
+fi
+seed_text write_stream openai $'\000data: {"choices":[{"delta":{"content":"\\\\section{Intro}"}}]}\n\n\xffdata: [DONE]\n\n'
+seed_text write_stream anthropic $'\001event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"```latex\\n\\\\section{Related}"}}\n\n\xffevent: message_stop\ndata: {"type":"message_stop"}\n\n'
+# resolve_replies: a .bib, 0xFF, then replies split on 0xFE (first byte: status)
+for f in "$fixtures/api/datacite/doi_zenodo_48440.json" "$fixtures/api/dblp/search_publ_test.json"; do
+  [ -f "$f" ] || continue
+  mkdir -p "$work/corpus/resolve_replies"
+  { printf '@misc{z, title={Astropy}, doi={10.5281/zenodo.48440}}\n@inproceedings{t, title={Attention is all you need}, year={2017}}\n\377\000'
+    cat "$f"; printf '\376\003{}\376\006'; } >"$work/corpus/resolve_replies/seed-$(basename "$f")"
+done
 
 cd "$here"
 if ! cargo fuzz build --sanitizer "$sanitizer"; then
