@@ -165,22 +165,19 @@ fn plan_asks(r: &Reference, opts: &Options) -> (VecDeque<IdAsk>, Vec<Service>) {
         route,
         batch,
     };
-    if r.route_doi().is_some() {
+    if let Some(doi) = r.route_doi() {
+        // A DOI of a prefix DataCite registers is asked of DataCite before
+        // Crossref (Crossref would only answer "not here").
+        let (first, second) = if is_datacite_prefix(doi) {
+            (Service::DataCite, Service::Crossref)
+        } else {
+            (Service::Crossref, Service::DataCite)
+        };
         let order = if batch {
             // The batch forms: S2 takes 500 ids in one request, so it goes first.
-            [
-                Service::SemanticScholar,
-                Service::Crossref,
-                Service::DataCite,
-                Service::OpenAlex,
-            ]
+            [Service::SemanticScholar, first, second, Service::OpenAlex]
         } else {
-            [
-                Service::Crossref,
-                Service::DataCite,
-                Service::OpenAlex,
-                Service::SemanticScholar,
-            ]
+            [first, second, Service::OpenAlex, Service::SemanticScholar]
         };
         asks.extend(order.into_iter().map(|s| ask(s, Route::Doi)));
     }
@@ -203,6 +200,20 @@ fn plan_asks(r: &Reference, opts: &Options) -> (VecDeque<IdAsk>, Vec<Service>) {
         }
     }
     (asks, titles)
+}
+
+/// DOI prefixes registered with DataCite that citations carry often:
+/// Zenodo (10.5281: "Zenodo DOIs are DataCite DOIs", Zenodo's FAQ),
+/// figshare (10.6084, figshare's DOI documentation) and arXiv's own DOIs
+/// (10.48550, arXiv's 2022 announcement; those take the arXiv route). Any
+/// other DOI is asked of Crossref first; either way the other is asked when
+/// the first does not have it.
+const DATACITE_PREFIXES: [&str; 3] = ["10.5281", "10.6084", "10.48550"];
+
+fn is_datacite_prefix(doi: &Doi) -> bool {
+    let key = doi.key();
+    let prefix = key.split('/').next().unwrap_or("");
+    DATACITE_PREFIXES.contains(&prefix)
 }
 
 /// The id a lookup on `route` asks about.
@@ -592,18 +603,9 @@ impl Run {
             && keyless
         {
             for &i in &sent.slots {
-                let s = &mut self.slots[i];
-                s.busy = false;
-                if let Some(a) = s.asks.front_mut() {
-                    a.batch = false;
-                }
-                // Later S2 batch asks of this slot go one by one too.
-                for a in s.asks.iter_mut() {
-                    if a.service == Service::SemanticScholar {
-                        a.batch = false;
-                    }
-                }
+                self.slots[i].busy = false;
             }
+            self.s2_batch_refused();
             return;
         }
         if let Some(fault) = fetch::fault_of(reply.status, reply.retry_after_ms) {
@@ -639,6 +641,30 @@ impl Run {
             }
             Err(e) => self.fail(&sent, e),
             Ok(page) => self.read_page(&sent, page),
+        }
+    }
+
+    /// S2's batch cannot be sent (its keyless preflight was refused): every
+    /// waiting S2 ask goes one id at a time, after the slot's other asks.
+    ///
+    /// One GET per id at S2's 1/s is the slowest way to ask, while Crossref
+    /// `filter=doi:`, DataCite `ids=` (arXiv's 10.48550 DOIs included) and
+    /// OpenAlex `filter=doi:` take 50 ids per request, so those batches go
+    /// first and S2 is asked only about what none of them has. A slot with a
+    /// request in flight keeps its front ask (the one that request answers).
+    fn s2_batch_refused(&mut self) {
+        for s in &mut self.slots {
+            if s.outcome.is_some() {
+                continue;
+            }
+            let keep = usize::from(s.busy).min(s.asks.len());
+            let rest: Vec<IdAsk> = s.asks.drain(keep..).collect();
+            let (s2, others): (Vec<IdAsk>, Vec<IdAsk>) = rest
+                .into_iter()
+                .partition(|a| a.service == Service::SemanticScholar);
+            s.asks.extend(others);
+            s.asks
+                .extend(s2.into_iter().map(|a| IdAsk { batch: false, ..a }));
         }
     }
 
