@@ -106,7 +106,7 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use run::{Next, Outgoing, Reply, Run, TITLE_THRESHOLD};
+pub use run::{Checkpoint, Next, Outgoing, Reply, Run, TITLE_THRESHOLD};
 
 use crate::bibtex::parse::Entry;
 use crate::fetch::{self, RetryPolicy};

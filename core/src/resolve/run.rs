@@ -55,7 +55,7 @@ pub struct Reply {
 }
 
 /// One identifier lookup planned for a reference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct IdAsk {
     service: Service,
     route: Route,
@@ -95,6 +95,38 @@ struct LaneState {
     /// After a rate limit or an unreadable answer nothing new goes out on
     /// the lane before this time, not only the retried request.
     paused_until: f64,
+}
+
+/// Where one reference stands, in a [`Checkpoint`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct SlotState {
+    /// The reference's key (a checkpoint of other references is refused).
+    key: String,
+    asks: Vec<IdAsk>,
+    titles: Vec<Service>,
+    evidence: Vec<Evidence>,
+    outcome: Option<Outcome>,
+}
+
+/// A run's state as data, so a reload can resume it without asking again
+/// what was answered ([`Run::checkpoint`], [`Run::resume`]). A request in
+/// flight when it was taken is asked again on resume; pacing starts afresh.
+/// It holds what the run learnt (evidence, decisions, services out for the
+/// run) and never a credential.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    slots: Vec<SlotState>,
+    unavailable: Vec<(Service, ApiError)>,
+    s2_key_worked: bool,
+    requests: u64,
+}
+
+impl Checkpoint {
+    /// `(decided, total)` references at the time it was taken.
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.slots.iter().filter(|s| s.outcome.is_some()).count();
+        (done, self.slots.len())
+    }
 }
 
 /// A verification run over many references; see the [module docs](super).
@@ -304,6 +336,57 @@ impl Run {
             requests: 0,
             s2_key_worked: false,
         }
+    }
+
+    /// The run's state as data (see [`Checkpoint`]).
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            slots: self
+                .slots
+                .iter()
+                .map(|s| SlotState {
+                    key: s.reference.key.clone(),
+                    asks: s.asks.iter().copied().collect(),
+                    titles: s.titles.clone(),
+                    evidence: s.evidence.clone(),
+                    outcome: s.outcome.clone(),
+                })
+                .collect(),
+            unavailable: self
+                .unavailable
+                .iter()
+                .map(|(s, e)| (*s, e.clone()))
+                .collect(),
+            s2_key_worked: self.s2_key_worked,
+            requests: self.requests,
+        }
+    }
+
+    /// A run over `refs` that continues from `checkpoint`: decided
+    /// references stay decided, the others go on with the asks they had
+    /// left. `None` when the checkpoint was taken over other references
+    /// (another count or other keys, in order): start a new run then.
+    pub fn resume(refs: Vec<Reference>, opts: Options, checkpoint: &Checkpoint) -> Option<Run> {
+        if refs.len() != checkpoint.slots.len()
+            || refs
+                .iter()
+                .zip(&checkpoint.slots)
+                .any(|(r, s)| r.key != s.key)
+        {
+            return None;
+        }
+        let mut run = Run::new(refs, opts);
+        for (slot, saved) in run.slots.iter_mut().zip(&checkpoint.slots) {
+            slot.asks = saved.asks.iter().copied().collect();
+            slot.titles = saved.titles.clone();
+            slot.evidence = saved.evidence.clone();
+            slot.outcome = saved.outcome.clone();
+            slot.busy = false;
+        }
+        run.unavailable = checkpoint.unavailable.iter().cloned().collect();
+        run.s2_key_worked = checkpoint.s2_key_worked;
+        run.requests = checkpoint.requests;
+        Some(run)
     }
 
     /// `(decided, total)` references.
@@ -605,7 +688,7 @@ impl Run {
             for &i in &sent.slots {
                 self.slots[i].busy = false;
             }
-            self.s2_batch_refused();
+            self.send_s2_one_by_one();
             return;
         }
         if let Some(fault) = fetch::fault_of(reply.status, reply.retry_after_ms) {
@@ -652,7 +735,7 @@ impl Run {
     /// OpenAlex `filter=doi:` take 50 ids per request, so those batches go
     /// first and S2 is asked only about what none of them has. A slot with a
     /// request in flight keeps its front ask (the one that request answers).
-    fn s2_batch_refused(&mut self) {
+    fn send_s2_one_by_one(&mut self) {
         for s in &mut self.slots {
             if s.outcome.is_some() {
                 continue;

@@ -1391,3 +1391,99 @@ fn astropy_bib_keyless_in_a_browser_sends_ids_to_the_batches_s2_refusal_aside() 
     );
     assert!(d.end_ms <= 20_000.0, "{} ms", d.end_ms);
 }
+
+// ---- checkpoints -------------------------------------------------------------
+
+#[test]
+fn a_resumed_run_asks_nothing_already_answered_and_ends_as_an_uninterrupted_one() {
+    let refs = astropy_refs();
+    let world = astropy_world(&refs);
+    let answer = |r: &Request| {
+        if r.service == Service::SemanticScholar && r.method == Method::Post {
+            reply(0, "")
+        } else {
+            world.answer(r)
+        }
+    };
+    let mut keyed = ep();
+    keyed.openalex_api_key = Some("OA-SECRET-KEY".into());
+    keyed.mailto = Some("someone@example.org".into());
+    let options = || Options::new(keyed.clone(), Surface::Browser);
+    let whole = drive(refs.clone(), options(), answer);
+
+    // The first run: replies come back one step late, so requests are in
+    // flight when the checkpoint is taken (a reload mid-run).
+    let mut run = Run::new(refs.clone(), options());
+    let mut now = 0.0;
+    let mut answered: Vec<String> = Vec::new();
+    let mut pending: Vec<Outgoing> = Vec::new();
+    while answered.len() < 20 || pending.is_empty() {
+        for o in pending.drain(..) {
+            answered.push(o.request.url.clone());
+            run.answer(o.id, answer(&o.request), now);
+        }
+        match run.next(now) {
+            Next::Send(out) => pending.extend(out),
+            Next::WaitUntil(t) => now = t,
+            Next::AwaitReplies => {}
+            Next::Done => panic!("the run ended before the reload"),
+        }
+    }
+    assert!(!pending.is_empty(), "a request is in flight at the reload");
+    let in_flight: Vec<String> = pending.iter().map(|o| o.request.url.clone()).collect();
+    let saved = serde_json::to_string(&run.checkpoint()).expect("checkpoint");
+    assert!(
+        !saved.contains("OA-SECRET-KEY"),
+        "no credential in a checkpoint"
+    );
+    let (done, total) = run.checkpoint().progress();
+    assert!(done > 0 && done < total, "{done} of {total}");
+
+    // The reload: a new run from the stored checkpoint.
+    let checkpoint: Checkpoint = serde_json::from_str(&saved).expect("checkpoint back");
+    let resumed = Run::resume(refs.clone(), options(), &checkpoint).expect("same references");
+    let mut after: Vec<String> = Vec::new();
+    let d = {
+        let mut run = resumed;
+        let mut now = 0.0;
+        loop {
+            match run.next(now) {
+                Next::Send(out) => {
+                    for o in out {
+                        after.push(o.request.url.clone());
+                        run.answer(o.id, answer(&o.request), now);
+                    }
+                }
+                Next::WaitUntil(t) => now = t,
+                Next::AwaitReplies => panic!("nothing in flight"),
+                Next::Done => break run.report(),
+            }
+        }
+    };
+    for url in &after {
+        assert!(
+            !answered.contains(url) || in_flight.contains(url),
+            "asked again after the reload: {url}"
+        );
+    }
+    // What was in flight is asked again (a title search maybe of another
+    // search service, whichever is free first): the outcomes below say so.
+    assert!(!after.is_empty());
+    let names = |r: &Report| -> Vec<String> {
+        r.resolutions
+            .iter()
+            .map(|x| {
+                // Which search service found a title depends on which was free first.
+                let o = outcome_name(&x.outcome);
+                let o = o.split(':').next().unwrap_or("");
+                format!("{} {o}", x.key)
+            })
+            .collect()
+    };
+    assert_eq!(names(&d), names(&whole.report));
+    // Other references: no resume.
+    assert!(Run::resume(refs[1..].to_vec(), options(), &checkpoint).is_none());
+    let mut renamed = refs.clone();
+    renamed[0].key = "another".into();
+    assert!(Run::resume(renamed, options(), &checkpoint).is_none());
+}
