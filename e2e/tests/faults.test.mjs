@@ -46,7 +46,10 @@ const app = serve(() => {
   // These runs are about faults, not OpenAlex's daily budget: the mock gives
   // the allowance of a free key ($1 a day), as for a user who set one.
   return { dist: DIST, api: makeApi({ before: [gate, inject, indices], openalexBudget: { keyless: 1, keyed: 1 } }) };
-});
+  // Page and mock on different origins: the browser applies CORS as with the
+  // real services (an S2 429 reads as no response, Crossref's Retry-After is
+  // not readable).
+}, { crossOrigin: true });
 
 const open = (page, frag) => app.open(page, frag, `&timeout_ms=${TIMEOUT_MS}`);
 const downloaded = async (page, selector) => {

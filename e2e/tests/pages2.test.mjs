@@ -29,7 +29,8 @@ const scenario = (req, url) => {
   return null;
 };
 
-const app = serve({ dist: DIST, api: makeApi({ before: [scenario] }) });
+// Page and mock on different origins: the browser applies CORS as with the real services.
+const app = serve({ dist: DIST, api: makeApi({ before: [scenario] }) }, { crossOrigin: true });
 
 const downloaded = async (page, selector) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);

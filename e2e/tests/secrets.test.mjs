@@ -19,7 +19,8 @@ import { withPage, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 import { indices } from "../mock/indices.mjs";
 
-const app = serve({ dist: DIST, api: makeApi({ before: [indices] }) });
+// Page and mock on different origins: the browser applies CORS as with the real services.
+const app = serve({ dist: DIST, api: makeApi({ before: [indices] }) }, { crossOrigin: true });
 
 const downloaded = async (page, selector) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);

@@ -107,14 +107,14 @@ fn key_of(paper: &citegate_core::pool::PoolPaper) -> String {
         .unwrap_or_default()
 }
 
-/// The rows of the papers complete so far, in pool order.
-fn rows_of(run: &CrossRun, papers: &[citegate_core::pool::PoolPaper]) -> Vec<Row> {
+/// The rows of the papers complete so far (every paper when `all`), in pool order.
+fn rows_of(run: &CrossRun, papers: &[citegate_core::pool::PoolPaper], all: bool) -> Vec<Row> {
     let (report, verdicts) = run.report();
     papers
         .iter()
         .zip(verdicts)
         .enumerate()
-        .filter(|(i, _)| run.complete(*i))
+        .filter(|(i, _)| all || run.complete(*i))
         .map(|(i, (paper, verdict))| Row {
             errors: errors_of(run, i),
             evidence: evidence(&verdict, &report.indices_unavailable),
@@ -270,7 +270,7 @@ pub fn CrossCheckPage() -> impl IntoView {
                 if changed.is_empty() && !rows.with_untracked(Vec::is_empty) {
                     return;
                 }
-                rows.set(rows_of(run, &papers));
+                rows.set(rows_of(run, &papers, false));
             };
             let result = run::cross_check_drive(
                 &client,
@@ -308,7 +308,9 @@ pub fn CrossCheckPage() -> impl IntoView {
             for (paper, verdict) in pool.papers.iter_mut().zip(&verdicts) {
                 paper.cross_verification = serde_json::to_value(verdict).ok();
             }
-            rows.set(rows_of(&run, &pool.papers));
+            // The run is over: every paper gets its row (an index that was out
+            // is named unavailable in it).
+            rows.set(rows_of(&run, &pool.papers, true));
             let sm = &report.summary;
             let counts = format!(
                 "{} papers: {} high · {} medium · {} low · {} conflict",
