@@ -165,7 +165,12 @@ fn main() {
         openalex_api_key: std::env::var("OA_KEY").ok(),
         ..Endpoints::public()
     };
-    let mut run = Run::new(refs, Options::new(ep, Surface::Browser));
+    let mut opts = Options::new(ep, Surface::Browser);
+    // S2_MS=0: no Semantic Scholar spacing (as the e2e suite's `s2_interval=0`).
+    if let Some(ms) = std::env::var("S2_MS").ok().and_then(|v| v.parse().ok()) {
+        opts.s2_interval_ms = ms;
+    }
+    let mut run = Run::new(refs, opts);
     let started = Instant::now();
     let now = || started.elapsed().as_secs_f64() * 1000.0;
     let count = Arc::new(Mutex::new(BTreeMap::new()));
