@@ -322,6 +322,37 @@ test("cross-check with a reload mid-run: the page comes back with the pool and t
   }
 });
 
+test("cross-check cancelled mid-run: it stops with the rows so far and a note, and the next run finishes on the clean report", async () => {
+  assert.ok(CLEAN_REPORT, "the clean run ran first");
+  faults = null;
+  let release;
+  const gate = new Promise((ok) => (release = ok));
+  let reached;
+  const openalexAsked = new Promise((ok) => (reached = ok));
+  hold = (url) => (url.pathname.startsWith("/api/openalex/") ? (reached(), gate) : null);
+  try {
+    await withPage(app.browser, "faults-cross-cancel", async (page) => {
+      await open(page, "#/crosscheck");
+      await page.click("#load-example");
+      await page.click("#run-crosscheck");
+      await openalexAsked;
+      assert.equal(await page.isDisabled("#cancel-crosscheck"), false, "Cancel is offered while the run goes");
+      assert.match(await page.textContent("#crosscheck-progress"), /^\d+ of 10 papers checked · \d+ requests sent$/);
+      await page.click("#cancel-crosscheck");
+      assert.match(await page.textContent("#crosscheck-status"), /^cancelled; the answers so far are kept/);
+      assert.equal(await page.textContent("#run-crosscheck"), "Cross-check");
+      hold = null;
+      release();
+      await crossPass(page);
+      assert.deepEqual(await checkTiers(page), []);
+      assert.equal(await downloaded(page, "#download-report"), CLEAN_REPORT);
+    });
+  } finally {
+    hold = null;
+    release();
+  }
+});
+
 test("the default seeds met every fault kind", { skip: process.env.CITEGATE_FAULT_SEEDS ? "custom seeds" : false }, () => {
   const kinds = new Set([...seen].map((s) => s.split(":")[1]));
   assert.deepEqual([...KINDS].filter((k) => !kinds.has(k)), [], `met: ${[...seen].sort().join(" ")}`);
