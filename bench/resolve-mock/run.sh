@@ -3,7 +3,9 @@
 # real services' published rates, the way a page would (CORS emulated).
 #   bench/resolve-mock/run.sh [file.bib]   (default: the astropy paper's)
 # KEY=anything: as a user with a Semantic Scholar key (its batch passes the
-# preflight); SEQ=1: one request at a time.
+# preflight); OA_KEY=anything: with an OpenAlex key (its $1 daily budget);
+# SEQ=1: one request at a time; VERBOSE=1: each request on stderr; PACE=0: the
+# mock answers at once; S2_MS=0: no Semantic Scholar spacing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."

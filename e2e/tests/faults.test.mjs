@@ -46,7 +46,10 @@ const app = serve(() => {
   // These runs are about faults, not OpenAlex's daily budget: the mock gives
   // the allowance of a free key ($1 a day), as for a user who set one.
   return { dist: DIST, api: makeApi({ before: [gate, inject, indices], openalexBudget: { keyless: 1, keyed: 1 } }) };
-});
+  // Page and mock on different origins: the browser applies CORS as with the
+  // real services (an S2 429 reads as no response, Crossref's Retry-After is
+  // not readable).
+}, { crossOrigin: true });
 
 const open = (page, frag) => app.open(page, frag, `&timeout_ms=${TIMEOUT_MS}`);
 const downloaded = async (page, selector) => {
@@ -312,6 +315,37 @@ test("cross-check with a reload mid-run: the page comes back with the pool and t
       assert.deepEqual(await checkTiers(page), []);
       assert.equal(await downloaded(page, "#download-report"), CLEAN_REPORT);
       assert.equal(await downloaded(page, "#download-annotated"), CLEAN_ANNOTATED);
+    });
+  } finally {
+    hold = null;
+    release();
+  }
+});
+
+test("cross-check cancelled mid-run: it stops with the rows so far and a note, and the next run finishes on the clean report", async () => {
+  assert.ok(CLEAN_REPORT, "the clean run ran first");
+  faults = null;
+  let release;
+  const gate = new Promise((ok) => (release = ok));
+  let reached;
+  const openalexAsked = new Promise((ok) => (reached = ok));
+  hold = (url) => (url.pathname.startsWith("/api/openalex/") ? (reached(), gate) : null);
+  try {
+    await withPage(app.browser, "faults-cross-cancel", async (page) => {
+      await open(page, "#/crosscheck");
+      await page.click("#load-example");
+      await page.click("#run-crosscheck");
+      await openalexAsked;
+      assert.equal(await page.isDisabled("#cancel-crosscheck"), false, "Cancel is offered while the run goes");
+      assert.match(await page.textContent("#crosscheck-progress"), /^\d+ of 10 papers checked · \d+ requests sent$/);
+      await page.click("#cancel-crosscheck");
+      assert.match(await page.textContent("#crosscheck-status"), /^cancelled; the answers so far are kept/);
+      assert.equal(await page.textContent("#run-crosscheck"), "Cross-check");
+      hold = null;
+      release();
+      await crossPass(page);
+      assert.deepEqual(await checkTiers(page), []);
+      assert.equal(await downloaded(page, "#download-report"), CLEAN_REPORT);
     });
   } finally {
     hold = null;

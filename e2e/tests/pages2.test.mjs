@@ -29,7 +29,8 @@ const scenario = (req, url) => {
   return null;
 };
 
-const app = serve({ dist: DIST, api: makeApi({ before: [scenario] }) });
+// Page and mock on different origins: the browser applies CORS as with the real services.
+const app = serve({ dist: DIST, api: makeApi({ before: [scenario] }) }, { crossOrigin: true });
 
 const downloaded = async (page, selector) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
@@ -139,8 +140,16 @@ test("cross-check: tiers of the example pool with OpenAlex unavailable; filter, 
     await app.open(page, "#/crosscheck");
     assert.equal(await page.textContent("h1"), "Cross-check");
     await page.click("#load-example");
+    // The tiers are explained on the page, in the core's words.
+    const legend = await page.$$eval("#tier-legend li", (ls) => ls.map((l) => [l.dataset.tier, l.textContent]));
+    assert.deepEqual(legend.map(([t]) => t), ["high", "medium", "low", "conflict"]);
+    for (const [tier, text] of legend) assert.match(text, new RegExp(`^${tier}: .{40,}`));
     await page.click("#run-crosscheck");
+    // Rows come as papers complete, with a progress line and a Cancel while it runs.
     await page.waitForSelector("#tiers tbody tr", { timeout: 90000 });
+    await page.waitForFunction(() => document.querySelector("#run-crosscheck")?.textContent === "Cross-check", null, { timeout: 90000 });
+    assert.match(await page.textContent("#crosscheck-progress"), /^10 of 10 papers checked · \d+ requests sent$/);
+    assert.equal(await page.isDisabled("#cancel-crosscheck"), true);
     const tiers = await page.$$eval("#tiers tbody tr", (rs) => Object.fromEntries(rs.map((r) => [r.dataset.key, r.dataset.tier])));
     assert.equal(Object.keys(tiers).length, 10);
     assert.equal(tiers.devlin2019bert, "low");
@@ -156,6 +165,8 @@ test("cross-check: tiers of the example pool with OpenAlex unavailable; filter, 
     const report = JSON.parse(await downloaded(page, "#download-report"));
     assert.deepEqual(report.indices_unavailable, ["openalex"]);
     assert.deepEqual(report.summary, { high: 8, medium: 1, low: 1, conflict: 0 });
+    // Every paper below high is flagged for review, the medium one too.
+    assert.deepEqual(report.flagged.map((f) => [f.bibtex_key, f.confidence]).sort(), [["devlin2019bert", "low"], ["tay2022efficient", "medium"]]);
     const pool = JSON.parse(await downloaded(page, "#download-annotated"));
     assert.equal(pool.papers.length, 10);
     assert.equal(pool.papers[1].cross_verification.confidence, "low");

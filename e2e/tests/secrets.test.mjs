@@ -19,7 +19,8 @@ import { withPage, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
 import { indices } from "../mock/indices.mjs";
 
-const app = serve({ dist: DIST, api: makeApi({ before: [indices] }) });
+// Page and mock on different origins: the browser applies CORS as with the real services.
+const app = serve({ dist: DIST, api: makeApi({ before: [indices] }) }, { crossOrigin: true });
 
 const downloaded = async (page, selector) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
@@ -90,7 +91,8 @@ for (const remember of [false, true]) {
     await withPage(app.browser, `secrets-${remember ? "remembered" : "tab"}`, async (page, errors) => {
       page.on("request", (r) => pageRequests.push({ url: r.url(), headers: r.headers(), body: r.postData() }));
       page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(app.server.url).origin });
+      // The page's own origin (it differs from the mock's: cross-origin serving).
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(app.page()).origin });
 
       await app.open(page, "#/settings");
       await page.fill("#s2-key", keys.s2);
@@ -116,6 +118,8 @@ for (const remember of [false, true]) {
       await page.click("#load-example");
       await page.click("#run-crosscheck");
       await page.waitForSelector("#tiers tbody tr", { timeout: 60000 });
+      // Rows come as papers complete: the downloads wait for the end of the run.
+      await page.waitForFunction(() => document.querySelector("#run-crosscheck")?.textContent === "Cross-check", null, { timeout: 60000 });
       texts.push(await page.content());
       files.push(await downloaded(page, "#download-report"), await downloaded(page, "#download-annotated"));
 
@@ -170,7 +174,8 @@ for (const remember of [false, true]) {
     const served = app.server.requests.slice(firstServerRequest).map((r) => ({ url: new URL(r.path, app.server.url).href, headers: r.headers, method: r.method }));
     for (const r of pageRequests) checkRequest(r, keys, "page");
     for (const r of served) checkRequest(r, keys, "mock");
-    const foreign = pageRequests.filter((r) => new URL(r.url).origin !== new URL(app.server.url).origin && !r.url.startsWith("data:") && !r.url.startsWith("blob:"));
+    const own = [new URL(app.server.url).origin, new URL(app.page()).origin];
+    const foreign = pageRequests.filter((r) => !own.includes(new URL(r.url).origin) && !r.url.startsWith("data:") && !r.url.startsWith("blob:"));
     assert.deepEqual(foreign.map((r) => r.url), [], "no request leaves the app's own host and the mock");
     // The keys were used where they belong.
     const s2Keyed = served.filter((r) => r.url.includes("/api/s2/") && r.headers["x-api-key"] === keys.s2);

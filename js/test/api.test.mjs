@@ -249,7 +249,7 @@ test("readBibliography reads CSL-JSON and RIS into the entries parseBib gives; t
   assert.ok(fields(cg.readBibliography("x.bib", "@misc{a, title={A}}")).length === 1);
 });
 
-test("verification run follows a Zenodo DOI from Crossref to DataCite", () => {
+test("verification run asks DataCite first for a Zenodo DOI", () => {
   const endpoints = {
     s2_base: "https://s2.test/graph/v1", openalex_base: "https://oa.test",
     crossref_base: "https://cr.test", datacite_base: "https://dc.test",
@@ -272,9 +272,10 @@ test("verification run follows a Zenodo DOI from Crossref to DataCite", () => {
     }
   }
   const r = run.report().resolutions[0];
-  assert.deepEqual(asked, ["crossref", "datacite"]);
+  // Zenodo's prefix is DataCite's: Crossref is not asked.
+  assert.deepEqual(asked, ["datacite"]);
   assert.equal(r.outcome.status, "found");
   assert.equal(r.outcome.via, "datacite");
-  assert.deepEqual(r.evidence.map((e) => [e.service, e.answer.status]), [["crossref", "not_here"], ["datacite", "found"]]);
+  assert.deepEqual(r.evidence.map((e) => [e.service, e.answer.status]), [["datacite", "found"]]);
   assert.deepEqual(run.progress(), [1, 1]);
 });

@@ -9,7 +9,7 @@ use citegate_core::cutoff::Date;
 use citegate_core::fetch::{Limits, RetryPolicy};
 use citegate_core::pool::PoolPaper;
 use citegate_core::verify::VerifyOptions;
-use citegate_core::works::request::{self, Endpoints, Method, Request, WorkId};
+use citegate_core::works::request::{self, Endpoints, Method, Request};
 use citegate_core::works::Service;
 use citegate_web::api::{Client, ClientError, RawResponse, ScriptedTransport, TransportError};
 use citegate_web::services::clock::perf_now;
@@ -459,22 +459,6 @@ async fn cross_checking_100_doi_papers_stays_within_the_request_budget() {
     );
     assert!(state.finished);
     assert_eq!(report.summary.high, 100, "{:?}", report.summary);
-}
-
-#[wasm_bindgen_test]
-fn chunks_are_cut_over_the_whole_list() {
-    use citegate_web::api::batch::plan_chunks;
-    let items: Vec<Option<WorkId>> = (0..1203)
-        .map(|i| (i % 100 != 0).then(|| WorkId::Doi(format!("10.1/{i}"))))
-        .collect();
-    let (chunks, without) = plan_chunks(&items, |x| x.clone(), 500);
-    assert_eq!(
-        chunks.iter().map(Vec::len).collect::<Vec<_>>(),
-        vec![500, 500, 190]
-    );
-    assert_eq!(without.len(), 13);
-    // Ids at 1..=505 minus 100, 200, 300, 400, 500 fill the first chunk.
-    assert_eq!(chunks[1][0].0, 506, "positions are item positions");
 }
 
 #[wasm_bindgen_test]

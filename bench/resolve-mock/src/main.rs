@@ -4,7 +4,8 @@
 //! that needs a CORS preflight is preceded by `OPTIONS` and fails unread
 //! when the answer does not allow it, and an answer without
 //! `Access-Control-Allow-Origin` reads as status 0. Prints the verdicts that
-//! are not "found", the requests per service and the wall time.
+//! are not "found", the requests per service and the wall time (`VERBOSE=1`:
+//! each request too).
 
 use citegate_core::bibtex::{existence, matching, parse};
 use citegate_core::fetch;
@@ -161,14 +162,22 @@ fn main() {
         crossref_base: format!("{base}/crossref"),
         datacite_base: format!("{base}/datacite"),
         s2_api_key: std::env::var("KEY").ok(),
+        openalex_api_key: std::env::var("OA_KEY").ok(),
         ..Endpoints::public()
     };
-    let mut run = Run::new(refs, Options::new(ep, Surface::Browser));
+    let mut opts = Options::new(ep, Surface::Browser);
+    // S2_MS=0: no Semantic Scholar spacing (as the e2e suite's `s2_interval=0`).
+    if let Some(ms) = std::env::var("S2_MS").ok().and_then(|v| v.parse().ok()) {
+        opts.s2_interval_ms = ms;
+    }
+    let mut run = Run::new(refs, opts);
     let started = Instant::now();
     let now = || started.elapsed().as_secs_f64() * 1000.0;
     let count = Arc::new(Mutex::new(BTreeMap::new()));
     let (tx, rx) = mpsc::channel::<(u64, Reply)>();
     let concurrent = std::env::var("SEQ").is_err();
+    // VERBOSE=1: each request on stderr with the time it went out and its status.
+    let verbose = std::env::var("VERBOSE").is_ok();
     let mut flying = 0usize;
     loop {
         let wait_until = match run.next(now()) {
@@ -177,8 +186,12 @@ fn main() {
                 for o in out {
                     flying += 1;
                     let (tx, count) = (tx.clone(), count.clone());
+                    let log = verbose.then(|| (now(), o.request.url.clone()));
                     let job = move || {
                         let reply = browser_fetch(&o.request, &count);
+                        if let Some((at, url)) = log {
+                            eprintln!("{:7.2} s {:3} {url}", at / 1000.0, reply.status);
+                        }
                         let _ = tx.send((o.id, reply));
                     };
                     if concurrent {

@@ -14,8 +14,9 @@
 //! match:
 //!
 //! - **DOI**: Crossref, then DataCite (Zenodo, figshare, arXiv's own
-//!   DOIs…), then OpenAlex, then Semantic Scholar. An arXiv DOI
-//!   (`10.48550/arXiv.X`) takes the arXiv route.
+//!   DOIs…), then OpenAlex, then Semantic Scholar; a DOI of a prefix DataCite
+//!   registers (Zenodo's 10.5281, figshare's 10.6084) is asked of DataCite
+//!   before Crossref. An arXiv DOI (`10.48550/arXiv.X`) takes the arXiv route.
 //! - **arXiv id**: Semantic Scholar `ARXIV:<id>` without version, DataCite
 //!   `10.48550/arXiv.<id>`, and on [`Surface::Native`] arXiv's export API
 //!   (it sends no CORS headers, so a browser cannot read it).
@@ -35,7 +36,12 @@
 //! `POST /paper/batch` (500 ids, DOIs and arXiv ids mixed), then for the
 //! ones it lacks Crossref `filter=doi:…` (50), DataCite `/dois?ids=…` (50),
 //! OpenAlex `filter=doi:a|b` (50), and arXiv `id_list=` (Native). A DOI
-//! missing from a batch answer falls through to the next service. Title
+//! missing from a batch answer falls through to the next service. When S2's
+//! batch cannot be sent (in a browser without a key its preflight is
+//! refused), every S2 ask moves behind the others and goes one id at a time:
+//! the 50-id batches of Crossref, DataCite (arXiv ids as their 10.48550 DOIs)
+//! and OpenAlex answer first, and S2's 1/s GETs are spent only on what none
+//! of them has. Title
 //! searches are spread over the search services, whose limits are
 //! independent: a title goes to whichever search service is free and has
 //! not been asked about it yet, so several services work at once.
@@ -100,7 +106,7 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use run::{Next, Outgoing, Reply, Run, TITLE_THRESHOLD};
+pub use run::{Checkpoint, Next, Outgoing, Reply, Run, TITLE_THRESHOLD};
 
 use crate::bibtex::parse::Entry;
 use crate::fetch::{self, RetryPolicy};

@@ -55,7 +55,7 @@ pub struct Reply {
 }
 
 /// One identifier lookup planned for a reference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct IdAsk {
     service: Service,
     route: Route,
@@ -95,6 +95,38 @@ struct LaneState {
     /// After a rate limit or an unreadable answer nothing new goes out on
     /// the lane before this time, not only the retried request.
     paused_until: f64,
+}
+
+/// Where one reference stands, in a [`Checkpoint`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct SlotState {
+    /// The reference's key (a checkpoint of other references is refused).
+    key: String,
+    asks: Vec<IdAsk>,
+    titles: Vec<Service>,
+    evidence: Vec<Evidence>,
+    outcome: Option<Outcome>,
+}
+
+/// A run's state as data, so a reload can resume it without asking again
+/// what was answered ([`Run::checkpoint`], [`Run::resume`]). A request in
+/// flight when it was taken is asked again on resume; pacing starts afresh.
+/// It holds what the run learnt (evidence, decisions, services out for the
+/// run) and never a credential.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    slots: Vec<SlotState>,
+    unavailable: Vec<(Service, ApiError)>,
+    s2_key_worked: bool,
+    requests: u64,
+}
+
+impl Checkpoint {
+    /// `(decided, total)` references at the time it was taken.
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.slots.iter().filter(|s| s.outcome.is_some()).count();
+        (done, self.slots.len())
+    }
 }
 
 /// A verification run over many references; see the [module docs](super).
@@ -165,22 +197,19 @@ fn plan_asks(r: &Reference, opts: &Options) -> (VecDeque<IdAsk>, Vec<Service>) {
         route,
         batch,
     };
-    if r.route_doi().is_some() {
+    if let Some(doi) = r.route_doi() {
+        // A DOI of a prefix DataCite registers is asked of DataCite before
+        // Crossref (Crossref would only answer "not here").
+        let (first, second) = if is_datacite_prefix(doi) {
+            (Service::DataCite, Service::Crossref)
+        } else {
+            (Service::Crossref, Service::DataCite)
+        };
         let order = if batch {
             // The batch forms: S2 takes 500 ids in one request, so it goes first.
-            [
-                Service::SemanticScholar,
-                Service::Crossref,
-                Service::DataCite,
-                Service::OpenAlex,
-            ]
+            [Service::SemanticScholar, first, second, Service::OpenAlex]
         } else {
-            [
-                Service::Crossref,
-                Service::DataCite,
-                Service::OpenAlex,
-                Service::SemanticScholar,
-            ]
+            [first, second, Service::OpenAlex, Service::SemanticScholar]
         };
         asks.extend(order.into_iter().map(|s| ask(s, Route::Doi)));
     }
@@ -203,6 +232,20 @@ fn plan_asks(r: &Reference, opts: &Options) -> (VecDeque<IdAsk>, Vec<Service>) {
         }
     }
     (asks, titles)
+}
+
+/// DOI prefixes registered with DataCite that citations carry often:
+/// Zenodo (10.5281: "Zenodo DOIs are DataCite DOIs", Zenodo's FAQ),
+/// figshare (10.6084, figshare's DOI documentation) and arXiv's own DOIs
+/// (10.48550, arXiv's 2022 announcement; those take the arXiv route). Any
+/// other DOI is asked of Crossref first; either way the other is asked when
+/// the first does not have it.
+const DATACITE_PREFIXES: [&str; 3] = ["10.5281", "10.6084", "10.48550"];
+
+fn is_datacite_prefix(doi: &Doi) -> bool {
+    let key = doi.key();
+    let prefix = key.split('/').next().unwrap_or("");
+    DATACITE_PREFIXES.contains(&prefix)
 }
 
 /// The id a lookup on `route` asks about.
@@ -293,6 +336,57 @@ impl Run {
             requests: 0,
             s2_key_worked: false,
         }
+    }
+
+    /// The run's state as data (see [`Checkpoint`]).
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            slots: self
+                .slots
+                .iter()
+                .map(|s| SlotState {
+                    key: s.reference.key.clone(),
+                    asks: s.asks.iter().copied().collect(),
+                    titles: s.titles.clone(),
+                    evidence: s.evidence.clone(),
+                    outcome: s.outcome.clone(),
+                })
+                .collect(),
+            unavailable: self
+                .unavailable
+                .iter()
+                .map(|(s, e)| (*s, e.clone()))
+                .collect(),
+            s2_key_worked: self.s2_key_worked,
+            requests: self.requests,
+        }
+    }
+
+    /// A run over `refs` that continues from `checkpoint`: decided
+    /// references stay decided, the others go on with the asks they had
+    /// left. `None` when the checkpoint was taken over other references
+    /// (another count or other keys, in order): start a new run then.
+    pub fn resume(refs: Vec<Reference>, opts: Options, checkpoint: &Checkpoint) -> Option<Run> {
+        if refs.len() != checkpoint.slots.len()
+            || refs
+                .iter()
+                .zip(&checkpoint.slots)
+                .any(|(r, s)| r.key != s.key)
+        {
+            return None;
+        }
+        let mut run = Run::new(refs, opts);
+        for (slot, saved) in run.slots.iter_mut().zip(&checkpoint.slots) {
+            slot.asks = saved.asks.iter().copied().collect();
+            slot.titles = saved.titles.clone();
+            slot.evidence = saved.evidence.clone();
+            slot.outcome = saved.outcome.clone();
+            slot.busy = false;
+        }
+        run.unavailable = checkpoint.unavailable.iter().cloned().collect();
+        run.s2_key_worked = checkpoint.s2_key_worked;
+        run.requests = checkpoint.requests;
+        Some(run)
     }
 
     /// `(decided, total)` references.
@@ -592,18 +686,9 @@ impl Run {
             && keyless
         {
             for &i in &sent.slots {
-                let s = &mut self.slots[i];
-                s.busy = false;
-                if let Some(a) = s.asks.front_mut() {
-                    a.batch = false;
-                }
-                // Later S2 batch asks of this slot go one by one too.
-                for a in s.asks.iter_mut() {
-                    if a.service == Service::SemanticScholar {
-                        a.batch = false;
-                    }
-                }
+                self.slots[i].busy = false;
             }
+            self.send_s2_one_by_one();
             return;
         }
         if let Some(fault) = fetch::fault_of(reply.status, reply.retry_after_ms) {
@@ -639,6 +724,30 @@ impl Run {
             }
             Err(e) => self.fail(&sent, e),
             Ok(page) => self.read_page(&sent, page),
+        }
+    }
+
+    /// S2's batch cannot be sent (its keyless preflight was refused): every
+    /// waiting S2 ask goes one id at a time, after the slot's other asks.
+    ///
+    /// One GET per id at S2's 1/s is the slowest way to ask, while Crossref
+    /// `filter=doi:`, DataCite `ids=` (arXiv's 10.48550 DOIs included) and
+    /// OpenAlex `filter=doi:` take 50 ids per request, so those batches go
+    /// first and S2 is asked only about what none of them has. A slot with a
+    /// request in flight keeps its front ask (the one that request answers).
+    fn send_s2_one_by_one(&mut self) {
+        for s in &mut self.slots {
+            if s.outcome.is_some() {
+                continue;
+            }
+            let keep = usize::from(s.busy).min(s.asks.len());
+            let rest: Vec<IdAsk> = s.asks.drain(keep..).collect();
+            let (s2, others): (Vec<IdAsk>, Vec<IdAsk>) = rest
+                .into_iter()
+                .partition(|a| a.service == Service::SemanticScholar);
+            s.asks.extend(others);
+            s.asks
+                .extend(s2.into_iter().map(|a| IdAsk { batch: false, ..a }));
         }
     }
 

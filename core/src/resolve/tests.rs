@@ -183,9 +183,12 @@ fn doi_found_in_crossref() {
 }
 
 #[test]
-fn zenodo_doi_falls_through_to_datacite() {
-    let res = check(
-        doi_ref("zenodo", "10.5281/zenodo.48440", None),
+fn doi_crossref_lacks_falls_through_to_datacite() {
+    // OSF's prefix is not among the ones asked of DataCite first.
+    let list: Value = serde_json::from_str(&fixture("api/datacite/list_ids_page5.json")).unwrap();
+    let osf = json!({ "data": list["data"][4] }).to_string();
+    check(
+        doi_ref("osf", "10.17605/OSF.IO/VR6NB", None),
         Surface::Browser,
         vec![
             (
@@ -193,14 +196,57 @@ fn zenodo_doi_falls_through_to_datacite() {
                 404,
                 fixture("api/crossref/error_404_work_not_found.txt"),
             ),
-            (
-                "dc.test/dois/10.5281/zenodo.48440",
-                200,
-                fixture("api/datacite/doi_zenodo_48440.json"),
-            ),
+            ("dc.test/dois/10.17605/", 200, osf),
         ],
         "found:datacite",
         &["crossref:not_here", "datacite:found"],
+    );
+}
+
+#[test]
+fn datacite_prefix_doi_that_datacite_lacks_falls_through_to_the_others() {
+    check(
+        doi_ref("zenodo", "10.5281/zenodo.0", None),
+        Surface::Browser,
+        vec![
+            (
+                "dc.test/dois/",
+                404,
+                fixture("api/datacite/error_404_not_found.json"),
+            ),
+            (
+                "cr.test/works/",
+                404,
+                fixture("api/crossref/error_404_work_not_found.txt"),
+            ),
+            (
+                "s2.test",
+                404,
+                fixture("api/semanticscholar/error_404_paper_not_found.json"),
+            ),
+        ],
+        "not_found",
+        &[
+            "datacite:not_here",
+            "crossref:not_here",
+            "openalex:not_here",
+            "semantic_scholar:not_here",
+        ],
+    );
+}
+
+#[test]
+fn zenodo_doi_is_asked_of_datacite_first() {
+    let res = check(
+        doi_ref("zenodo", "10.5281/zenodo.48440", None),
+        Surface::Browser,
+        vec![(
+            "dc.test/dois/10.5281/zenodo.48440",
+            200,
+            fixture("api/datacite/doi_zenodo_48440.json"),
+        )],
+        "found:datacite",
+        &["datacite:found"],
     );
     let Outcome::Found { work, .. } = &res.outcome else {
         unreachable!()
@@ -592,6 +638,101 @@ fn keyless_batch_post_whose_preflight_fails_falls_back_to_gets() {
         .map(|r| outcome_name(&r.outcome))
         .collect();
     assert_eq!(names, ["found:semantic_scholar", "not_found"]);
+}
+
+/// The recorded body of `path` with its `data` record wrapped as a
+/// DataCite list (`/dois?ids=`) holds it.
+fn datacite_list(paths: &[&str]) -> String {
+    let data: Vec<Value> = paths
+        .iter()
+        .map(|p| serde_json::from_str::<Value>(&fixture(p)).expect("json")["data"].clone())
+        .collect();
+    json!({"data": data, "meta": {"total": data.len()}}).to_string()
+}
+
+#[test]
+fn refused_s2_batch_sends_ids_to_the_crossref_and_datacite_batches_before_s2_gets() {
+    // Keyless in a browser: S2's batch is refused at its preflight (status
+    // 0). The DOIs go to Crossref's `filter=doi:` batch, Zenodo's DOI and the
+    // arXiv ids to DataCite's `ids=` batch (in the same step), and S2 is asked
+    // one id at a time only about what no batch had.
+    let srep = serde_json::from_str::<Value>(&fixture("api/crossref/work_by_doi_nature_srep.json"))
+        .expect("json")["message"]
+        .clone();
+    let crossref_list =
+        json!({"status":"ok","message-type":"work-list","message":{"items":[srep]}}).to_string();
+    let refs = vec![
+        doi_ref("srep", "10.1038/srep16696", None),
+        doi_ref("zenodo", "10.5281/zenodo.48440", None),
+        arxiv_ref("datacite_arxiv", "2311.16162v2"),
+        arxiv_ref("s2_only", "1706.03762"),
+    ];
+    let d = drive(refs, opts(Surface::Browser, true), |req| {
+        match (req.service, req.method) {
+            (Service::SemanticScholar, Method::Post) => reply(0, ""),
+            (Service::SemanticScholar, Method::Get) if req.url.contains("ARXIV:1706.03762") => {
+                reply(
+                    200,
+                    fixture("api/semanticscholar/paper_by_arxiv_id_full_fields.json"),
+                )
+            }
+            (Service::Crossref, _) if req.url.contains("filter=doi") => {
+                reply(200, crossref_list.clone())
+            }
+            (Service::DataCite, _) if req.url.contains("ids=") => reply(
+                200,
+                datacite_list(&[
+                    "api/datacite/doi_zenodo_48440.json",
+                    "api/datacite/doi_arxiv_2311_16162.json",
+                ]),
+            ),
+            (Service::OpenAlex, _) => reply(200, r#"{"meta":{"count":0},"results":[]}"#),
+            _ => reply(404, ""),
+        }
+    });
+    let kinds: Vec<String> = d
+        .sent
+        .iter()
+        .map(|(_, r)| {
+            let form = match (r.method, r.url.as_str()) {
+                (Method::Post, _) => "batch",
+                (_, u) if u.contains("filter=doi") || u.contains("ids=") => "batch",
+                _ => "get",
+            };
+            format!("{}:{form}", r.service.name())
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "semantic_scholar:batch",
+            "crossref:batch",
+            "datacite:batch",
+            "semantic_scholar:get"
+        ]
+    );
+    let s2_get = &d.sent[3].1;
+    assert!(s2_get.url.contains("ARXIV:1706.03762"), "{}", s2_get.url);
+    let trails: Vec<(String, Vec<String>)> = d
+        .report
+        .resolutions
+        .iter()
+        .map(|r| (outcome_name(&r.outcome), trail(r)))
+        .collect();
+    let t = |o: &str, tr: &[&str]| (o.to_string(), tr.iter().map(|s| s.to_string()).collect());
+    assert_eq!(
+        trails,
+        [
+            t("found:crossref", &["crossref:found"]),
+            // Zenodo's prefix is asked of DataCite first.
+            t("found:datacite", &["datacite:found"]),
+            t("found:datacite", &["datacite:found"]),
+            t(
+                "found:semantic_scholar",
+                &["datacite:not_here", "semantic_scholar:found"]
+            ),
+        ]
+    );
 }
 
 #[test]
@@ -1093,6 +1234,13 @@ fn astropy_world(refs: &[Reference]) -> World {
         if let Some(a) = &r.arxiv {
             let paper = json!({"paperId": format!("a{i}"), "title": title, "externalIds": {"ArXiv": a.as_str()}});
             w.s2.insert(format!("arxiv:{}", a.as_str().to_lowercase()), paper);
+            // arXiv registers a DataCite DOI for every paper (arXiv blog, 2022).
+            let doi = a.doi().key();
+            let mut rec = zenodo["data"].clone();
+            rec["id"] = json!(doi);
+            rec["attributes"]["doi"] = json!(doi);
+            rec["attributes"]["titles"] = json!([{ "title": title }]);
+            w.datacite.insert(doi, rec);
         }
     }
     w
@@ -1135,14 +1283,7 @@ fn astropy_bib_ids_take_three_requests_and_zenodo_resolves_through_datacite() {
         let r = refs.iter().find(|r| r.key == res.key).unwrap();
         if zenodo.contains(&res.key) {
             assert_eq!(outcome_name(&res.outcome), "found:datacite", "{}", res.key);
-            assert_eq!(
-                trail(res),
-                [
-                    "semantic_scholar:not_here",
-                    "crossref:not_here",
-                    "datacite:found"
-                ]
-            );
+            assert_eq!(trail(res), ["semantic_scholar:not_here", "datacite:found"]);
         } else if r.doi.is_some() || r.arxiv.is_some() {
             assert_eq!(
                 outcome_name(&res.outcome),
@@ -1194,4 +1335,155 @@ fn astropy_bib_ids_take_three_requests_and_zenodo_resolves_through_datacite() {
         single.end_ms / 1000.0
     );
     assert!(single.report.requests > total);
+}
+
+#[test]
+fn astropy_bib_keyless_in_a_browser_sends_ids_to_the_batches_s2_refusal_aside() {
+    // S2's keyless batch is refused at its preflight: the DOIs and arXiv
+    // ids go to Crossref's and DataCite's batches, none to S2 one by one.
+    let refs = astropy_refs();
+    let world = astropy_world(&refs);
+    let d = drive(refs.clone(), Options::new(ep(), Surface::Browser), |r| {
+        if r.service == Service::SemanticScholar && r.method == Method::Post {
+            reply(0, "")
+        } else {
+            world.answer(r)
+        }
+    });
+    let urls = |f: &dyn Fn(&Request) -> bool| -> Vec<String> {
+        d.sent
+            .iter()
+            .filter(|(_, r)| f(r))
+            .map(|(_, r)| r.url.clone())
+            .collect()
+    };
+    let batches = urls(&|r| {
+        r.method == Method::Post || r.url.contains("filter=doi") || r.url.contains("ids=")
+    });
+    assert_eq!(batches.len(), 3, "{batches:#?}");
+    let s2_by_id = urls(&|r| r.url.contains("/paper/DOI:") || r.url.contains("/paper/ARXIV:"));
+    assert_eq!(s2_by_id, Vec::<String>::new());
+    for res in &d.report.resolutions {
+        let r = refs.iter().find(|r| r.key == res.key).unwrap();
+        let zenodo = r
+            .doi
+            .as_ref()
+            .is_some_and(|d| d.key().starts_with("10.5281/"));
+        let expected = if zenodo {
+            "found:datacite"
+        } else if r.route_doi().is_some() {
+            "found:crossref"
+        } else if r.arxiv.is_some() {
+            // arXiv ids, and arXiv DOIs, through arXiv's DataCite DOIs.
+            "found:datacite"
+        } else if r.title.is_some() {
+            continue;
+        } else {
+            "unverified"
+        };
+        assert_eq!(outcome_name(&res.outcome), expected, "{}: {res:?}", res.key);
+    }
+    eprintln!(
+        "astropy keyless: {} requests ({} id batches), {:.1} s simulated",
+        d.report.requests,
+        batches.len(),
+        d.end_ms / 1000.0
+    );
+    assert!(d.end_ms <= 20_000.0, "{} ms", d.end_ms);
+}
+
+// ---- checkpoints -------------------------------------------------------------
+
+#[test]
+fn a_resumed_run_asks_nothing_already_answered_and_ends_as_an_uninterrupted_one() {
+    let refs = astropy_refs();
+    let world = astropy_world(&refs);
+    let answer = |r: &Request| {
+        if r.service == Service::SemanticScholar && r.method == Method::Post {
+            reply(0, "")
+        } else {
+            world.answer(r)
+        }
+    };
+    let mut keyed = ep();
+    keyed.openalex_api_key = Some("OA-SECRET-KEY".into());
+    keyed.mailto = Some("someone@example.org".into());
+    let options = || Options::new(keyed.clone(), Surface::Browser);
+    let whole = drive(refs.clone(), options(), answer);
+
+    // The first run: replies come back one step late, so requests are in
+    // flight when the checkpoint is taken (a reload mid-run).
+    let mut run = Run::new(refs.clone(), options());
+    let mut now = 0.0;
+    let mut answered: Vec<String> = Vec::new();
+    let mut pending: Vec<Outgoing> = Vec::new();
+    while answered.len() < 20 || pending.is_empty() {
+        for o in pending.drain(..) {
+            answered.push(o.request.url.clone());
+            run.answer(o.id, answer(&o.request), now);
+        }
+        match run.next(now) {
+            Next::Send(out) => pending.extend(out),
+            Next::WaitUntil(t) => now = t,
+            Next::AwaitReplies => {}
+            Next::Done => panic!("the run ended before the reload"),
+        }
+    }
+    assert!(!pending.is_empty(), "a request is in flight at the reload");
+    let in_flight: Vec<String> = pending.iter().map(|o| o.request.url.clone()).collect();
+    let saved = serde_json::to_string(&run.checkpoint()).expect("checkpoint");
+    assert!(
+        !saved.contains("OA-SECRET-KEY"),
+        "no credential in a checkpoint"
+    );
+    let (done, total) = run.checkpoint().progress();
+    assert!(done > 0 && done < total, "{done} of {total}");
+
+    // The reload: a new run from the stored checkpoint.
+    let checkpoint: Checkpoint = serde_json::from_str(&saved).expect("checkpoint back");
+    let resumed = Run::resume(refs.clone(), options(), &checkpoint).expect("same references");
+    let mut after: Vec<String> = Vec::new();
+    let d = {
+        let mut run = resumed;
+        let mut now = 0.0;
+        loop {
+            match run.next(now) {
+                Next::Send(out) => {
+                    for o in out {
+                        after.push(o.request.url.clone());
+                        run.answer(o.id, answer(&o.request), now);
+                    }
+                }
+                Next::WaitUntil(t) => now = t,
+                Next::AwaitReplies => panic!("nothing in flight"),
+                Next::Done => break run.report(),
+            }
+        }
+    };
+    for url in &after {
+        assert!(
+            !answered.contains(url) || in_flight.contains(url),
+            "asked again after the reload: {url}"
+        );
+    }
+    // What was in flight is asked again (a title search maybe of another
+    // search service, whichever is free first): the outcomes below say so.
+    assert!(!after.is_empty());
+    let names = |r: &Report| -> Vec<String> {
+        r.resolutions
+            .iter()
+            .map(|x| {
+                // Which search service found a title depends on which was free first.
+                let o = outcome_name(&x.outcome);
+                let o = o.split(':').next().unwrap_or("");
+                format!("{} {o}", x.key)
+            })
+            .collect()
+    };
+    assert_eq!(names(&d), names(&whole.report));
+    // Other references: no resume.
+    assert!(Run::resume(refs[1..].to_vec(), options(), &checkpoint).is_none());
+    let mut renamed = refs.clone();
+    renamed[0].key = "another".into();
+    assert!(Run::resume(renamed, options(), &checkpoint).is_none());
 }

@@ -17,8 +17,9 @@
 //!   `Client::execute` returns the raw answer (any status) for callers that
 //!   hand `(status, body)` to a core reader such as
 //!   `bibtex::existence::outcome`; `Client::page` parses it into a `Page`.
-//! - [`batch`]: id extraction and chunking so items with ids go through the
-//!   batch endpoints and only items without ids fall back to title searches.
+//! - Batching (which items go in which batch request, and the title searches
+//!   for the rest) is planned in the core: `verify::plan_batch` for
+//!   verification, `crossindex::CrossRun` for the cross-check.
 //!
 //! - [`llm`]: one streamed request to a language model (the Write page).
 //!
@@ -26,7 +27,6 @@
 //! [`Services`](crate::services::Services) from context and run
 //! [`services::run`](crate::services::run) drivers.
 
-pub mod batch;
 pub mod client;
 pub mod llm;
 pub mod transport;

@@ -16,7 +16,7 @@ use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
 use citegate_core::bibtex::parse::{self, Bibliography};
 use citegate_core::bibtex::verdict;
-use citegate_core::resolve::{Answer, Options, Reference, Resolution, Run, Surface};
+use citegate_core::resolve::{Answer, Options, Reference, Resolution, Surface};
 use citegate_core::tex;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -335,9 +335,14 @@ pub fn BibtexPage() -> impl IntoView {
             let mut opts = Options::new(services.endpoints(), Surface::Browser);
             opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
             opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
-            let mut run = Run::new(refs, opts);
-            let report = crate::services::resolve::drive(
+            // A run of the same references stopped by a reload goes on from its checkpoint.
+            let ws = services.workspace();
+            let key = crate::services::resolve::checkpoint_key(&refs);
+            let (mut run, _) = crate::services::resolve::resume_or_new(&ws, &key, refs, opts).await;
+            let report = crate::services::resolve::drive_saving(
                 &client,
+                &ws,
+                &key,
                 &mut run,
                 || run_id.get_value() != my_run,
                 |done, total| progress.set((done, total)),

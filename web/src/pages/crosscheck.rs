@@ -1,17 +1,19 @@
 //! "Cross-check": the pool against Crossref and OpenAlex, in tiers.
 //!
-//! The services' [`run::cross_check_run`] fetches and checkpoints one answer
-//! per paper and index, so a reload resumes; the tiers come from the core's
-//! [`crossindex::verify`] over those stored answers, which the page calls
-//! again to get each paper's verdict for the table and the annotated pool.
-//! An index that could not be reached is listed as unavailable in the
-//! report and on the page — its silence is never read as "not found".
+//! The core's step machine ([`crossindex::CrossRun`]) plans every request
+//! and decides every answer; [`run::cross_check_drive`] sends its requests
+//! and checkpoints its answers after each one, so a reload resumes. Rows
+//! appear as their papers complete, with a progress line and a Cancel; the
+//! tiers are explained on the page in the core's words
+//! ([`Confidence::describe`]). An index that could not be reached is listed
+//! as unavailable in the report and on the page — its silence is never read
+//! as "not found".
 
 use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile};
 use crate::services::run;
 use crate::services::store::keys;
 use crate::services::Services;
-use citegate_core::crossindex::{self, Confidence, IndexAnswer, Verdict};
+use citegate_core::crossindex::{self, Confidence, CrossRun, StoredAnswer, Verdict};
 use citegate_core::pool::{self, Pool};
 use citegate_core::works::Service;
 use leptos::prelude::*;
@@ -40,12 +42,7 @@ fn run_name(text: &str, wanted: &[Service]) -> String {
 }
 
 fn tier_name(c: Confidence) -> &'static str {
-    match c {
-        Confidence::High => "high",
-        Confidence::Medium => "medium",
-        Confidence::Low => "low",
-        Confidence::Conflict => "conflict",
-    }
+    c.name()
 }
 
 fn tier_class(c: Confidence) -> &'static str {
@@ -86,6 +83,48 @@ fn evidence(verdict: &Verdict, unavailable: &[String]) -> String {
         .join("; ")
 }
 
+/// The errors of the indices that could not answer for paper `i`.
+fn errors_of(run: &CrossRun, i: usize) -> String {
+    run.answers()
+        .get(&i)
+        .into_iter()
+        .flatten()
+        .filter_map(|(s, a)| match a {
+            StoredAnswer::Unavailable { error } if !error.is_empty() => {
+                Some(format!("{}: {error}", s.name()))
+            }
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn key_of(paper: &citegate_core::pool::PoolPaper) -> String {
+    paper
+        .bibtex_key
+        .clone()
+        .or_else(|| paper.key.clone())
+        .unwrap_or_default()
+}
+
+/// The rows of the papers complete so far (every paper when `all`), in pool order.
+fn rows_of(run: &CrossRun, papers: &[citegate_core::pool::PoolPaper], all: bool) -> Vec<Row> {
+    let (report, verdicts) = run.report();
+    papers
+        .iter()
+        .zip(verdicts)
+        .enumerate()
+        .filter(|(i, _)| all || run.complete(*i))
+        .map(|(i, (paper, verdict))| Row {
+            errors: errors_of(run, i),
+            evidence: evidence(&verdict, &report.indices_unavailable),
+            key: key_of(paper),
+            title: paper.title.clone().unwrap_or_default(),
+            verdict,
+        })
+        .collect()
+}
+
 #[derive(Clone)]
 struct Row {
     key: String,
@@ -112,6 +151,9 @@ pub fn CrossCheckPage() -> impl IntoView {
     let report_json = RwSignal::new(String::new());
     let annotated = RwSignal::new(String::new());
     let unavailable = RwSignal::new(String::new());
+    let progress = RwSignal::new(String::new());
+    // Bumped by Cancel and by each new run: a run whose number is stale stops.
+    let generation = StoredValue::new(0u64);
 
     // The pool this page was last given, else the one the Pool page built;
     // and whether a run of it was interrupted (by a reload, say).
@@ -208,11 +250,29 @@ pub fn CrossCheckPage() -> impl IntoView {
         busy.set(true);
         kind.set(BannerKind::Info);
         banner.set(format!("checking {} papers…", pool.papers.len()));
+        rows.set(Vec::new());
+        generation.update_value(|g| *g += 1);
+        let gen = generation.get_value();
         leptos::task::spawn_local(async move {
             let id = run_name(&text, &wanted);
             let cfg = crossindex::Config::default();
             let client = s.run_client();
-            let result = run::cross_check_run(
+            let papers = pool.papers.clone();
+            let on_answer = |run: &CrossRun, changed: &[usize]| {
+                if generation.get_value() != gen {
+                    return;
+                }
+                let (done, total) = run.progress();
+                progress.set(format!(
+                    "{done} of {total} papers checked · {} requests sent",
+                    run.requests_sent()
+                ));
+                if changed.is_empty() && !rows.with_untracked(Vec::is_empty) {
+                    return;
+                }
+                rows.set(rows_of(run, &papers, false));
+            };
+            let result = run::cross_check_drive(
                 &client,
                 &s.workspace(),
                 &s.endpoints(),
@@ -220,8 +280,14 @@ pub fn CrossCheckPage() -> impl IntoView {
                 &pool.papers,
                 &wanted,
                 &cfg,
+                on_answer,
+                || generation.get_value() != gen,
             )
             .await;
+            if generation.get_value() != gen {
+                // Cancelled: the rows so far stay, the checkpoint is kept.
+                return;
+            }
             busy.set(false);
             let (state, report) = match result {
                 Ok(r) => r,
@@ -231,44 +297,20 @@ pub fn CrossCheckPage() -> impl IntoView {
                     return;
                 }
             };
-            let answers: Vec<Vec<(Service, IndexAnswer)>> = (0..pool.papers.len())
-                .map(|i| {
-                    state
-                        .items
-                        .get(&i)
-                        .map(|m| m.iter().map(|(s, a)| (*s, a.to_core())).collect())
-                        .unwrap_or_default()
-                })
-                .collect();
-            let (_, verdicts) = crossindex::verify(&pool.papers, &wanted, &answers, &cfg);
-            let mut table = Vec::new();
-            for (i, (paper, verdict)) in pool.papers.iter_mut().zip(verdicts).enumerate() {
-                paper.cross_verification = serde_json::to_value(&verdict).ok();
-                let errors = state
-                    .items
-                    .get(&i)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|(s, a)| match a {
-                        run::StoredAnswer::Unavailable { error } if !error.is_empty() => {
-                            Some(format!("{}: {error}", s.name()))
-                        }
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                table.push(Row {
-                    errors,
-                    evidence: evidence(&verdict, &report.indices_unavailable),
-                    key: paper
-                        .bibtex_key
-                        .clone()
-                        .or_else(|| paper.key.clone())
-                        .unwrap_or_default(),
-                    title: paper.title.clone().unwrap_or_default(),
-                    verdict,
-                });
+            let run = CrossRun::new(
+                pool.papers.clone(),
+                wanted.clone(),
+                s.endpoints(),
+                cfg,
+                state.items.clone(),
+            );
+            let (_, verdicts) = run.report();
+            for (paper, verdict) in pool.papers.iter_mut().zip(&verdicts) {
+                paper.cross_verification = serde_json::to_value(verdict).ok();
             }
+            // The run is over: every paper gets its row (an index that was out
+            // is named unavailable in it).
+            rows.set(rows_of(&run, &pool.papers, true));
             let sm = &report.summary;
             let counts = format!(
                 "{} papers: {} high · {} medium · {} low · {} conflict",
@@ -296,16 +338,25 @@ pub fn CrossCheckPage() -> impl IntoView {
             }
             report_json.set(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n");
             annotated.set(pool::to_json(&pool));
-            rows.set(table);
         });
+    };
+    let cancel = move |_| {
+        generation.update_value(|g| *g += 1);
+        busy.set(false);
+        kind.set(BannerKind::Partial);
+        banner
+            .set("cancelled; the answers so far are kept and Cross-check resumes from them".into());
     };
 
     view! {
         <section>
             <h1>"Cross-check"</h1>
             <p class="muted">
-                "Each pool paper is looked up in Crossref and OpenAlex (by DOI, else by title) and put in a tier: high, medium, low or conflict."
+                "Each pool paper is looked up in Crossref and OpenAlex (by DOI, else by title) and put in a tier. What the tiers mean:"
             </p>
+            <ul id="tier-legend" class="muted">
+                {Confidence::ALL.into_iter().map(|t| view! { <li data-tier=tier_name(t)>{t.describe()}</li> }).collect_view()}
+            </ul>
             <div class="toolbar">
                 <FileDrop id="pool-input" label="Drop citation_pool.json here" accept=".json" on_files=on_files/>
                 <button type="button" class="secondary" id="load-example" on:click=move |_| take("citation_pool.json (example)".into(), EXAMPLE_POOL.to_string())>
@@ -319,10 +370,12 @@ pub fn CrossCheckPage() -> impl IntoView {
                 <button type="button" id="run-crosscheck" on:click=move |_| run_check() disabled=move || busy.get() || pool_text.with(|t| t.is_empty())>
                     {move || if busy.get() { "checking…" } else { "Cross-check" }}
                 </button>
+                <button type="button" class="secondary" id="cancel-crosscheck" disabled=move || !busy.get() on:click=cancel>"Cancel"</button>
                 <DownloadButton id="download-report" label="Download report" filename=Signal::derive(|| "cross_verification_report.json".to_string()) mime="application/json" content=Signal::derive(move || report_json.get())/>
                 <DownloadButton id="download-annotated" label="Download annotated pool" filename=Signal::derive(|| "citation_pool.json".to_string()) mime="application/json" content=Signal::derive(move || annotated.get())/>
             </div>
             <Banner id="crosscheck-status" kind=kind text=banner/>
+            <p id="crosscheck-progress" class="muted" aria-live="polite">{move || progress.get()}</p>
             <p id="unavailable" class="warn-text">{move || unavailable.get()}</p>
             <label for="tier-filter">"Show "</label>
             <select id="tier-filter" on:change=move |ev| filter.set(event_target_value(&ev))>

@@ -9,10 +9,16 @@
 //! Requests the run hands out go concurrently — the services' limits are
 //! independent, so a title search on one runs while another waits out its
 //! spacing — and the run is asked again whenever a reply comes back.
+//!
+//! [`drive_saving`] also writes the run's [`Checkpoint`] to the workspace as
+//! replies come in (at most twice a second, and at the end), and
+//! [`resume_or_new`] starts from it, so a reload mid-`.bib` goes on where it
+//! stopped instead of asking the services again.
 
 use crate::api::Client;
 use crate::services::clock::{sleep_ms, wall_now};
-use citegate_core::resolve::{Next, Reply, Report, Run};
+use crate::services::store::{keys, Workspace};
+use citegate_core::resolve::{Checkpoint, Next, Options, Reference, Reply, Report, Run};
 use futures::future::{select, Either, LocalBoxFuture};
 use futures::stream::{FuturesUnordered, StreamExt};
 use futures::FutureExt;
@@ -24,8 +30,68 @@ pub async fn drive(
     client: &Client,
     run: &mut Run,
     stopped: impl Fn() -> bool,
+    on_progress: impl FnMut(usize, usize),
+) -> Report {
+    drive_inner(client, run, None, stopped, on_progress).await
+}
+
+/// The workspace key of the checkpoint of a run over `refs` (the same
+/// references, read from the same `.bib`, resume the same run).
+pub fn checkpoint_key(refs: &[Reference]) -> String {
+    let text = serde_json::to_string(refs).unwrap_or_default();
+    format!(
+        "{}resolve-{:016x}",
+        keys::RUN_PREFIX,
+        crate::services::run::content_hash(&text)
+    )
+}
+
+/// The run of `refs` stored under `key` when one for these references
+/// stopped before the end, else a new run (a finished run is not resumed:
+/// checking again asks again what could not be asked, and the response
+/// cache answers the rest); `true` when it was resumed.
+pub async fn resume_or_new(
+    ws: &Workspace,
+    key: &str,
+    refs: Vec<Reference>,
+    opts: Options,
+) -> (Run, bool) {
+    if let Ok(Some(saved)) = ws.get::<Checkpoint>(key).await {
+        let (done, total) = saved.progress();
+        if done < total {
+            if let Some(run) = Run::resume(refs.clone(), opts.clone(), &saved) {
+                return (run, true);
+            }
+        }
+    }
+    (Run::new(refs, opts), false)
+}
+
+/// [`drive`], writing the run's checkpoint under `key` as it goes (a store
+/// failure only costs the resume, never the run).
+pub async fn drive_saving(
+    client: &Client,
+    ws: &Workspace,
+    key: &str,
+    run: &mut Run,
+    stopped: impl Fn() -> bool,
+    on_progress: impl FnMut(usize, usize),
+) -> Report {
+    drive_inner(client, run, Some((ws, key)), stopped, on_progress).await
+}
+
+/// Checkpoints go out at most this often (ms) while replies come in.
+const SAVE_EVERY_MS: f64 = 500.0;
+
+async fn drive_inner(
+    client: &Client,
+    run: &mut Run,
+    store: Option<(&Workspace, &str)>,
+    stopped: impl Fn() -> bool,
     mut on_progress: impl FnMut(usize, usize),
 ) -> Report {
+    let mut saved_at = f64::NEG_INFINITY;
+    let mut unsaved = false;
     let mut in_flight: FuturesUnordered<LocalBoxFuture<'_, (u64, Reply)>> = FuturesUnordered::new();
     loop {
         if stopped() {
@@ -64,7 +130,18 @@ pub async fn drive(
             run.answer(id, reply, wall_now());
             let (done, total) = run.progress();
             on_progress(done, total);
+            unsaved = true;
+            if let Some((ws, key)) = store {
+                if wall_now() - saved_at >= SAVE_EVERY_MS {
+                    let _ = ws.put(key, &run.checkpoint()).await;
+                    saved_at = wall_now();
+                    unsaved = false;
+                }
+            }
         }
+    }
+    if let (Some((ws, key)), true) = (store, unsaved) {
+        let _ = ws.put(key, &run.checkpoint()).await;
     }
     run.report()
 }

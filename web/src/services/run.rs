@@ -10,19 +10,20 @@
 //! or still failing after retries — is recorded as unverified with the
 //! reason and is tried again on the next resume; it is never recorded as
 //! "not found". The decisions themselves are the core's:
-//! [`citegate_core::verify::decide`] for verification and
-//! [`citegate_core::crossindex::verify`] for the cross-check.
+//! [`citegate_core::verify::decide`] for verification, and for the
+//! cross-check the core's step machine [`CrossRun`], which plans every
+//! request (batches cut over the whole list) and decides every answer; this
+//! module only sends its requests and stores its checkpoint.
 
 use super::db::StoreError;
 use super::store::{keys, Workspace};
-use crate::api::batch::{self, plan_chunks};
 use crate::api::client::{Client, ClientError};
 use citegate_core::candidates::Candidate;
-use citegate_core::crossindex::{self, IndexAnswer};
+use citegate_core::crossindex::{self, CrossRun, RunNext as CrossNext, RunReply as CrossReply};
 use citegate_core::pool::PoolPaper;
 use citegate_core::verify::{self, Decision, S2Body, VerifyOptions};
 use citegate_core::works::request::{self, Endpoints, WorkId};
-use citegate_core::works::{Service, Work};
+use citegate_core::works::Service;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -317,45 +318,14 @@ pub async fn verify_run(
     Ok(state)
 }
 
-/// One index's stored answer for one paper (serializable form of
-/// [`IndexAnswer`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "answer", rename_all = "snake_case")]
-pub enum StoredAnswer {
-    /// The index could not be reached, or kept failing.
-    Unavailable {
-        /// The service's error, for the page (empty in checkpoints written
-        /// before it was kept).
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        error: String,
-    },
-    /// The index answered.
-    Answered {
-        /// The work found by DOI.
-        by_doi: Option<Box<Work>>,
-        /// Title-search hits.
-        search: Vec<Work>,
-    },
-}
-
-impl StoredAnswer {
-    /// The core's form.
-    pub fn to_core(&self) -> IndexAnswer {
-        match self {
-            StoredAnswer::Unavailable { .. } => IndexAnswer::Unavailable,
-            StoredAnswer::Answered { by_doi, search } => IndexAnswer::Answered {
-                by_doi: by_doi.clone(),
-                search: search.clone(),
-            },
-        }
-    }
-}
+pub use citegate_core::crossindex::StoredAnswer;
 
 /// One paper's answers by index.
 pub type CrossItem = BTreeMap<Service, StoredAnswer>;
 
 /// Cross-checks `papers` against `services` (Crossref, OpenAlex), resuming
-/// run `id`; returns the state and the core's report.
+/// run `id`; returns the state and the report ([`cross_check_drive`] with no
+/// progress and no cancel).
 pub async fn cross_check_run(
     client: &Client,
     ws: &Workspace,
@@ -365,123 +335,71 @@ pub async fn cross_check_run(
     services: &[Service],
     cfg: &crossindex::Config,
 ) -> Result<(RunState<CrossItem>, crossindex::Report), RunError> {
+    cross_check_drive(
+        client,
+        ws,
+        ep,
+        id,
+        papers,
+        services,
+        cfg,
+        |_, _| {},
+        || false,
+    )
+    .await
+}
+
+/// Drives the core's [`CrossRun`] over `papers`: sends each request it plans
+/// through `client` (cache, throttle, retries), hands the outcome back, and
+/// writes the checkpoint after every answer, so a reload resumes where it
+/// stopped. `on_answer(run, changed)` is called after each answer with the
+/// papers whose answers changed; `cancelled()` is asked before each request
+/// (a cancelled run keeps its checkpoint and resumes on the next start).
+#[allow(clippy::too_many_arguments)]
+pub async fn cross_check_drive(
+    client: &Client,
+    ws: &Workspace,
+    ep: &Endpoints,
+    id: &str,
+    papers: &[PoolPaper],
+    services: &[Service],
+    cfg: &crossindex::Config,
+    mut on_answer: impl FnMut(&CrossRun, &[usize]),
+    cancelled: impl Fn() -> bool,
+) -> Result<(RunState<CrossItem>, crossindex::Report), RunError> {
     let mut state: RunState<CrossItem> = load(ws, id, papers.len()).await?;
-    for &service in services {
-        let needs = |s: &RunState<CrossItem>, i: usize| {
-            !matches!(
-                s.items.get(&i).and_then(|m| m.get(&service)),
-                Some(StoredAnswer::Answered { .. })
-            )
+    let mut run = CrossRun::new(
+        papers.to_vec(),
+        services.to_vec(),
+        ep.clone(),
+        *cfg,
+        std::mem::take(&mut state.items),
+    );
+    on_answer(&run, &[]);
+    while !cancelled() {
+        let ask = match run.next() {
+            CrossNext::Send(ask) => ask,
+            CrossNext::AwaitReplies | CrossNext::Done => break,
         };
-        let (chunks, without) = plan_chunks(
-            papers,
-            |p| batch::paper_doi(p).map(WorkId::Doi),
-            batch::batch_max(service),
-        );
-        let mut pending_search: Vec<usize> = without;
-        for chunk in chunks {
-            if !chunk.iter().any(|(i, _)| needs(&state, *i)) {
-                continue;
-            }
-            let ids: Vec<WorkId> = chunk.iter().map(|(_, id)| id.clone()).collect();
-            let reqs =
-                request::batch(service, ep, &ids).map_err(|e| RunError::Plan(e.to_string()))?;
-            let Some(req) = reqs.first() else { continue };
-            match client.page(req).await {
-                Ok(page) => {
-                    let mut by_key: BTreeMap<String, Work> = BTreeMap::new();
-                    for w in page.works {
-                        if let Some(k) = w.doi_key() {
-                            by_key.entry(k).or_insert(w);
-                        }
-                    }
-                    for (i, id) in &chunk {
-                        if !needs(&state, *i) {
-                            continue;
-                        }
-                        let key = match id {
-                            WorkId::Doi(d) => citegate_core::works::doi_key(d),
-                            _ => None,
-                        };
-                        match key.and_then(|k| by_key.remove(&k)) {
-                            Some(w) => {
-                                state.items.entry(*i).or_default().insert(
-                                    service,
-                                    StoredAnswer::Answered {
-                                        by_doi: Some(Box::new(w)),
-                                        search: Vec::new(),
-                                    },
-                                );
-                                ws.put(&run_key(&state.id), &state).await?;
-                            }
-                            // Not found by DOI: a title search decides.
-                            None => pending_search.push(*i),
-                        }
-                    }
-                }
-                Err(e) if e.is_unavailable() => {
-                    for (i, _) in &chunk {
-                        state.items.entry(*i).or_default().insert(
-                            service,
-                            StoredAnswer::Unavailable {
-                                error: e.to_string(),
-                            },
-                        );
-                    }
-                    ws.put(&run_key(&state.id), &state).await?;
-                }
-                Err(_) => pending_search.extend(chunk.iter().map(|(i, _)| *i)),
-            }
-        }
-        pending_search.sort_unstable();
-        for i in pending_search {
-            if !needs(&state, i) {
-                continue;
-            }
-            let Some(p) = papers.get(i) else { continue };
-            let title = p.title.clone().unwrap_or_default();
-            let answer = if title.trim().is_empty() {
-                StoredAnswer::Answered {
-                    by_doi: None,
-                    search: Vec::new(),
-                }
-            } else {
-                let req = request::search(service, ep, &title, SEARCH_LIMIT, None)
-                    .map_err(|e| RunError::Plan(e.to_string()))?;
-                match client.page(&req).await {
-                    Ok(page) => StoredAnswer::Answered {
-                        by_doi: None,
-                        search: page.works,
-                    },
-                    Err(e) => StoredAnswer::Unavailable {
-                        error: e.to_string(),
-                    },
-                }
-            };
-            state.items.entry(i).or_default().insert(service, answer);
+        let reply = match client.page(&ask.request).await {
+            Ok(page) => CrossReply::Page(page),
+            Err(e) if e.is_unavailable() => CrossReply::Unavailable(e.to_string()),
+            Err(e) => CrossReply::Failed(e.to_string()),
+        };
+        let changed = run.answer(ask.id, reply);
+        if !changed.is_empty() {
+            state.items = run.answers().clone();
             ws.put(&run_key(&state.id), &state).await?;
         }
+        on_answer(&run, &changed);
     }
-    let answers: Vec<Vec<(Service, IndexAnswer)>> = (0..papers.len())
-        .map(|i| {
-            state
-                .items
-                .get(&i)
-                .map(|m| m.iter().map(|(s, a)| (*s, a.to_core())).collect())
-                .unwrap_or_default()
-        })
-        .collect();
-    let (report, _verdicts) = crossindex::verify(papers, services, &answers, cfg);
-    state.finished = (0..papers.len()).all(|i| {
-        services.iter().all(|s| {
-            matches!(
-                state.items.get(&i).and_then(|m| m.get(s)),
-                Some(StoredAnswer::Answered { .. })
-            )
-        })
-    });
+    // Papers settled without a request (an index already out) count too.
+    let all: Vec<usize> = (0..papers.len()).collect();
+    on_answer(&run, &all);
+    state.items = run.answers().clone();
+    state.finished = run.finished();
     ws.put(&run_key(&state.id), &state).await?;
-    Ok((state, report))
+    Ok((state, run.report().0))
 }
 
 /// A stable 64-bit FNV-1a hash of a run's inputs, so the same inputs resume

@@ -14,6 +14,13 @@
 //! expected in Crossref", so Crossref's silence alone never makes them `low`.
 //! The core does no requests: the caller passes each index's answer.
 
+mod run;
+
+pub use run::{
+    batch_size, plan_chunks, Ask, Chunks, CrossRun, Next as RunNext, Reply as RunReply,
+    StoredAnswer,
+};
+
 use crate::pool::PoolPaper;
 use crate::title;
 use crate::works::{doi_key, Service, Work};
@@ -102,6 +109,37 @@ pub enum Confidence {
     Low,
     /// A confident match has a different DOI.
     Conflict,
+}
+
+impl Confidence {
+    /// The tier's name as written in reports: `high`, `medium`, `low`, `conflict`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Confidence::High => "high",
+            Confidence::Medium => "medium",
+            Confidence::Low => "low",
+            Confidence::Conflict => "conflict",
+        }
+    }
+
+    /// What the tier means, in a sentence for people (the rules of
+    /// [`classify`], with the default thresholds of [`Config`]).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Confidence::High => "high: Crossref or OpenAlex holds this paper (its DOI resolves there, or a title matches above 70 of 100), and no confident match disagrees with its DOI or year",
+            Confidence::Medium => "medium: the paper was found, but a confident match (DOI hit or title at least 90 of 100) gives a year more than one year off; or it is an arXiv preprint and the only index asked does not hold preprints",
+            Confidence::Low => "low: no index that should hold this paper found it (no DOI hit, no title above 70 of 100): possibly a phantom citation, check it by hand",
+            Confidence::Conflict => "conflict: a confident match in Crossref or OpenAlex carries a different DOI than the pool's: the pool's record may mix two papers",
+        }
+    }
+
+    /// Every tier, best first.
+    pub const ALL: [Confidence; 4] = [
+        Confidence::High,
+        Confidence::Medium,
+        Confidence::Low,
+        Confidence::Conflict,
+    ];
 }
 
 /// A paper's verdict, as written to its `cross_verification` field.
