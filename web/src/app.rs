@@ -72,6 +72,10 @@ fn apply_url_overrides(services: Services) {
             s.s2_interval_ms = ms;
         }
     });
+    // The throttle was configured from the saved settings when the services
+    // opened; the visit's interval must reach it too, or S2 keeps the saved
+    // pace (seen as a paced run in the unpaced e2e suite).
+    services.apply_limits();
 }
 
 /// A navigation link to `p`, marked while it is the current page.

@@ -18,7 +18,7 @@
 //!   hand `(status, body)` to a core reader such as
 //!   `bibtex::existence::outcome`; `Client::page` parses it into a `Page`.
 //! - Batching (which items go in which batch request, and the title searches
-//!   for the rest) is planned in the core: `verify::plan_batch` for
+//!   for the rest) is planned in the core: `verify::run::VerifyRun` (over `verify::plan_batch`) for
 //!   verification, `crossindex::CrossRun` for the cross-check.
 //!
 //! - [`llm`]: one streamed request to a language model (the Write page).

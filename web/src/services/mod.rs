@@ -160,12 +160,20 @@ impl Services {
         *self.inner().secrets.borrow_mut() = secrets;
     }
 
+    /// Applies the settings in memory to the throttle (the contact email's
+    /// pool, Semantic Scholar's interval) without saving them: what
+    /// `?s2_interval=` needs, since it holds for the visit only.
+    pub fn apply_limits(&self) {
+        let s = self.settings.get_untracked();
+        self.inner()
+            .throttle
+            .configure(!s.mailto.trim().is_empty(), s.s2_interval_ms);
+    }
+
     /// Saves the settings to the workspace and applies the new limits.
     pub async fn save_settings(&self) -> Result<(), StoreError> {
+        self.apply_limits();
         let s = self.settings.get_untracked();
-        let i = self.inner();
-        i.throttle
-            .configure(!s.mailto.trim().is_empty(), s.s2_interval_ms);
-        i.workspace.put(keys::SETTINGS, &s).await
+        self.inner().workspace.put(keys::SETTINGS, &s).await
     }
 }

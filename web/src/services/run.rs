@@ -21,16 +21,17 @@ use crate::api::client::{Client, ClientError};
 use citegate_core::candidates::Candidate;
 use citegate_core::crossindex::{self, CrossRun, RunNext as CrossNext, RunReply as CrossReply};
 use citegate_core::pool::PoolPaper;
-use citegate_core::verify::{self, Decision, S2Body, VerifyOptions};
-use citegate_core::works::request::{self, Endpoints, WorkId};
+use citegate_core::verify::run::{Fetched, Next, Settled, VerifyRun};
+use citegate_core::verify::{Decision, VerifyOptions};
+use citegate_core::works::request::Endpoints;
 use citegate_core::works::Service;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// Hits asked of a title search.
-pub const SEARCH_LIMIT: usize = 5;
+pub use citegate_core::verify::run::SEARCH_LIMIT;
 
 /// The start of the reason recorded for items a service could not check;
 /// the service's error follows in parentheses.
@@ -138,20 +139,6 @@ fn unverified(e: &ClientError) -> VerifyItem {
     }
 }
 
-/// The reason for a Semantic Scholar answer the core could not read. The
-/// service is named, as in every other unverified reason, so a row says
-/// who failed (an error answer already names it).
-fn unreadable(e: &citegate_core::Error) -> String {
-    if e.kind == citegate_core::error::ErrorKind::Api {
-        format!("unverified: {e}")
-    } else {
-        format!(
-            "unverified: {} sent an unreadable answer: {e}",
-            Service::SemanticScholar.name()
-        )
-    }
-}
-
 fn from_decision(d: Decision) -> VerifyItem {
     match d {
         Decision::Accepted { paper, score, .. } => VerifyItem::Accepted { paper, score },
@@ -161,34 +148,13 @@ fn from_decision(d: Decision) -> VerifyItem {
     }
 }
 
-/// One id looked up on its own (`GET /paper/{id}`), for when the batch
-/// cannot be sent: the record, `None` when the service does not know the id
-/// (404; the title search decides then), or the reason it stays unverified.
-async fn lookup_one(
-    client: &Client,
-    ep: &Endpoints,
-    id: &WorkId,
-) -> Result<Result<Option<PoolPaper>, String>, RunError> {
-    let req = request::lookup(Service::SemanticScholar, ep, id)
-        .map_err(|e| RunError::Plan(e.to_string()))?;
-    Ok(match client.execute(&req).await {
-        Ok(f) => match verify::read_s2_body(&f.body, Some(f.status)) {
-            Ok(S2Body::Paper(p)) => Ok(Some(*p)),
-            Ok(S2Body::Error(e)) if e.status == Some(404) => Ok(None),
-            Ok(S2Body::Error(e)) => Err(format!("unverified: {}", e.to_error())),
-            Ok(_) => Err("unverified: semantic_scholar paper answer is not a record".into()),
-            Err(e) => Err(unreadable(&e)),
-        },
-        Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e)),
-        Err(e) => Err(match unverified(&e) {
-            VerifyItem::Unverified { reason } => reason,
-            _ => UNAVAILABLE.into(),
-        }),
-    })
-}
-
 /// Verifies `candidates` against Semantic Scholar, resuming run `id`.
 /// `on_item` is called after each checkpoint with (position, result).
+///
+/// The core's [`VerifyRun`] chooses every request (batches, one lookup per
+/// id when the keyless batch's preflight is refused, title searches for
+/// the rest) and decides every answer; this loop only sends, classifies
+/// transport failures and checkpoints.
 pub async fn verify_run(
     client: &Client,
     ws: &Workspace,
@@ -199,118 +165,37 @@ pub async fn verify_run(
     mut on_item: impl FnMut(usize, &VerifyItem),
 ) -> Result<RunState<VerifyItem>, RunError> {
     let mut state: RunState<VerifyItem> = load(ws, id, candidates.len()).await?;
-    let todo =
-        |s: &RunState<VerifyItem>, i: usize| !s.items.get(&i).is_some_and(VerifyItem::decided);
-    // Which candidates go through the batch (an id) and which are searched
-    // by title: the core's plan, cut over the whole list so a resumed run
-    // rebuilds the same requests.
-    let plan = verify::plan_batch(candidates);
-    let chunks = plan.chunks;
-    let mut without = plan.titles;
-    // Set once the batch's preflight failed: later chunks go one GET per id.
-    let mut batch_blocked = false;
-    for chunk in chunks {
-        if !chunk.iter().any(|(i, _)| todo(&state, *i)) {
-            continue;
-        }
-        let ids: Vec<WorkId> = chunk.iter().map(|(_, id)| id.clone()).collect();
-        let reqs = request::batch(Service::SemanticScholar, ep, &ids)
-            .map_err(|e| RunError::Plan(e.to_string()))?;
-        let Some(req) = reqs.first() else { continue };
-        let answer = if batch_blocked {
-            None
-        } else {
-            Some(client.execute(req).await)
-        };
-        // One result per chunk position: a record, none (not found), or why not.
-        let records: Vec<Result<Option<PoolPaper>, String>> = match answer {
-            Some(Ok(f)) => match verify::read_s2_body(&f.body, Some(f.status)) {
-                Ok(S2Body::Batch(r)) => (0..chunk.len())
-                    .map(|pos| Ok(r.get(pos).cloned().flatten()))
-                    .collect(),
-                Ok(S2Body::Error(e)) => {
-                    vec![Err(format!("unverified: {}", e.to_error())); chunk.len()]
-                }
-                Ok(_) => vec![
-                    Err("unverified: semantic_scholar batch answer is not a list".into());
-                    chunk.len()
-                ],
-                Err(e) => vec![Err(unreadable(&e)); chunk.len()],
-            },
-            Some(Err(e @ ClientError::KeyPreflight { .. })) => {
-                return Err(RunError::KeyPreflight(e))
-            }
-            // The keyless batch needs a CORS preflight the service may not
-            // answer: the same ids, one GET each (no preflight).
-            None | Some(Err(ClientError::Preflight { .. })) => {
-                batch_blocked = true;
-                let mut out = Vec::with_capacity(chunk.len());
-                for (i, id) in &chunk {
-                    if !todo(&state, *i) {
-                        out.push(Err(String::new()));
-                        continue;
-                    }
-                    out.push(lookup_one(client, ep, id).await?);
-                }
-                out
-            }
-            Some(Err(e)) => {
-                let reason = match unverified(&e) {
-                    VerifyItem::Unverified { reason } => reason,
-                    _ => UNAVAILABLE.into(),
-                };
-                vec![Err(reason); chunk.len()]
-            }
-        };
-        for (pos, (i, _)) in chunk.iter().enumerate() {
-            if !todo(&state, *i) {
-                continue;
-            }
-            let Some(c) = candidates.get(*i) else {
-                continue;
-            };
-            let item = match records.get(pos) {
-                // The core decides; an id the service does not know is no
-                // verdict: the title search decides it below.
-                Some(Ok(record)) => match verify::decide_batch_record(c, record.as_ref(), opts) {
-                    Some(d) => from_decision(d),
-                    None => {
-                        without.push(*i);
-                        continue;
-                    }
-                },
-                Some(Err(reason)) => VerifyItem::Unverified {
-                    reason: reason.clone(),
-                },
-                None => continue,
-            };
-            state.items.insert(*i, item.clone());
-            ws.put(&run_key(id), &state).await?;
-            on_item(*i, &item);
-        }
-    }
-    without.sort_unstable();
-    without.dedup();
-    for i in without {
-        if !todo(&state, i) {
-            continue;
-        }
-        let Some(c) = candidates.get(i) else { continue };
-        let req = request::search(Service::SemanticScholar, ep, &c.title, SEARCH_LIMIT, None)
-            .map_err(|e| RunError::Plan(e.to_string()))?;
-        let item = match client.execute(&req).await {
-            Ok(f) => match verify::decide_body(c, &f.body, Some(f.status), 0, opts) {
-                Ok(d) => from_decision(d),
-                Err(e) => VerifyItem::Unverified {
-                    reason: unreadable(&e),
-                },
+    let decided: BTreeSet<usize> = state
+        .items
+        .iter()
+        .filter(|(_, item)| item.decided())
+        .map(|(i, _)| *i)
+        .collect();
+    let mut run = VerifyRun::new(candidates.to_vec(), ep.clone(), opts.clone(), &decided);
+    while let Next::Ask(req) = run.next_ask().map_err(|e| RunError::Plan(e.to_string()))? {
+        let fetched = match client.execute(&req).await {
+            Ok(f) => Fetched::Answer {
+                status: f.status,
+                body: f.body,
             },
             Err(e @ ClientError::KeyPreflight { .. }) => return Err(RunError::KeyPreflight(e)),
-            Err(e) => unverified(&e),
+            Err(ClientError::Preflight { .. }) => Fetched::PreflightRefused,
+            Err(e) => Fetched::Failed {
+                reason: match unverified(&e) {
+                    VerifyItem::Unverified { reason } => reason,
+                    _ => UNAVAILABLE.into(),
+                },
+            },
         };
-        state.items.insert(i, item.clone());
-        ws.put(&run_key(id), &state).await?;
-        on_item(i, &item);
+        for (i, settled) in run.answer(fetched) {
+            let item = match settled {
+                Settled::Decided(d) => from_decision(d),
+                Settled::Unverified(reason) => VerifyItem::Unverified { reason },
+            };
+            state.items.insert(i, item.clone());
+            ws.put(&run_key(id), &state).await?;
+            on_item(i, &item);
+        }
     }
     state.finished =
         state.items.len() == state.total && state.items.values().all(VerifyItem::decided);

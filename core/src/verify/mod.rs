@@ -13,6 +13,8 @@
 //! title score rather than blindly the first, unless the caller asks for
 //! the paper's behaviour (`paper_faithful`: the top hit only).
 
+pub mod run;
+
 use crate::candidates::Candidate;
 use crate::cutoff::{Date, PaperDate};
 use crate::error::{Error, ErrorKind, Location, Result};
