@@ -84,26 +84,8 @@ impl BibCommand {
 
 /// Today (UTC) from the system clock, for the future-year rule.
 fn today() -> Date {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    Date::new(y, m, d).unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
-fn civil_from_days(days: i64) -> (i32, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
-    (year, month, day)
+    Date::from_naive(chrono::Utc::now().date_naive())
+        .unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
 }
 
 /// Layers 2–4: one resolver run over every entry, then the core's verdict
