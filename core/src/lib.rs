@@ -84,6 +84,7 @@ pub mod prompt;
 pub mod resolve;
 pub mod search;
 pub mod settings;
+pub mod stepwise;
 pub mod tex;
 pub mod text;
 pub mod title;
