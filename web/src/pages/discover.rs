@@ -12,6 +12,7 @@
 
 use crate::api::ClientError;
 use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile};
+use crate::services::sliced::Latest;
 use crate::services::Services;
 use citegate_core::candidates::{self, DiscoveryCounts, DiscoveryOutcome, Query};
 use citegate_core::search;
@@ -79,8 +80,8 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
     let failures = RwSignal::new(Vec::<String>::new());
     let summary = RwSignal::new(String::new());
     let summary_kind = RwSignal::new(BannerKind::Info);
-    // A new outline or a new run makes an older run's answers stale.
-    let generation = StoredValue::new(0u64);
+    // A new outline or a new run cancels an older run: its answers are stale.
+    let searching = StoredValue::new(Latest::default());
     // "Stop" ends a run after the query in flight, keeping what it found.
     let stop = StoredValue::new(false);
 
@@ -148,7 +149,7 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
     });
 
     let set_outline = move |name: String, text: String| {
-        generation.update_value(|g| *g += 1);
+        searching.with_value(Latest::cancel);
         busy.set(false);
         outline.set((name, text));
         found.set(Vec::new());
@@ -181,8 +182,7 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
             .parse::<usize>()
             .unwrap_or(10)
             .clamp(1, 100);
-        generation.update_value(|g| *g += 1);
-        let gen = generation.get_value();
+        let cancel = searching.with_value(Latest::restart);
         stop.set_value(false);
         busy.set(true);
         done.set(0);
@@ -217,7 +217,7 @@ pub fn Discover(#[prop(into)] on_found: Callback<(String, String)>) -> impl Into
                         )),
                     }
                 }
-                if generation.get_value() != gen {
+                if cancel.is_cancelled() {
                     return;
                 }
                 if lists.is_empty() {

@@ -10,9 +10,10 @@
 
 use super::discover::Discover;
 use crate::components::{
-    slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+    yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
 use crate::services::run::{self, RunState, VerifyItem};
+use crate::services::sliced::{run_sliced, Latest};
 use crate::services::store::keys;
 use crate::services::Services;
 use citegate_core::bibtex::write;
@@ -100,13 +101,15 @@ pub fn PoolPage() -> impl IntoView {
     let message = RwSignal::new(String::new());
     let started_at = StoredValue::new(0.0f64);
     let done_at_start = StoredValue::new(0usize);
-    let generation = StoredValue::new(0u64);
+    // The verification run in flight: a newer input, a new run or Cancel
+    // makes its results stale (they are dropped, never shown).
+    let verifying = StoredValue::new(Latest::default());
 
     // The pre-deduplicated candidates, computed a slice at a time so that
     // 10,000 candidates never freeze the page; `None` while it runs.
     let parsed = RwSignal::new(None::<Result<Arc<PreDedup>, String>>);
     let preparing = RwSignal::new(String::new());
-    let prepare_id = StoredValue::new(0u64);
+    let preparing_run = StoredValue::new(Latest::default());
     let cutoff = Memo::new(move |_| Date::parse_iso(saved.get().cutoff.trim()).ok());
     let (guidelines, set_guidelines) = signal(String::new());
     let n_kept = move || {
@@ -166,11 +169,10 @@ pub fn PoolPage() -> impl IntoView {
     };
 
     // Parses and pre-deduplicates the current input, a slice at a time with
-    // progress; a newer input abandons an older run. The decided rows of the
+    // progress; a newer input cancels an older run. The decided rows of the
     // result come back from the workspace once it is known.
     let prepare = move || {
-        prepare_id.update_value(|g| *g += 1);
-        let mine = prepare_id.get_value();
+        let cancel = preparing_run.with_value(Latest::restart);
         parsed.set(None);
         preparing.set(String::new());
         let Saved { name, text, .. } = saved.get_untracked();
@@ -180,7 +182,7 @@ pub fn PoolPage() -> impl IntoView {
         preparing.set(format!("reading {name}"));
         leptos::task::spawn_local(async move {
             yield_now().await;
-            if prepare_id.get_value() != mine {
+            if cancel.is_cancelled() {
                 return;
             }
             let list = match candidates::parse_candidates(&text) {
@@ -195,23 +197,20 @@ pub fn PoolPage() -> impl IntoView {
                 list.len()
             ));
             yield_now().await;
-            if prepare_id.get_value() != mine {
+            if cancel.is_cancelled() {
                 return;
             }
-            let mut run = PreDedupRun::new(list, candidates::PRE_DEDUP_THRESHOLD);
-            yield_now().await;
-            while !slice(|| run.step(STEP_CANDIDATES)) {
-                let (at, total) = run.progress();
+            let run = PreDedupRun::new(list, candidates::PRE_DEDUP_THRESHOLD);
+            let progress = |(at, total)| {
                 preparing.set(format!(
                     "pre-dedup of {name}: {at} / {total} candidates compared"
-                ));
-                yield_now().await;
-                if prepare_id.get_value() != mine {
-                    return;
-                }
-            }
+                ))
+            };
+            let Some(result) = run_sliced(run, STEP_CANDIDATES, progress, &cancel).await else {
+                return;
+            };
             preparing.set(String::new());
-            parsed.set(Some(Ok(Arc::new(run.finish()))));
+            parsed.set(Some(Ok(Arc::new(result))));
             restore_rows();
         });
     };
@@ -229,7 +228,7 @@ pub fn PoolPage() -> impl IntoView {
     }
 
     let set_input = move |name: String, text: String, cut: Option<String>| {
-        generation.update_value(|g| *g += 1);
+        verifying.with_value(Latest::cancel);
         phase.set(Phase::Idle);
         message.set(String::new());
         rows.set(BTreeMap::new());
@@ -269,8 +268,7 @@ pub fn PoolPage() -> impl IntoView {
         if list.is_empty() {
             return;
         }
-        generation.update_value(|g| *g += 1);
-        let gen = generation.get_value();
+        let cancel = verifying.with_value(Latest::restart);
         let run = saved.with_untracked(|v| run_base(&v.text, &v.cutoff));
         phase.set(Phase::Running);
         message.set(String::new());
@@ -286,7 +284,7 @@ pub fn PoolPage() -> impl IntoView {
             let ep = s.endpoints();
             let opts = VerifyOptions::new(cut);
             for (chunk, part) in list.chunks(CHUNK).enumerate() {
-                if generation.get_value() != gen {
+                if cancel.is_cancelled() {
                     return;
                 }
                 if phase.get_untracked() == Phase::Pausing {
@@ -297,7 +295,7 @@ pub fn PoolPage() -> impl IntoView {
                 let id = format!("{run}-{chunk}");
                 let result =
                     run::verify_run(&client, &s.workspace(), &ep, &id, part, &opts, |i, item| {
-                        if generation.get_value() == gen {
+                        if !cancel.is_cancelled() {
                             rows.update(|r| {
                                 r.insert(base + i, item.clone());
                             });
@@ -306,7 +304,7 @@ pub fn PoolPage() -> impl IntoView {
                     .await;
                 match result {
                     Ok(state) => {
-                        if generation.get_value() == gen {
+                        if !cancel.is_cancelled() {
                             rows.update(|r| {
                                 for (i, item) in state.items {
                                     r.insert(base + i, item);
@@ -322,7 +320,7 @@ pub fn PoolPage() -> impl IntoView {
                 }
                 yield_now().await;
             }
-            if generation.get_value() == gen {
+            if !cancel.is_cancelled() {
                 let r = rows.get_untracked();
                 let open = r.values().filter(|x| !x.decided()).count();
                 if open > 0 {
@@ -340,7 +338,7 @@ pub fn PoolPage() -> impl IntoView {
         }
     };
     let cancel = move |_| {
-        generation.update_value(|g| *g += 1);
+        verifying.with_value(Latest::cancel);
         phase.set(Phase::Idle);
         message.set("cancelled; decided rows are kept and a new run resumes from them".into());
     };
