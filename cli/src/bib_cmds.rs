@@ -3,7 +3,8 @@
 //! `--online` whether each entry is a real work that says what its record
 //! says (layers 2–4: the core's resolver run, then its verdict rules).
 
-use crate::io::{print_json, read_text, BAD_INPUT, FAIL, PASS};
+use crate::error::{Error, Outcome};
+use crate::io::{print_json, read_text, FAIL, PASS};
 use crate::live::{Executor, LiveArgs};
 use citegate_core::bibtex::check;
 use citegate_core::bibtex::format::Severity;
@@ -61,16 +62,21 @@ pub struct BibcheckArgs {
 }
 
 impl BibCommand {
-    pub fn run(self) -> u8 {
+    pub fn run(self) -> Outcome {
         match self {
             BibCommand::Bibcheck(a) => {
-                // Every file is checked; the exit code is the worst one.
+                // Every file is checked; the exit code is the worst one, and
+                // a file that cannot be checked is an error after the others ran.
                 let paths: Vec<PathBuf> = a.bib.iter().chain(&a.files).cloned().collect();
-                paths
-                    .iter()
-                    .map(|p| run_bibcheck(&a, p))
-                    .max()
-                    .unwrap_or(PASS)
+                let mut worst = PASS;
+                let mut errors = Vec::new();
+                for p in &paths {
+                    match run_bibcheck(&a, p) {
+                        Ok(code) => worst = worst.max(code),
+                        Err(e) => errors.push(e),
+                    }
+                }
+                Error::all(errors).map_or(Ok(worst), Err)
             }
         }
     }
@@ -78,31 +84,13 @@ impl BibCommand {
 
 /// Today (UTC) from the system clock, for the future-year rule.
 fn today() -> Date {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    Date::new(y, m, d).unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
-fn civil_from_days(days: i64) -> (i32, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
-    (year, month, day)
+    Date::from_naive(chrono::Utc::now().date_naive())
+        .unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
 }
 
 /// Layers 2–4: one resolver run over every entry, then the core's verdict
 /// rules ([`check::online_report`]).
-fn run_online(bib: &parse::Bibliography, a: &BibcheckArgs) -> Result<check::OnlineReport, u8> {
+fn run_online(bib: &parse::Bibliography, a: &BibcheckArgs) -> Result<check::OnlineReport, Error> {
     let settings = a.live.settings()?;
     let mut exec = Executor::new(&settings, a.json)?;
     let mut run = resolve::Run::new(check::references(bib), settings.resolve_options());
@@ -121,43 +109,23 @@ fn current_year() -> i32 {
     today().year()
 }
 
-fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
+fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> Outcome {
     // Settings are checked before any work, so a bad flag is exit 2 at once.
     if a.online {
-        if let Err(code) = a.live.settings() {
-            return code;
-        }
+        a.live.settings()?;
     }
-    let bytes = match crate::annotate::read_input(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!(
-                "error: cannot read {}: {}",
-                path.display(),
-                e.to_string().to_lowercase()
-            );
-            return BAD_INPUT;
-        }
-    };
+    let bytes = crate::annotate::read_input(path).map_err(|e| Error::read(path, &e))?;
     let bib_name = crate::annotate::display_name(path);
     // `.bib`, CSL-JSON or RIS, by extension or content (core::bibtex::read_bibliography).
     // An 8-bit file is read as BibTeX reads it, with a warning naming the encoding.
-    let bib = match citegate_core::bibtex::read_bibliography_bytes(&bib_name, &bytes) {
-        Ok(bib) => bib,
-        Err(e) => {
-            eprintln!("error: {}", e.in_file(bib_name));
-            return BAD_INPUT;
-        }
-    };
+    let bib = citegate_core::bibtex::read_bibliography_bytes(&bib_name, &bytes)
+        .map_err(|e| Error::core(e.in_file(bib_name.clone())))?;
     let mut project = None;
     if !a.tex.is_empty() {
         let mut given = std::collections::BTreeMap::new();
         let mut names = Vec::new();
         for path in &a.tex {
-            let text = match read_text(path) {
-                Ok(t) => t,
-                Err(code) => return code,
-            };
+            let text = read_text(path)?;
             let name = path.to_string_lossy().replace('\\', "/");
             given.insert(name.clone(), text);
             names.push(name);
@@ -179,10 +147,7 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
         ModeArg::Loose => Mode::Loose,
     };
     if a.online {
-        match run_online(&bib, a) {
-            Ok(o) => report.online = Some(o),
-            Err(code) => return code,
-        }
+        report.online = Some(run_online(&bib, a)?);
     }
     let format = if a.json {
         crate::annotate::OutputFormat::Json
@@ -235,9 +200,5 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> u8 {
         crate::annotate::FailOn::Warning => Severity::Warning,
         crate::annotate::FailOn::Error => Severity::Error,
     };
-    if report.passes(fail_at) {
-        PASS
-    } else {
-        FAIL
-    }
+    Ok(if report.passes(fail_at) { PASS } else { FAIL })
 }

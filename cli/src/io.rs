@@ -1,6 +1,6 @@
 //! Reading inputs and printing results, shared by every subcommand.
 
-use citegate_core::Error;
+use crate::error::Error;
 use serde_json::Value;
 use std::path::Path;
 
@@ -41,28 +41,17 @@ pub fn exit_quietly_on_broken_pipe() {
 
 /// Reads a file as UTF-8 text through the core's [`citegate_core::text::decode`]
 /// (a byte-order mark skipped; UTF-16, zip archives and binary files named,
-/// a broken byte located by line and column), or prints the error and
-/// returns `Err(BAD_INPUT)`.
-#[allow(dead_code)]
-pub fn read_text(path: &Path) -> Result<String, u8> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        eprintln!(
-            "error: cannot read {}: {}",
-            path.display(),
-            e.to_string().to_lowercase()
-        );
-        BAD_INPUT
-    })?;
+/// a broken byte located by line and column).
+pub fn read_text(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::read(path, &e))?;
     citegate_core::text::decode(&bytes)
         .map(str::to_string)
-        .map_err(|e| report(path, e))
+        .map_err(|e| Error::input(path, e))
 }
 
-/// Prints a core error with the file it came from, and gives the exit code for bad input.
-#[allow(dead_code)]
-pub fn report(path: &Path, err: Error) -> u8 {
-    eprintln!("error: {}", err.in_file(path.display().to_string()));
-    BAD_INPUT
+/// A JSON syntax or shape error in `path`, with its line and column.
+pub fn json_error(path: &Path, err: &serde_json::Error) -> Error {
+    Error::input(path, citegate_core::Error::json(err))
 }
 
 /// Prints a value as pretty JSON on stdout.
@@ -99,16 +88,9 @@ pub fn recorded(value: &Value) -> (Option<u16>, String) {
 
 /// Reads recorded responses: a JSON object keyed by title, or a directory of
 /// `<key>.json` files (the key is the file stem).
-pub fn load_responses(path: &Path) -> Result<Vec<(String, Value)>, u8> {
+pub fn load_responses(path: &Path) -> Result<Vec<(String, Value)>, Error> {
     if path.is_dir() {
-        let entries = std::fs::read_dir(path).map_err(|e| {
-            eprintln!(
-                "error: cannot read {}: {}",
-                path.display(),
-                e.to_string().to_lowercase()
-            );
-            BAD_INPUT
-        })?;
+        let entries = std::fs::read_dir(path).map_err(|e| Error::read(path, &e))?;
         let mut out = Vec::new();
         for entry in entries.flatten() {
             let p = entry.path();
@@ -119,24 +101,20 @@ pub fn load_responses(path: &Path) -> Result<Vec<(String, Value)>, u8> {
                 continue;
             };
             let text = read_text(&p)?;
-            let value: Value = serde_json::from_str(&text)
-                .map_err(|e| report(&p, citegate_core::Error::json(&e)))?;
+            let value: Value = serde_json::from_str(&text).map_err(|e| json_error(&p, &e))?;
             out.push((stem, value));
         }
         Ok(out)
     } else {
         let text = read_text(path)?;
-        let value: Value = serde_json::from_str(&text)
-            .map_err(|e| report(path, citegate_core::Error::json(&e)))?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| json_error(path, &e))?;
         match value {
             Value::Object(m) => Ok(m.into_iter().collect()),
-            _ => {
-                eprintln!(
-                    "error: {}: expected a JSON object mapping titles to responses",
-                    path.display()
-                );
-                Err(BAD_INPUT)
-            }
+            _ => Err(Error::content(
+                path,
+                citegate_core::ErrorKind::Shape,
+                "expected a JSON object mapping titles to responses",
+            )),
         }
     }
 }

@@ -20,8 +20,8 @@
 //! success, or a 404. Keys are never written to it: the URL of a key is
 //! stripped by the core, headers are not stored.
 
+use crate::error::Error;
 use crate::http::Client;
-use crate::io::BAD_INPUT;
 use citegate_core::fetch::queue::{Final, Next, Queue, QueueOptions, Reply};
 use citegate_core::fetch::{self, RetryPolicy};
 use citegate_core::resolve;
@@ -164,26 +164,25 @@ fn env(name: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-fn bad(message: String) -> u8 {
-    eprintln!("error: {message}");
-    BAD_INPUT
-}
-
 /// Reads `s2=1000,crossref=200`.
-fn parse_intervals(text: &str) -> Result<Vec<(&'static str, u64)>, u8> {
+fn parse_intervals(text: &str) -> Result<Vec<(&'static str, u64)>, Error> {
     let mut out = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((name, ms)) = part.split_once('=') else {
-            return Err(bad(format!(
-                "--interval-ms: `{part}` is not service=milliseconds"
-            )));
+            return Err(Error::flag(
+                "--interval-ms",
+                format!("`{part}` is not service=milliseconds"),
+            ));
         };
-        let service = service_name(name)
-            .ok_or_else(|| bad(format!("--interval-ms: unknown service `{}`", name.trim())))?;
-        let ms: u64 = ms
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("--interval-ms: `{}` is not a number", ms.trim())))?;
+        let service = service_name(name).ok_or_else(|| {
+            Error::flag(
+                "--interval-ms",
+                format!("unknown service `{}`", name.trim()),
+            )
+        })?;
+        let ms: u64 = ms.trim().parse().map_err(|_| {
+            Error::flag("--interval-ms", format!("`{}` is not a number", ms.trim()))
+        })?;
         out.push((service, ms));
     }
     Ok(out)
@@ -192,7 +191,7 @@ fn parse_intervals(text: &str) -> Result<Vec<(&'static str, u64)>, u8> {
 impl LiveArgs {
     /// Resolves flags over the config file over the defaults, with keys
     /// and contact addresses from the environment.
-    pub fn settings(&self) -> Result<Settings, u8> {
+    pub fn settings(&self) -> Result<Settings, Error> {
         let file = match &self.config {
             Some(p) => read_config(p)?,
             None => ConfigFile::default(),
@@ -202,8 +201,9 @@ impl LiveArgs {
             .map(|(k, v)| (*k, v.to_string()))
             .collect();
         for (name, url) in &file.base {
-            let s = service_name(name)
-                .ok_or_else(|| bad(format!("--config: unknown service `{name}` in [base]")))?;
+            let s = service_name(name).ok_or_else(|| {
+                Error::flag("--config", format!("unknown service `{name}` in [base]"))
+            })?;
             roots.insert(s, url.clone());
         }
         for (s, flag) in [
@@ -220,15 +220,19 @@ impl LiveArgs {
         }
         for (s, url) in &roots {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(bad(format!("--{s}-base: `{url}` is not an http(s) url")));
+                return Err(Error::flag(
+                    &format!("--{s}-base"),
+                    format!("`{url}` is not an http(s) url"),
+                ));
             }
         }
         let mut intervals: HashMap<&'static str, u64> = HashMap::new();
         for (name, ms) in &file.interval_ms {
             let s = service_name(name).ok_or_else(|| {
-                bad(format!(
-                    "--config: unknown service `{name}` in [interval_ms]"
-                ))
+                Error::flag(
+                    "--config",
+                    format!("unknown service `{name}` in [interval_ms]"),
+                )
             })?;
             intervals.insert(s, *ms);
         }
@@ -268,7 +272,7 @@ impl LiveArgs {
     }
 }
 
-fn read_config(path: &Path) -> Result<ConfigFile, u8> {
+fn read_config(path: &Path) -> Result<ConfigFile, Error> {
     let text = crate::io::read_text(path)?;
     let json = path
         .extension()
@@ -290,7 +294,7 @@ fn read_config(path: &Path) -> Result<ConfigFile, u8> {
         } else {
             format!("{first}: {last}")
         };
-        bad(format!("{}: {}", path.display(), text.to_lowercase()))
+        Error::content(path, citegate_core::ErrorKind::Shape, text.to_lowercase())
     })
 }
 
@@ -384,16 +388,17 @@ pub struct Cache {
 impl Cache {
     /// Reads `path`; an absent file is an empty cache, an unreadable one an
     /// error (overwriting it would lose a workspace's answers).
-    pub fn load(path: &Path) -> Result<Cache, u8> {
+    pub fn load(path: &Path) -> Result<Cache, Error> {
         let map = if path.exists() {
             let text = crate::io::read_text(path)?;
             match serde_json::from_str::<Value>(&text) {
                 Ok(Value::Object(m)) => m,
                 _ => {
-                    return Err(bad(format!(
-                        "{}: not a JSON object; is it an s2_cache.json?",
-                        path.display()
-                    )))
+                    return Err(Error::content(
+                        path,
+                        citegate_core::ErrorKind::Shape,
+                        "not a JSON object; is it an s2_cache.json?",
+                    ))
                 }
             }
         } else {
@@ -566,7 +571,7 @@ pub struct Executor {
 impl Executor {
     /// An executor for `settings`; `quiet` (e.g. `--json`) hides progress,
     /// which is also hidden when stderr is not a terminal.
-    pub fn new(settings: &Settings, quiet: bool) -> Result<Executor, u8> {
+    pub fn new(settings: &Settings, quiet: bool) -> Result<Executor, Error> {
         let cache = match &settings.cache {
             Some(p) => Some(Cache::load(p)?),
             None => None,
@@ -678,7 +683,7 @@ pub struct Fetcher {
 
 impl Fetcher {
     /// A fetcher for `settings`.
-    pub fn new(settings: &Settings, quiet: bool) -> Result<Fetcher, u8> {
+    pub fn new(settings: &Settings, quiet: bool) -> Result<Fetcher, Error> {
         Ok(Fetcher {
             exec: Executor::new(settings, quiet)?,
             queue: Queue::new(settings.queue_options()),

@@ -9,6 +9,7 @@
 
 mod annotate;
 mod bib_cmds;
+mod error;
 mod http;
 mod io;
 mod live;
@@ -133,7 +134,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code as u8);
         }
     };
-    let code = match cli.command {
+    let outcome = match cli.command {
         Command::Bib(cmd) => cmd.run(),
         Command::Match(cmd) => cmd.run(),
         Command::Pool(cmd) => cmd.run(),
@@ -143,21 +144,21 @@ fn main() -> ExitCode {
         Command::Completions { shell } => {
             let mut cmd = with_examples(Cli::command());
             clap_complete::generate(shell, &mut cmd, "citegate", &mut std::io::stdout());
-            0
+            Ok(io::PASS)
         }
         Command::Man => {
             let man = clap_mangen::Man::new(with_examples(Cli::command()));
-            match man.render(&mut std::io::stdout()) {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!(
-                        "error: cannot write the man page: {}",
-                        e.to_string().to_lowercase()
-                    );
-                    2
-                }
-            }
+            man.render(&mut std::io::stdout())
+                .map(|()| io::PASS)
+                .map_err(|e| error::Error::write(std::path::Path::new("the man page"), &e))
         }
     };
-    ExitCode::from(code)
+    // The one place an error is printed.
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! `citegate match` and `citegate cutoff`: the title-match and cutoff rules.
 
-use crate::io::{print_json, read_text, BAD_INPUT, FAIL, PASS};
+use crate::error::{Error, Outcome};
+use crate::io::{print_json, read_text, FAIL, PASS};
 use citegate_core::cutoff::{self, Date, PaperDate};
 use citegate_core::title;
 use clap::{ArgGroup, Args, Subcommand};
@@ -58,7 +59,7 @@ pub struct CutoffArgs {
 }
 
 impl MatchCommand {
-    pub fn run(self) -> u8 {
+    pub fn run(self) -> Outcome {
         match self {
             MatchCommand::Match(a) => run_match(a),
             MatchCommand::Cutoff(a) => run_cutoff(a),
@@ -66,21 +67,18 @@ impl MatchCommand {
     }
 }
 
-fn run_match(a: MatchArgs) -> u8 {
+fn run_match(a: MatchArgs) -> Outcome {
     let m = title::match_titles(&a.candidate, &a.found, a.substring_bypass, a.threshold);
     if a.json {
         print_json(&m);
     } else {
         println!("{} {}", m.score, if m.pass { "PASS" } else { "FAIL" });
     }
-    PASS
+    Ok(PASS)
 }
 
-fn run_detect(path: &std::path::Path, json: bool) -> u8 {
-    let text = match read_text(path) {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
+fn run_detect(path: &std::path::Path, json: bool) -> Outcome {
+    let text = read_text(path)?;
     let found = cutoff::detect(&text);
     let suggested = found.iter().find(|c| c.suggested);
     if json {
@@ -106,41 +104,23 @@ fn run_detect(path: &std::path::Path, json: bool) -> u8 {
             None => println!("no cutoff suggested (only camera-ready or notification dates)"),
         }
     }
-    if suggested.is_some() {
-        PASS
-    } else {
-        FAIL
-    }
+    Ok(if suggested.is_some() { PASS } else { FAIL })
 }
 
-fn run_cutoff(a: CutoffArgs) -> u8 {
+fn run_cutoff(a: CutoffArgs) -> Outcome {
     if let Some(path) = &a.detect {
         return run_detect(path, a.json);
     }
     let Some(cutoff_text) = a.cutoff.as_deref() else {
-        eprintln!("error: give --cutoff or --detect");
-        return BAD_INPUT;
+        return Err(Error::usage("give --cutoff or --detect"));
     };
-    let cutoff = match Date::parse_iso(cutoff_text) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: --cutoff: {e}");
-            return BAD_INPUT;
-        }
-    };
+    let cutoff = Date::parse_iso(cutoff_text).map_err(|e| Error::flag("--cutoff", e))?;
     let paper = match (&a.paper_date, a.paper_year) {
-        (Some(text), _) => PaperDate::parse(text).map_err(|e| format!("--paper-date: {e}")),
+        (Some(text), _) => PaperDate::parse(text).map_err(|e| Error::flag("--paper-date", e)),
         (None, Some(year)) => PaperDate::from_parts(year, a.paper_month)
-            .map_err(|e| format!("--paper-year/--paper-month: {e}")),
-        (None, None) => Err("give --paper-date or --paper-year".to_string()),
-    };
-    let paper = match paper {
-        Ok(p) => p,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            return BAD_INPUT;
-        }
-    };
+            .map_err(|e| Error::flag("--paper-year/--paper-month", e)),
+        (None, None) => Err(Error::usage("give --paper-date or --paper-year")),
+    }?;
     let c = cutoff::check(paper, cutoff);
     if a.json {
         print_json(&c);
@@ -152,9 +132,5 @@ fn run_cutoff(a: CutoffArgs) -> u8 {
             c.paper, c.cutoff
         );
     }
-    if c.pass {
-        PASS
-    } else {
-        FAIL
-    }
+    Ok(if c.pass { PASS } else { FAIL })
 }

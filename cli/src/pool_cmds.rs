@@ -5,8 +5,9 @@
 //! valid, 1 the check ran and failed (no papers, errors left in the pool,
 //! candidates that could not be decided), 2 bad input.
 
+use crate::error::{Error, Outcome};
 use crate::io::{
-    load_responses, print_json, read_text, recorded, report, response_key, BAD_INPUT, FAIL, PASS,
+    json_error, load_responses, print_json, read_text, recorded, response_key, FAIL, PASS,
 };
 use crate::live::{Fetcher, LiveArgs};
 use citegate_core::bibtex::write::write_bib;
@@ -189,8 +190,8 @@ pub struct PromptArgs {
 }
 
 impl PoolCommand {
-    pub fn run(self) -> u8 {
-        let result = match self {
+    pub fn run(self) -> Outcome {
+        match self {
             PoolCommand::PreDedup(a) => run_pre_dedup(a),
             PoolCommand::OutlineQueries(a) => run_outline(a),
             PoolCommand::Verify(a) => run_verify(a),
@@ -199,20 +200,12 @@ impl PoolCommand {
             PoolCommand::Bibtex(a) => run_bibtex(a),
             PoolCommand::Prompt(a) => run_prompt(a),
             PoolCommand::PoolChain(a) => run_chain(a),
-        };
-        result.unwrap_or_else(|code| code)
+        }
     }
 }
 
-fn write_text(path: &Path, text: &str) -> Result<(), u8> {
-    std::fs::write(path, text).map_err(|e| {
-        eprintln!(
-            "error: cannot write {}: {}",
-            path.display(),
-            e.to_string().to_lowercase()
-        );
-        BAD_INPUT
-    })
+fn write_text(path: &Path, text: &str) -> Result<(), Error> {
+    std::fs::write(path, text).map_err(|e| Error::write(path, &e))
 }
 
 fn to_pretty<T: serde::Serialize>(value: &T) -> String {
@@ -221,16 +214,13 @@ fn to_pretty<T: serde::Serialize>(value: &T) -> String {
     s
 }
 
-fn parse_cutoff(text: &str) -> Result<Date, u8> {
-    Date::parse_iso(text).map_err(|e| {
-        eprintln!("error: --cutoff: {e}");
-        BAD_INPUT
-    })
+fn parse_cutoff(text: &str) -> Result<Date, Error> {
+    Date::parse_iso(text).map_err(|e| Error::flag("--cutoff", e))
 }
 
-fn run_pre_dedup(a: PreDedupArgs) -> Result<u8, u8> {
+fn run_pre_dedup(a: PreDedupArgs) -> Outcome {
     let text = read_text(&a.input)?;
-    let cands = candidates::parse_candidates(&text).map_err(|e| report(&a.input, e))?;
+    let cands = candidates::parse_candidates(&text).map_err(|e| Error::input(&a.input, e))?;
     let result = candidates::pre_dedup_with(cands, a.title_ratio);
     write_text(&a.out, &to_pretty(&result))?;
     if a.json {
@@ -252,9 +242,9 @@ fn run_pre_dedup(a: PreDedupArgs) -> Result<u8, u8> {
     Ok(PASS)
 }
 
-fn run_outline(a: OutlineArgs) -> Result<u8, u8> {
+fn run_outline(a: OutlineArgs) -> Outcome {
     let text = read_text(&a.outline)?;
-    let queries = candidates::outline_queries(&text).map_err(|e| report(&a.outline, e))?;
+    let queries = candidates::outline_queries(&text).map_err(|e| Error::input(&a.outline, e))?;
     if a.json {
         print_json(&queries);
     } else {
@@ -279,7 +269,7 @@ fn verify_answers(
     live: &LiveArgs,
     quiet: bool,
     cands: &[candidates::Candidate],
-) -> Result<Vec<Option<Recorded>>, u8> {
+) -> Result<Vec<Option<Recorded>>, Error> {
     if let Some(path) = responses {
         let responses = load_responses(path)?;
         let mut by_key: std::collections::HashMap<String, &Value> =
@@ -310,10 +300,7 @@ fn verify_answers(
             S2_SEARCH_LIMIT,
             None,
         )
-        .map_err(|e| {
-            eprintln!("error: {e}");
-            BAD_INPUT
-        })?;
+        .map_err(Error::core)?;
         requests.push(req);
     }
     let finals = fetcher.fetch(requests, "verify");
@@ -401,10 +388,10 @@ fn decide_all(
     v
 }
 
-fn run_verify(a: VerifyArgs) -> Result<u8, u8> {
+fn run_verify(a: VerifyArgs) -> Outcome {
     let cutoff = parse_cutoff(&a.cutoff)?;
     let text = read_text(&a.candidates)?;
-    let cands = candidates::parse_candidates(&text).map_err(|e| report(&a.candidates, e))?;
+    let cands = candidates::parse_candidates(&text).map_err(|e| Error::input(&a.candidates, e))?;
     let answers = verify_answers(a.responses.as_deref(), &a.live, a.json, &cands)?;
     let mut opts = VerifyOptions::new(cutoff);
     opts.paper_faithful = a.paper_faithful;
@@ -445,15 +432,14 @@ fn run_verify(a: VerifyArgs) -> Result<u8, u8> {
     Ok(if undecided > 0 { FAIL } else { PASS })
 }
 
-fn run_dedupe(a: DedupeArgs) -> Result<u8, u8> {
+fn run_dedupe(a: DedupeArgs) -> Outcome {
     if let Some(c) = &a.cutoff {
         parse_cutoff(c)?;
     }
     let text = read_text(&a.input)?;
-    let papers = pool::parse_dedupe_input(&text).map_err(|e| report(&a.input, e))?;
+    let papers = pool::parse_dedupe_input(&text).map_err(|e| Error::input(&a.input, e))?;
     if papers.is_empty() {
-        eprintln!("error: {}: no papers to deduplicate", a.input.display());
-        return Ok(FAIL);
+        return Err(Error::failed("no papers to deduplicate").in_file(&a.input));
     }
     let d = pool::dedupe(papers, a.cutoff.clone());
     write_text(&a.out, &pool::to_json(&d.pool))?;
@@ -478,11 +464,10 @@ fn run_dedupe(a: DedupeArgs) -> Result<u8, u8> {
     Ok(PASS)
 }
 
-fn run_validate(a: ValidateArgs) -> Result<u8, u8> {
+fn run_validate(a: ValidateArgs) -> Outcome {
     let text = read_text(&a.pool)?;
-    let mut value: Value =
-        serde_json::from_str(&text).map_err(|e| report(&a.pool, citegate_core::Error::json(&e)))?;
-    let v = pool::validate(&mut value, a.fix).map_err(|e| report(&a.pool, e))?;
+    let mut value: Value = serde_json::from_str(&text).map_err(|e| json_error(&a.pool, &e))?;
+    let v = pool::validate(&mut value, a.fix).map_err(|e| Error::input(&a.pool, e))?;
     if v.n_fixed > 0 {
         write_text(&a.pool, &to_pretty(&value))?;
     }
@@ -522,12 +507,11 @@ fn run_validate(a: ValidateArgs) -> Result<u8, u8> {
     Ok(if v.pass() { PASS } else { FAIL })
 }
 
-fn run_bibtex(a: BibtexArgs) -> Result<u8, u8> {
+fn run_bibtex(a: BibtexArgs) -> Outcome {
     let text = read_text(&a.pool)?;
-    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    let mut pool = pool::parse_pool(&text).map_err(|e| Error::input(&a.pool, e))?;
     if pool.papers.is_empty() {
-        eprintln!("error: {}: the pool has no papers", a.pool.display());
-        return Ok(FAIL);
+        return Err(Error::failed("the pool has no papers").in_file(&a.pool));
     }
     let bib = write_bib(&mut pool);
     write_text(&a.out, &bib.text)?;
@@ -550,23 +534,23 @@ fn run_bibtex(a: BibtexArgs) -> Result<u8, u8> {
     Ok(PASS)
 }
 
-fn run_prompt(a: PromptArgs) -> Result<u8, u8> {
+fn run_prompt(a: PromptArgs) -> Outcome {
     let text = read_text(&a.pool)?;
-    let pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    let pool = pool::parse_pool(&text).map_err(|e| Error::input(&a.pool, e))?;
     let cutoff = match (&a.cutoff, &pool.cutoff_date) {
         (Some(c), _) => parse_cutoff(c)?,
         (None, Some(c)) => Date::parse_iso(c).map_err(|e| {
-            report(
+            Error::input(
                 &a.pool,
                 e.at(citegate_core::Location::default().field("cutoff_date")),
             )
         })?,
         (None, None) => {
-            eprintln!(
-                "error: {}: the pool has no cutoff_date; give --cutoff",
-                a.pool.display()
-            );
-            return Err(BAD_INPUT);
+            return Err(Error::content(
+                &a.pool,
+                citegate_core::ErrorKind::MissingField,
+                "the pool has no cutoff_date; give --cutoff",
+            ));
         }
     };
     let values = PromptValues::from_pool(&pool, cutoff);
@@ -575,9 +559,9 @@ fn run_prompt(a: PromptArgs) -> Result<u8, u8> {
         None => None,
     };
     let filled = match &template {
-        Some((p, t)) => prompt::fill(t, &values).map_err(|e| report(p, e))?,
+        Some((p, t)) => prompt::fill(t, &values).map_err(|e| Error::input(p, e))?,
         None => prompt::fill(prompt::DEFAULT_TEMPLATE, &values)
-            .map_err(|e| report(Path::new("<built-in template>"), e))?,
+            .map_err(|e| Error::input(Path::new("<built-in template>"), e))?,
     };
     if let Some(out) = &a.out {
         write_text(out, &filled)?;
@@ -606,7 +590,7 @@ fn step(name: &str, file: &Path, detail: Value) -> Value {
     json!({"step": name, "file": file.display().to_string(), "detail": detail})
 }
 
-fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
+fn run_chain(mut a: ChainArgs) -> Outcome {
     let cutoff = parse_cutoff(&a.cutoff)?;
     let ws = a.workspace.clone();
     let input = a
@@ -628,7 +612,7 @@ fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
 
     // 1. pre-dedup
     let text = read_text(&input)?;
-    let cands = candidates::parse_candidates(&text).map_err(|e| report(&input, e))?;
+    let cands = candidates::parse_candidates(&text).map_err(|e| Error::input(&input, e))?;
     let deduped = candidates::pre_dedup_with(cands, PRE_DEDUP_THRESHOLD);
     let path = ws.join("deduped_candidates.json");
     write_text(&path, &to_pretty(&deduped))?;
@@ -645,7 +629,8 @@ fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
     ));
 
     // 2. verify (live, Semantic Scholar, 1 request/s unless told otherwise)
-    let cands = candidates::parse_candidates(&to_pretty(&deduped)).map_err(|e| report(&path, e))?;
+    let cands =
+        candidates::parse_candidates(&to_pretty(&deduped)).map_err(|e| Error::input(&path, e))?;
     let answers = verify_answers(None, &a.live, a.json, &cands)?;
     let v = decide_all(&cands, answers, &VerifyOptions::new(cutoff));
     let path = ws.join("raw_pool.json");
@@ -675,11 +660,10 @@ fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
                "n_undecided": v.undecided, "results": v.rows}),
     ));
     if v.accepted.is_empty() {
-        eprintln!("error: no candidate was accepted; nothing to pool");
         if a.json {
             print_json(&json!({"pass": false, "steps": steps}));
         }
-        return Ok(FAIL);
+        return Err(Error::failed("no candidate was accepted; nothing to pool"));
     }
 
     // 3. dedupe
@@ -700,9 +684,9 @@ fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
     ));
 
     // 4. validate (string authors fixed, as validate-pool --fix)
-    let mut value: Value = serde_json::from_str(&pool::to_json(&d.pool))
-        .map_err(|e| report(&path, citegate_core::Error::json(&e)))?;
-    let val = pool::validate(&mut value, true).map_err(|e| report(&path, e))?;
+    let mut value: Value =
+        serde_json::from_str(&pool::to_json(&d.pool)).map_err(|e| json_error(&path, &e))?;
+    let val = pool::validate(&mut value, true).map_err(|e| Error::input(&path, e))?;
     if val.n_fixed > 0 {
         write_text(&path, &to_pretty(&value))?;
     }
@@ -722,7 +706,7 @@ fn run_chain(mut a: ChainArgs) -> Result<u8, u8> {
         }
         return Ok(FAIL);
     }
-    let mut pool = pool::parse_pool(&to_pretty(&value)).map_err(|e| report(&path, e))?;
+    let mut pool = pool::parse_pool(&to_pretty(&value)).map_err(|e| Error::input(&path, e))?;
 
     // 5. cross-check (Crossref, OpenAlex), annotating the pool in place
     if !a.no_crosscheck {

@@ -2,8 +2,9 @@
 //! fusion, the reference library and the cross-index check of a pool,
 //! offline, on recorded API responses.
 
+use crate::error::Error;
 use crate::io::{load_responses, recorded, response_key};
-use crate::io::{print_json, read_text, report, BAD_INPUT, PASS};
+use crate::io::{print_json, read_text, BAD_INPUT, PASS};
 use crate::live::{Fetcher, LiveArgs};
 use citegate_core::crossindex::{self, IndexAnswer};
 use citegate_core::library::{record_from_work, Library};
@@ -153,12 +154,12 @@ pub struct ListArgs {
 }
 
 impl SearchCommand {
-    pub fn run(self) -> u8 {
+    pub fn run(self) -> crate::error::Outcome {
         match self {
             SearchCommand::Fuse(a) => run_fuse(a),
             SearchCommand::Library(LibraryCommand::Add(a)) => run_add(*a),
             SearchCommand::Library(LibraryCommand::List(a)) => run_list(a),
-            SearchCommand::Crosscheck(a) => run_crosscheck(a).unwrap_or_else(|code| code),
+            SearchCommand::Crosscheck(a) => run_crosscheck(a),
         }
     }
 }
@@ -184,7 +185,7 @@ fn recorded_status(body: &Path) -> u16 {
         .unwrap_or(200)
 }
 
-fn load_library(path: &Path) -> Result<Library, u8> {
+fn load_library(path: &Path) -> Result<Library, Error> {
     if !path.exists() {
         return Ok(Library::default());
     }
@@ -201,19 +202,15 @@ fn load_library(path: &Path) -> Result<Library, u8> {
 
 /// Searches the selected backends live, then runs the core's zero-result
 /// probe with the requests it names.
-fn live_search(a: &FuseArgs) -> Result<(Vec<BackendRun>, Probe), u8> {
+fn live_search(a: &FuseArgs) -> Result<(Vec<BackendRun>, Probe), Error> {
     let Some(selection) = Selection::parse(&a.source) else {
-        eprintln!(
-            "error: --source must be all, s2, openalex or crossref, not `{}`",
+        return Err(Error::usage(format!(
+            "--source must be all, s2, openalex or crossref, not `{}`",
             a.source
-        );
-        return Err(BAD_INPUT);
+        )));
     };
     let years = match &a.years {
-        Some(y) => Some(YearRange::parse(y).map_err(|e| {
-            eprintln!("error: --years: {e}");
-            BAD_INPUT
-        })?),
+        Some(y) => Some(YearRange::parse(y).map_err(|e| Error::flag("--years", e))?),
         None => None,
     };
     let settings = a.live.settings()?;
@@ -221,8 +218,7 @@ fn live_search(a: &FuseArgs) -> Result<(Vec<BackendRun>, Probe), u8> {
     let plan = search::plan(selection, &Credentials::default());
     let mut runs = Vec::new();
     if let Err(e) = search::preflight(&a.query) {
-        eprintln!("error: --query: {}", e.message);
-        return Err(BAD_INPUT);
+        return Err(Error::flag("--query", e.message));
     }
     let mut planned = Vec::new();
     let mut requests = Vec::new();
@@ -299,12 +295,9 @@ fn live_search(a: &FuseArgs) -> Result<(Vec<BackendRun>, Probe), u8> {
     Ok((runs, probe))
 }
 
-fn run_fuse(a: FuseArgs) -> u8 {
+fn run_fuse(a: FuseArgs) -> crate::error::Outcome {
     if a.s2.is_none() && a.openalex.is_none() && a.crossref.is_none() {
-        let (runs, probe) = match live_search(&a) {
-            Ok(r) => r,
-            Err(code) => return code,
-        };
+        let (runs, probe) = live_search(&a)?;
         return respond_fused(&a, &runs, probe);
     }
     let mut runs = Vec::new();
@@ -314,10 +307,7 @@ fn run_fuse(a: FuseArgs) -> u8 {
         (Service::Crossref, &a.crossref),
     ] {
         let Some(path) = path else { continue };
-        let body = match read_text(path) {
-            Ok(t) => t,
-            Err(code) => return code,
-        };
+        let body = read_text(path)?;
         let outcome = match parse_response(service, recorded_status(path), &body) {
             Ok(page) => Outcome::Results(page.works),
             Err(e) => Outcome::Failed(e),
@@ -343,12 +333,9 @@ fn run_fuse(a: FuseArgs) -> u8 {
     respond_fused(&a, &runs, probe)
 }
 
-fn respond_fused(a: &FuseArgs, runs: &[BackendRun], probe: Probe) -> u8 {
+fn respond_fused(a: &FuseArgs, runs: &[BackendRun], probe: Probe) -> crate::error::Outcome {
     let library = match &a.library {
-        Some(p) => match load_library(p) {
-            Ok(l) => l.doi_keys(),
-            Err(code) => return code,
-        },
+        Some(p) => load_library(p)?.doi_keys(),
         None => HashSet::new(),
     };
     let resp = respond(&a.query, runs, probe, &library, a.limit);
@@ -357,11 +344,12 @@ fn respond_fused(a: &FuseArgs, runs: &[BackendRun], probe: Probe) -> u8 {
     } else {
         print_json(&resp);
     }
-    if resp.status == Status::Error {
+    // A search that failed is reported in the response itself (exit 2).
+    Ok(if resp.status == Status::Error {
         BAD_INPUT
     } else {
         PASS
-    }
+    })
 }
 
 fn print_human(r: &SearchResponse) {
@@ -409,36 +397,24 @@ fn print_human(r: &SearchResponse) {
     }
 }
 
-fn run_add(a: AddArgs) -> u8 {
+fn run_add(a: AddArgs) -> crate::error::Outcome {
     let Some(service) = service_of(&a.service) else {
-        eprintln!(
-            "error: --service must be s2, openalex or crossref, not `{}`",
+        return Err(Error::usage(format!(
+            "--service must be s2, openalex or crossref, not `{}`",
             a.service
-        );
-        return BAD_INPUT;
+        )));
     };
     let (source, status, body) = match (&a.work, &a.id) {
-        (Some(path), _) => match read_text(path) {
-            Ok(t) => (path.display().to_string(), recorded_status(path), t),
-            Err(code) => return code,
-        },
+        (Some(path), _) => (
+            path.display().to_string(),
+            recorded_status(path),
+            read_text(path)?,
+        ),
         (None, Some(id)) => {
-            let settings = match a.live.settings() {
-                Ok(s) => s,
-                Err(code) => return code,
-            };
-            let req =
-                match request::lookup(service, &settings.endpoints(service), &WorkId::guess(id)) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        eprintln!("error: --id: {e}");
-                        return BAD_INPUT;
-                    }
-                };
-            let mut fetcher = match Fetcher::new(&settings, a.json) {
-                Ok(f) => f,
-                Err(code) => return code,
-            };
+            let settings = a.live.settings()?;
+            let req = request::lookup(service, &settings.endpoints(service), &WorkId::guess(id))
+                .map_err(|e| Error::flag("--id", e))?;
+            let mut fetcher = Fetcher::new(&settings, a.json)?;
             let f = fetcher.one(req, "library add");
             (
                 format!("{} lookup of `{id}`", service.name()),
@@ -446,65 +422,46 @@ fn run_add(a: AddArgs) -> u8 {
                 f.body,
             )
         }
-        (None, None) => {
-            eprintln!("error: give --work FILE or --id ID");
-            return BAD_INPUT;
-        }
+        (None, None) => return Err(Error::usage("give --work FILE or --id ID")),
     };
     let page = match parse_response(service, status, &body) {
         Ok(p) => p,
-        Err(e) if a.id.is_some() => {
-            // The service's error: the check ran and could not add.
-            eprintln!("error: {source}: {e}");
-            return crate::io::FAIL;
-        }
-        Err(e) => return report(Path::new(&source), e.to_error()),
+        // The service's error: the check ran and could not add.
+        Err(e) if a.id.is_some() => return Err(Error::failed(format!("{source}: {e}"))),
+        Err(e) => return Err(Error::input(Path::new(&source), e.to_error())),
     };
     let Some(work) = page.works.get(a.index) else {
-        eprintln!(
-            "error: {source}: no work at index {} ({} in the response)",
+        let message = format!(
+            "no work at index {} ({} in the response)",
             a.index,
             page.works.len()
         );
-        return if a.id.is_some() {
-            crate::io::FAIL
+        return Err(if a.id.is_some() {
+            Error::failed(format!("{source}: {message}"))
         } else {
-            BAD_INPUT
-        };
+            Error::content(
+                Path::new(&source),
+                citegate_core::ErrorKind::InvalidValue,
+                message,
+            )
+        });
     };
-    let mut lib = match load_library(&a.library) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+    let mut lib = load_library(&a.library)?;
     let record = record_from_work(work);
-    let id = match lib.add(record) {
-        Ok(id) => id,
-        Err(e) => {
-            eprintln!("error: {}: {}", a.library.display(), e.message);
-            return crate::io::FAIL;
-        }
-    };
-    if let Err(e) = std::fs::write(&a.library, lib.to_jsonl()) {
-        eprintln!(
-            "error: cannot write {}: {}",
-            a.library.display(),
-            e.to_string().to_lowercase()
-        );
-        return BAD_INPUT;
-    }
+    let id = lib
+        .add(record)
+        .map_err(|e| Error::failed(e.message).in_file(&a.library))?;
+    std::fs::write(&a.library, lib.to_jsonl()).map_err(|e| Error::write(&a.library, &e))?;
     if a.json {
         print_json(&serde_json::json!({ "added": id, "count": lib.len() }));
     } else {
         println!("added {id} ({} records)", lib.len());
     }
-    PASS
+    Ok(PASS)
 }
 
-fn run_list(a: ListArgs) -> u8 {
-    let text = match read_text(&a.library) {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
+fn run_list(a: ListArgs) -> crate::error::Outcome {
+    let text = read_text(&a.library)?;
     let (lib, errors) = Library::parse(&text);
     for e in &errors {
         eprintln!(
@@ -534,7 +491,7 @@ fn run_list(a: ListArgs) -> u8 {
             );
         }
     }
-    PASS
+    Ok(PASS)
 }
 
 /// One index's recorded responses, looked up by title or key.
@@ -544,7 +501,7 @@ struct Recorded {
 }
 
 impl Recorded {
-    fn load(service: Service, path: &Path) -> Result<Recorded, u8> {
+    fn load(service: Service, path: &Path) -> Result<Recorded, Error> {
         let mut by_key = HashMap::new();
         for (k, v) in load_responses(path)? {
             by_key.entry(response_key(&k)).or_insert_with(|| v.clone());
@@ -645,7 +602,7 @@ pub fn live_crosscheck(
     live: &LiveArgs,
     quiet: bool,
     papers: &[PoolPaper],
-) -> Result<(Vec<Service>, Answers), u8> {
+) -> Result<(Vec<Service>, Answers), Error> {
     let settings = live.settings()?;
     let mut fetcher = Fetcher::new(&settings, quiet)?;
     let services = [Service::Crossref, Service::OpenAlex];
@@ -705,12 +662,15 @@ pub fn live_crosscheck(
     Ok((services.to_vec(), answers))
 }
 
-fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
+fn run_crosscheck(a: CrosscheckArgs) -> crate::error::Outcome {
     let text = read_text(&a.pool)?;
-    let mut pool = pool::parse_pool(&text).map_err(|e| report(&a.pool, e))?;
+    let mut pool = pool::parse_pool(&text).map_err(|e| Error::input(&a.pool, e))?;
     if pool.papers.is_empty() {
-        eprintln!("error: {}: `papers` is empty or missing", a.pool.display());
-        return Err(BAD_INPUT);
+        return Err(Error::content(
+            &a.pool,
+            citegate_core::ErrorKind::MissingField,
+            "`papers` is empty or missing",
+        ));
     }
     let mut indices = Vec::new();
     for (service, path) in [
@@ -739,14 +699,7 @@ fn run_crosscheck(a: CrosscheckArgs) -> Result<u8, u8> {
         for (paper, v) in pool.papers.iter_mut().zip(&verdicts) {
             paper.cross_verification = serde_json::to_value(v).ok();
         }
-        std::fs::write(out, pool::to_json(&pool)).map_err(|e| {
-            eprintln!(
-                "error: cannot write {}: {}",
-                out.display(),
-                e.to_string().to_lowercase()
-            );
-            BAD_INPUT
-        })?;
+        std::fs::write(out, pool::to_json(&pool)).map_err(|e| Error::write(out, &e))?;
     }
     if a.json {
         print_json(&rep);

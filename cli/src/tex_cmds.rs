@@ -4,7 +4,8 @@
 //! input); files they `\input` or `\include` are then looked for on disk
 //! relative to the root file, and one that is missing is reported, not fatal.
 
-use crate::io::{print_json, read_text, report, BAD_INPUT, FAIL, PASS};
+use crate::error::{Error, Outcome};
+use crate::io::{print_json, read_text, FAIL, PASS};
 use citegate_core::coverage::{self, Threshold};
 use citegate_core::pool::{self, Pool};
 use citegate_core::tex::{self, Project};
@@ -70,7 +71,7 @@ pub struct CoverageArgs {
 }
 
 impl TexCommand {
-    pub fn run(self) -> u8 {
+    pub fn run(self) -> Outcome {
         match self {
             TexCommand::Cites(a) => run_cites(a),
             TexCommand::SyncKeys(a) => run_sync(a),
@@ -80,7 +81,7 @@ impl TexCommand {
 }
 
 /// Reads the root files, then scans them with their includes from disk.
-fn load_project(roots: &[PathBuf]) -> Result<Project, u8> {
+fn load_project(roots: &[PathBuf]) -> Result<Project, Error> {
     let mut given: BTreeMap<String, String> = BTreeMap::new();
     let mut names = Vec::new();
     for path in roots {
@@ -97,9 +98,9 @@ fn load_project(roots: &[PathBuf]) -> Result<Project, u8> {
     }))
 }
 
-fn read_pool(path: &Path) -> Result<Pool, u8> {
+fn read_pool(path: &Path) -> Result<Pool, Error> {
     let text = read_text(path)?;
-    pool::parse_pool(&text).map_err(|e| report(path, e))
+    pool::parse_pool(&text).map_err(|e| Error::input(path, e))
 }
 
 fn print_notes(project: &Project) {
@@ -130,11 +131,8 @@ struct CitesOutput<'a> {
     nocite_all: bool,
 }
 
-fn run_cites(a: CitesArgs) -> u8 {
-    let project = match load_project(&a.tex) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
+fn run_cites(a: CitesArgs) -> Outcome {
+    let project = load_project(&a.tex)?;
     if a.json {
         print_json(&CitesOutput {
             project: &project,
@@ -142,7 +140,7 @@ fn run_cites(a: CitesArgs) -> u8 {
             nocite_only: project.nocite_only_keys(),
             nocite_all: project.nocites_all(),
         });
-        return PASS;
+        return Ok(PASS);
     }
     // Cites in the text first; `\nocite` keys after them, apart.
     for (file, c) in project.cites().filter(|(_, c)| !c.nocite) {
@@ -159,7 +157,7 @@ fn run_cites(a: CitesArgs) -> u8 {
         );
     }
     print_notes(&project);
-    PASS
+    Ok(PASS)
 }
 
 #[derive(Serialize)]
@@ -171,15 +169,9 @@ struct SyncOutput<'a> {
     content: Option<&'a str>,
 }
 
-fn run_sync(a: SyncArgs) -> u8 {
-    let pool = match read_pool(&a.pool) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-    let text = match read_text(&a.tex) {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
+fn run_sync(a: SyncArgs) -> Outcome {
+    let pool = read_pool(&a.pool)?;
+    let text = read_text(&a.tex)?;
     let key_map = tex::pool_key_map(&pool.papers);
     let (updated, done) = tex::sync_keys(&text, &key_map);
     let dest = if a.inplace {
@@ -188,14 +180,7 @@ fn run_sync(a: SyncArgs) -> u8 {
         a.out.clone()
     };
     if let Some(dest) = &dest {
-        if let Err(e) = std::fs::write(dest, &updated) {
-            eprintln!(
-                "error: cannot write {}: {}",
-                dest.display(),
-                e.to_string().to_lowercase()
-            );
-            return BAD_INPUT;
-        }
+        std::fs::write(dest, &updated).map_err(|e| Error::write(dest, &e))?;
     }
     if a.json {
         print_json(&SyncOutput {
@@ -204,14 +189,14 @@ fn run_sync(a: SyncArgs) -> u8 {
             written: dest.as_ref().map(|d| d.display().to_string()),
             content: if dest.is_none() { Some(&updated) } else { None },
         });
-        return PASS;
+        return Ok(PASS);
     }
     if key_map.is_empty() {
         println!("OK: no key differences in citation_pool.json — nothing to sync");
         if dest.is_none() {
             print!("{updated}");
         }
-        return PASS;
+        return Ok(PASS);
     }
     match &dest {
         Some(d) => {
@@ -230,34 +215,18 @@ fn run_sync(a: SyncArgs) -> u8 {
             eprintln!("# sync-keys: {} substitution(s) would be made", done.len());
         }
     }
-    PASS
+    Ok(PASS)
 }
 
-fn run_coverage(a: CoverageArgs) -> u8 {
-    let threshold = match Threshold::parse(&a.threshold) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: --threshold: {e}");
-            return BAD_INPUT;
-        }
-    };
+fn run_coverage(a: CoverageArgs) -> Outcome {
+    let threshold = Threshold::parse(&a.threshold).map_err(|e| Error::flag("--threshold", e))?;
     // `citation_pool.json`, or a `.bib` (RIS, CSL) standing for the pool.
-    let against = match read_text(&a.pool) {
-        Ok(text) => coverage::Against::read(&a.pool.to_string_lossy(), &text),
-        Err(code) => return code,
-    };
-    let against = match against {
-        Ok(x) => x,
-        Err(e) => return report(&a.pool, e),
-    };
-    let project = match load_project(&a.tex) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-    let gate = match coverage::gate(&project, &against, &threshold) {
-        Ok(g) => g,
-        Err(e) => return report(&a.pool, e),
-    };
+    let text = read_text(&a.pool)?;
+    let against = coverage::Against::read(&a.pool.to_string_lossy(), &text)
+        .map_err(|e| Error::input(&a.pool, e))?;
+    let project = load_project(&a.tex)?;
+    let gate =
+        coverage::gate(&project, &against, &threshold).map_err(|e| Error::input(&a.pool, e))?;
     let code = if gate.coverage.pass { PASS } else { FAIL };
     if a.json {
         print_json(&gate);
@@ -324,7 +293,7 @@ fn run_coverage(a: CoverageArgs) -> u8 {
 /// Returns `code` without freeing `big`: the command ends right after, and
 /// giving back a large draft's cite records one allocation at a time costs
 /// more than the operating system takes to drop the whole process.
-fn leave<T>(code: u8, big: T) -> u8 {
+fn leave<T>(code: u8, big: T) -> Outcome {
     std::mem::forget(big);
-    code
+    Ok(code)
 }

@@ -6,7 +6,8 @@
 //! draft. The key is read from the environment and goes only into the
 //! request to `--llm-base`; it is never printed, and never in `--json`.
 
-use crate::io::{print_json, read_text, BAD_INPUT, FAIL, PASS};
+use crate::error::{Error, Outcome};
+use crate::io::{print_json, read_text, FAIL, PASS};
 use crate::llm::Llm;
 use citegate_core::write::provider::{self, Api, Provider};
 use citegate_core::write::{Inputs, Round, Step, WriteLoop, DEFAULT_MAX_REPROMPTS};
@@ -79,9 +80,9 @@ pub struct WriteArgs {
 
 impl WriteCommand {
     /// Runs the subcommand and returns the exit code.
-    pub fn run(self) -> u8 {
+    pub fn run(self) -> Outcome {
         match self {
-            WriteCommand::Write(a) => run_write(a).unwrap_or_else(|code| code),
+            WriteCommand::Write(a) => run_write(a),
         }
     }
 }
@@ -95,15 +96,8 @@ fn api_key(api: Api) -> String {
         .unwrap_or_default()
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), u8> {
-    std::fs::write(path, text).map_err(|e| {
-        eprintln!(
-            "error: cannot write {}: {}",
-            path.display(),
-            e.to_string().to_lowercase()
-        );
-        BAD_INPUT
-    })
+fn write_file(path: &Path, text: &str) -> Result<(), Error> {
+    std::fs::write(path, text).map_err(|e| Error::write(path, &e))
 }
 
 fn round_json(r: &Round) -> serde_json::Value {
@@ -150,7 +144,7 @@ fn ask_with_retries(
     }
 }
 
-fn run_write(a: WriteArgs) -> Result<u8, u8> {
+fn run_write(a: WriteArgs) -> Outcome {
     let inputs = Inputs {
         template: read_text(&a.template)?,
         pool: read_text(&a.pool)?,
@@ -159,10 +153,7 @@ fn run_write(a: WriteArgs) -> Result<u8, u8> {
         log: read_text(&a.log)?,
         cutoff: a.cutoff.clone(),
     };
-    let mut run = WriteLoop::new(&inputs, a.max_rounds).map_err(|e| {
-        eprintln!("error: {e}");
-        BAD_INPUT
-    })?;
+    let mut run = WriteLoop::new(&inputs, a.max_rounds).map_err(Error::core)?;
     let api = match a.api {
         ApiArg::Openai => Api::OpenAi,
         ApiArg::Anthropic => Api::Anthropic,
@@ -193,7 +184,7 @@ fn run_write(a: WriteArgs) -> Result<u8, u8> {
                         }
                     }
                     Err(e) => {
-                        eprintln!("error: {}", e.message);
+                        // Printed once, by `main`, after what was kept is written.
                         transport_error = Some(e);
                         // The loop cannot go on; keep what the rounds so far gave.
                         break run.stop();
@@ -229,9 +220,12 @@ fn run_write(a: WriteArgs) -> Result<u8, u8> {
             "out": report.intro_relwork.as_ref().map(|_| a.out.display().to_string()),
         }));
     }
-    Ok(match (&transport_error, report.intro_relwork.is_some()) {
-        (None, _) if report.pass => PASS,
-        (Some(_), false) => BAD_INPUT,
-        _ => FAIL,
-    })
+    match (transport_error, report.intro_relwork.is_some()) {
+        (None, _) if report.pass => Ok(PASS),
+        (None, _) => Ok(FAIL),
+        // Nothing kept: the model could not be asked as configured (exit 2).
+        (Some(e), false) => Err(Error::service(e.message)),
+        // A draft of an earlier round was kept: the run failed (exit 1).
+        (Some(e), true) => Err(Error::failed(e.message)),
+    }
 }

@@ -1,18 +1,20 @@
 //! `citegate write` against a scripted model server on loopback.
 //!
-//! The server speaks just enough HTTP/1.1: it reads one request per
+//! The shared loopback server (`tests/common`) reads one request per
 //! connection, records it, and answers from a script — a status, headers
 //! and a body sent in chunks (chunked transfer encoding, as streaming
 //! services send Server-Sent Events). The answers follow the shapes of the
 //! two APIs (`core::write::provider` documents them); the drafts are made
 //! from the fixture template in `tests/fixtures/write` (see PROVENANCE.md).
 
+mod common;
+
+use common::{Answer, Server};
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 const KEY: &str = "sk-test-0123456789abcdef";
 
@@ -30,6 +32,7 @@ struct Reply {
     chunks: Vec<String>,
 }
 
+/// A request the model server received: path, headers, JSON body.
 #[derive(Debug, Clone)]
 struct Recorded {
     path: String,
@@ -54,63 +57,38 @@ impl Recorded {
     }
 }
 
-/// Starts the server; returns its base URL and the requests it records.
-fn serve(script: Vec<Reply>) -> (String, Arc<Mutex<Vec<Recorded>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = Arc::clone(&seen);
-    std::thread::spawn(move || {
-        for reply in script {
-            let Ok((stream, _)) = listener.accept() else {
-                return;
-            };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-            let mut headers = Vec::new();
-            loop {
-                let mut h = String::new();
-                reader.read_line(&mut h).unwrap();
-                let h = h.trim_end();
-                if h.is_empty() {
-                    break;
-                }
-                if let Some((k, v)) = h.split_once(':') {
-                    headers.push((k.trim().to_lowercase(), v.trim().to_string()));
-                }
-            }
-            let len: usize = headers
-                .iter()
-                .find(|(k, _)| k == "content-length")
-                .and_then(|(_, v)| v.parse().ok())
-                .unwrap_or(0);
-            let mut body = vec![0u8; len];
-            reader.read_exact(&mut body).unwrap();
-            log.lock().unwrap().push(Recorded {
-                path,
-                headers,
-                body: serde_json::from_slice(&body).unwrap_or(Value::Null),
-            });
-            let mut out = stream;
-            let mut head = format!(
-                "HTTP/1.1 {} X\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n",
-                reply.status
-            );
-            for (k, v) in &reply.headers {
-                head.push_str(&format!("{k}: {v}\r\n"));
-            }
-            head.push_str("\r\n");
-            out.write_all(head.as_bytes()).unwrap();
-            for c in &reply.chunks {
-                let _ = write!(out, "{:x}\r\n{c}\r\n", c.len());
-                let _ = out.flush();
-            }
-            let _ = out.write_all(b"0\r\n\r\n");
-        }
-    });
-    (base, seen)
+/// Starts the shared loopback server (`common::Server`) answering the
+/// requests in order from `script` (a request past its end gets no answer);
+/// returns its base URL and the server, whose [`recorded`] requests a test reads.
+fn serve(script: Vec<Reply>) -> (String, Server) {
+    let next = AtomicUsize::new(0);
+    let server = Server::start(
+        move |_, _| match script.get(next.fetch_add(1, Ordering::SeqCst)) {
+            Some(r) => Answer::Chunked(
+                r.status,
+                r.headers
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect(),
+                r.chunks.clone(),
+            ),
+            None => Answer::Hang(Duration::ZERO),
+        },
+    );
+    (server.base.clone(), server)
+}
+
+/// The requests `server` received, in order.
+fn recorded(server: &Server) -> Vec<Recorded> {
+    server
+        .hits()
+        .into_iter()
+        .map(|h| Recorded {
+            path: h.path,
+            headers: h.headers.into_iter().collect(),
+            body: serde_json::from_str(&h.body).unwrap_or(Value::Null),
+        })
+        .collect()
 }
 
 fn pieces(text: &str) -> Vec<String> {
@@ -276,7 +254,7 @@ fn openai_three_rounds_as_the_seed_describes() {
     assert!(stderr.contains("round 3: 4 of 4 checks pass"), "{stderr}");
     assert_eq!(json["rounds"].as_array().unwrap().len(), 3);
     assert_eq!(json["pass"], true);
-    let seen = seen.lock().unwrap();
+    let seen = recorded(&seen);
     assert_eq!(seen.len(), 3);
     assert_eq!(seen[0].path, "/v1/chat/completions");
     assert_eq!(
@@ -323,7 +301,7 @@ fn anthropic_shape_and_full_file() {
         &["--full-out", full.to_str().unwrap(), "--max-tokens", "4000"],
     );
     assert_eq!(code, 0, "{stderr}");
-    let seen = seen.lock().unwrap();
+    let seen = recorded(&seen);
     assert_eq!(seen[0].path, "/v1/messages");
     assert_eq!(seen[0].header("x-api-key"), Some(KEY));
     assert_eq!(seen[0].header("anthropic-version"), Some("2023-06-01"));

@@ -12,9 +12,10 @@
 //! |---|---|
 //! | [`archive`] | a dropped `.zip` project as its files and paths |
 //! | [`title`] | normalized titles and python-Levenshtein's `ratio` |
-//! | [`cutoff`] | paper dates and the strict research-cutoff rule |
+//! | [`cutoff`] | paper dates and the strict research-cutoff rule; the deadline miner |
 //! | [`latex`] | LaTeX text decoded to Unicode for matching |
 //! | [`candidates`] | `raw_candidates.json`, `outline.json`, pre-dedup |
+//! | [`stepwise`] | long jobs a step at a time, for callers that must not block |
 //! | [`verify`] | accepting or rejecting a candidate against Semantic Scholar |
 //! | [`pool`] | `citation_pool.json`, dedup, validation |
 //! | [`bibtex`] | reading any `.bib`, writing `refs.bib`, the four check layers |
@@ -84,6 +85,7 @@ pub mod prompt;
 pub mod resolve;
 pub mod search;
 pub mod settings;
+pub mod stepwise;
 pub mod tex;
 pub mod text;
 pub mod title;

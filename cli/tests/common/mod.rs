@@ -137,6 +137,9 @@ pub enum Answer {
     DropMidBody(String),
     /// Says nothing for this long, then closes.
     Hang(Duration),
+    /// A status and headers, then the body in these chunks (chunked transfer
+    /// encoding, flushed one by one: a streamed model answer).
+    Chunked(u16, Vec<(String, String)>, Vec<String>),
 }
 
 impl Answer {
@@ -247,7 +250,7 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>, handler: &Handler) {
         .count();
     let answer = handler(&hit, seen);
     let mut logged = hit.clone();
-    if let Answer::Status(code, _, _) = &answer {
+    if let Answer::Status(code, _, _) | Answer::Chunked(code, _, _) = &answer {
         logged.answered = *code;
     }
     log.lock().expect("log").push(logged);
@@ -275,6 +278,20 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>, handler: &Handler) {
             let _ = stream.flush();
         }
         Answer::Hang(d) => std::thread::sleep(d),
+        Answer::Chunked(code, extra, chunks) => {
+            let mut head =
+                format!("HTTP/1.1 {code} X\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n");
+            for (k, v) in extra {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            head.push_str("\r\n");
+            let _ = stream.write_all(head.as_bytes());
+            for c in &chunks {
+                let _ = write!(stream, "{:x}\r\n{c}\r\n", c.len());
+                let _ = stream.flush();
+            }
+            let _ = stream.write_all(b"0\r\n\r\n");
+        }
     }
     let _ = stream.flush();
     let _ = stream.shutdown(std::net::Shutdown::Both);

@@ -246,14 +246,10 @@ impl WriteLoop {
         sections::template_layout(&inputs.template)?;
         let pool = crate::pool::parse_pool(&inputs.pool)
             .map_err(|e| input_error("citation_pool.json", e))?;
-        let (entries, _unkeyed) = coverage::entries(&pool.papers);
-        if entries.is_empty() {
-            return Err(Error::new(
-                ErrorKind::MissingField,
-                "no paper in the pool has a bibtex_key; write the BibTeX file first (citegate bibtex)",
-            )
-            .at(Location::file("citation_pool.json").field("papers[].bibtex_key")));
-        }
+        // The keyed papers the gate counts, or the gate's own error when none is.
+        let (entries, _unkeyed) = coverage::Against::Pool(pool.papers.clone())
+            .entries()
+            .map_err(|e| input_error("citation_pool.json", e))?;
         let cutoff = Date::parse_iso(inputs.cutoff.trim())
             .map_err(|e| e.at(Location::default().field("cutoff")))?;
         let plan = outline_plan(&inputs.outline)?;

@@ -193,6 +193,23 @@ fn bad_inputs_are_typed_errors() {
     check(&|i| i.cutoff = "2024-13-01".into(), "cutoff");
 }
 
+/// A pool with no keyed paper is refused with the coverage gate's own error
+/// (`coverage::Against::entries`), placed in `citation_pool.json`.
+#[test]
+fn an_unkeyed_pool_is_the_gates_error() {
+    let mut i = inputs(3);
+    i.pool = r#"{"papers":[{"title":"x"},{"title":"y","bibtex_key":" "}]}"#.into();
+    let e = WriteLoop::new(&i, 3).unwrap_err();
+    let papers = crate::pool::parse_pool(&i.pool).unwrap().papers;
+    let gate = coverage::Against::Pool(papers).entries().unwrap_err();
+    assert_eq!(e, gate.in_file("citation_pool.json"));
+    assert_eq!(
+        e.to_string(),
+        "citation_pool.json, field `papers[].bibtex_key`: no paper in the pool has a bibtex_key; \
+         write the BibTeX file first (citegate bibtex)"
+    );
+}
+
 #[test]
 fn fences_cannot_be_closed_by_the_inputs() {
     let check = |body: &str, opens: &str| {

@@ -10,9 +10,10 @@
 
 use super::discover::Discover;
 use crate::components::{
-    slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+    yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
 };
 use crate::services::run::{self, RunState, VerifyItem};
+use crate::services::sliced::{run_sliced, Latest};
 use crate::services::store::keys;
 use crate::services::Services;
 use citegate_core::bibtex::write;
@@ -20,6 +21,7 @@ use citegate_core::candidates::{self, Candidate, PreDedup, PreDedupRun};
 use citegate_core::cutoff::{self, Date};
 use citegate_core::pool::{self, PoolPaper};
 use citegate_core::prompt;
+use citegate_core::title;
 use citegate_core::verify::Rejection;
 use citegate_core::verify::VerifyOptions;
 use leptos::prelude::*;
@@ -90,54 +92,90 @@ fn reason_of(item: &VerifyItem) -> (String, String, String) {
     }
 }
 
-/// The pool-building page.
-#[component]
-pub fn PoolPage() -> impl IntoView {
-    let services = use_context::<Services>();
-    let saved = RwSignal::new(Saved::default());
-    let rows = RwSignal::new(BTreeMap::<usize, VerifyItem>::new());
-    let phase = RwSignal::new(Phase::Idle);
-    let message = RwSignal::new(String::new());
-    let started_at = StoredValue::new(0.0f64);
-    let done_at_start = StoredValue::new(0usize);
-    let generation = StoredValue::new(0u64);
+/// Everything the Pool page reads and writes, and its runs in flight: one
+/// value, cheap to copy into each sub-component and handler.
+#[derive(Clone, Copy)]
+struct PoolState {
+    services: Option<Services>,
+    /// The inputs, kept across reloads.
+    saved: RwSignal<Saved>,
+    /// Decided (and undecided) rows by candidate index.
+    rows: RwSignal<BTreeMap<usize, VerifyItem>>,
+    phase: RwSignal<Phase>,
+    message: RwSignal<String>,
+    started_at: StoredValue<f64>,
+    done_at_start: StoredValue<usize>,
+    /// The verification run in flight: a newer input, a new run or Cancel
+    /// makes its results stale (they are dropped, never shown).
+    verifying: StoredValue<Latest>,
+    /// The pre-deduplicated candidates, computed a slice at a time so that
+    /// 10,000 candidates never freeze the page; `None` while it runs.
+    parsed: RwSignal<Option<Result<Arc<PreDedup>, String>>>,
+    /// What the pre-dedup run is doing, while it runs.
+    preparing: RwSignal<String>,
+    preparing_run: StoredValue<Latest>,
+    cutoff: Memo<Option<Date>>,
+}
 
-    // The pre-deduplicated candidates, computed a slice at a time so that
-    // 10,000 candidates never freeze the page; `None` while it runs.
-    let parsed = RwSignal::new(None::<Result<Arc<PreDedup>, String>>);
-    let preparing = RwSignal::new(String::new());
-    let prepare_id = StoredValue::new(0u64);
-    let cutoff = Memo::new(move |_| Date::parse_iso(saved.get().cutoff.trim()).ok());
-    let (guidelines, set_guidelines) = signal(String::new());
-    let n_kept = move || {
-        parsed.with(|p| match p {
+impl PoolState {
+    fn new(services: Option<Services>) -> Self {
+        let saved = RwSignal::new(Saved::default());
+        PoolState {
+            services,
+            saved,
+            rows: RwSignal::new(BTreeMap::new()),
+            phase: RwSignal::new(Phase::Idle),
+            message: RwSignal::new(String::new()),
+            started_at: StoredValue::new(0.0),
+            done_at_start: StoredValue::new(0),
+            verifying: StoredValue::new(Latest::default()),
+            parsed: RwSignal::new(None),
+            preparing: RwSignal::new(String::new()),
+            preparing_run: StoredValue::new(Latest::default()),
+            cutoff: Memo::new(move |_| Date::parse_iso(saved.get().cutoff.trim()).ok()),
+        }
+    }
+
+    /// Candidates left after pre-dedup (0 while it runs).
+    fn n_kept(self) -> usize {
+        self.parsed.with(|p| match p {
             Some(Ok(p)) => p.candidates.len(),
             _ => 0,
         })
-    };
-    let kept = move || match parsed.get() {
-        Some(Ok(p)) => p.candidates.clone(),
-        _ => Vec::new(),
-    };
-    let input_error = Signal::derive(move || match parsed.get() {
-        Some(Err(e)) => e,
-        _ => String::new(),
-    });
+    }
 
-    let persist = move || {
-        if let Some(s) = services {
-            let value = saved.get_untracked();
+    fn kept(self) -> Vec<Candidate> {
+        match self.parsed.get() {
+            Some(Ok(p)) => p.candidates.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn decided(self) -> usize {
+        self.rows
+            .with(|r| r.values().filter(|x| x.decided()).count())
+    }
+
+    fn persist(self) {
+        if let Some(s) = self.services {
+            let value = self.saved.get_untracked();
             leptos::task::spawn_local(async move {
                 let _ = s.workspace().put(PAGE_KEY, &value).await;
             });
         }
-    };
+    }
 
-    // Rows already decided in the workspace for the current inputs.
-    let restore_rows = move || {
-        let Some(s) = services else { return };
-        let v = saved.get_untracked();
-        let n = parsed.with_untracked(|p| {
+    /// Rows already decided in the workspace for the current inputs.
+    fn restore_rows(self) {
+        let Some(s) = self.services else { return };
+        let PoolState {
+            rows,
+            phase,
+            message,
+            ..
+        } = self;
+        let v = self.saved.get_untracked();
+        let n = self.parsed.with_untracked(|p| {
             p.as_ref()
                 .map_or(0, |p| p.as_ref().map_or(0, |p| p.candidates.len()))
         });
@@ -163,24 +201,26 @@ pub fn PoolPage() -> impl IntoView {
                 ));
             }
         });
-    };
+    }
 
-    // Parses and pre-deduplicates the current input, a slice at a time with
-    // progress; a newer input abandons an older run. The decided rows of the
-    // result come back from the workspace once it is known.
-    let prepare = move || {
-        prepare_id.update_value(|g| *g += 1);
-        let mine = prepare_id.get_value();
+    /// Parses and pre-deduplicates the current input, a slice at a time with
+    /// progress; a newer input cancels an older run. The decided rows of the
+    /// result come back from the workspace once it is known.
+    fn prepare(self) {
+        let PoolState {
+            parsed, preparing, ..
+        } = self;
+        let cancel = self.preparing_run.with_value(Latest::restart);
         parsed.set(None);
         preparing.set(String::new());
-        let Saved { name, text, .. } = saved.get_untracked();
+        let Saved { name, text, .. } = self.saved.get_untracked();
         if text.is_empty() {
             return;
         }
         preparing.set(format!("reading {name}"));
         leptos::task::spawn_local(async move {
             yield_now().await;
-            if prepare_id.get_value() != mine {
+            if cancel.is_cancelled() {
                 return;
             }
             let list = match candidates::parse_candidates(&text) {
@@ -195,87 +235,87 @@ pub fn PoolPage() -> impl IntoView {
                 list.len()
             ));
             yield_now().await;
-            if prepare_id.get_value() != mine {
+            if cancel.is_cancelled() {
                 return;
             }
-            let mut run = PreDedupRun::new(list, candidates::PRE_DEDUP_THRESHOLD);
-            yield_now().await;
-            while !slice(|| run.step(STEP_CANDIDATES)) {
-                let (at, total) = run.progress();
+            let run = PreDedupRun::new(list, candidates::PRE_DEDUP_THRESHOLD);
+            let progress = |(at, total)| {
                 preparing.set(format!(
                     "pre-dedup of {name}: {at} / {total} candidates compared"
-                ));
-                yield_now().await;
-                if prepare_id.get_value() != mine {
-                    return;
-                }
-            }
+                ))
+            };
+            let Some(result) = run_sliced(run, STEP_CANDIDATES, progress, &cancel).await else {
+                return;
+            };
             preparing.set(String::new());
-            parsed.set(Some(Ok(Arc::new(run.finish()))));
-            restore_rows();
+            parsed.set(Some(Ok(Arc::new(result))));
+            self.restore_rows();
         });
-    };
+    }
 
-    // Inputs saved by an earlier visit come back.
-    if let Some(s) = services {
+    /// Inputs saved by an earlier visit come back, unless the user already
+    /// gave the page some.
+    fn restore_saved(self) {
+        let Some(s) = self.services else { return };
         leptos::task::spawn_local(async move {
             if let Ok(Some(v)) = s.workspace().get::<Saved>(PAGE_KEY).await {
-                if saved.get_untracked().text.is_empty() {
-                    saved.set(v);
-                    prepare();
+                if self.saved.get_untracked().text.is_empty() {
+                    self.saved.set(v);
+                    self.prepare();
                 }
             }
         });
     }
 
-    let set_input = move |name: String, text: String, cut: Option<String>| {
-        generation.update_value(|g| *g += 1);
-        phase.set(Phase::Idle);
-        message.set(String::new());
-        rows.set(BTreeMap::new());
-        saved.update(|s| {
+    fn set_input(self, name: String, text: String, cut: Option<String>) {
+        self.verifying.with_value(Latest::cancel);
+        self.phase.set(Phase::Idle);
+        self.message.set(String::new());
+        self.rows.set(BTreeMap::new());
+        self.saved.update(|s| {
             s.name = name;
             s.text = text;
             if let Some(c) = cut {
                 s.cutoff = c;
             }
         });
-        persist();
-        prepare();
-    };
-    let load_example = move |_| {
-        set_input(
-            "raw_candidates.json".into(),
-            EXAMPLE_CANDIDATES.into(),
-            Some(EXAMPLE_CUTOFF.into()),
-        )
-    };
-    let on_file = move |files: Vec<LoadedFile>| {
-        if let Some(f) = files.into_iter().next() {
-            set_input(f.name, f.text, None);
-        }
-    };
+        self.persist();
+        self.prepare();
+    }
 
-    let verify = move |_| {
-        let Some(s) = services else { return };
-        let Some(cut) = cutoff.get_untracked() else {
+    fn set_cutoff(self, value: String) {
+        self.saved.update(|s| s.cutoff = value);
+        self.persist();
+        self.restore_rows();
+    }
+
+    /// Verifies the kept candidates chunk by chunk, resuming from the rows
+    /// already decided.
+    fn verify(self) {
+        let Some(s) = self.services else { return };
+        let PoolState {
+            rows,
+            phase,
+            message,
+            ..
+        } = self;
+        let Some(cut) = self.cutoff.get_untracked() else {
             message.set(
                 "set the research cutoff first (a date: papers must be dated strictly before it)"
                     .into(),
             );
             return;
         };
-        let list: Vec<Candidate> = kept();
+        let list: Vec<Candidate> = self.kept();
         if list.is_empty() {
             return;
         }
-        generation.update_value(|g| *g += 1);
-        let gen = generation.get_value();
-        let run = saved.with_untracked(|v| run_base(&v.text, &v.cutoff));
+        let cancel = self.verifying.with_value(Latest::restart);
+        let run = self.saved.with_untracked(|v| run_base(&v.text, &v.cutoff));
         phase.set(Phase::Running);
         message.set(String::new());
-        started_at.set_value(js_sys::Date::now());
-        done_at_start.set_value(
+        self.started_at.set_value(js_sys::Date::now());
+        self.done_at_start.set_value(
             rows.get_untracked()
                 .values()
                 .filter(|x| x.decided())
@@ -286,7 +326,7 @@ pub fn PoolPage() -> impl IntoView {
             let ep = s.endpoints();
             let opts = VerifyOptions::new(cut);
             for (chunk, part) in list.chunks(CHUNK).enumerate() {
-                if generation.get_value() != gen {
+                if cancel.is_cancelled() {
                     return;
                 }
                 if phase.get_untracked() == Phase::Pausing {
@@ -297,7 +337,7 @@ pub fn PoolPage() -> impl IntoView {
                 let id = format!("{run}-{chunk}");
                 let result =
                     run::verify_run(&client, &s.workspace(), &ep, &id, part, &opts, |i, item| {
-                        if generation.get_value() == gen {
+                        if !cancel.is_cancelled() {
                             rows.update(|r| {
                                 r.insert(base + i, item.clone());
                             });
@@ -306,7 +346,7 @@ pub fn PoolPage() -> impl IntoView {
                     .await;
                 match result {
                     Ok(state) => {
-                        if generation.get_value() == gen {
+                        if !cancel.is_cancelled() {
                             rows.update(|r| {
                                 for (i, item) in state.items {
                                     r.insert(base + i, item);
@@ -322,7 +362,7 @@ pub fn PoolPage() -> impl IntoView {
                 }
                 yield_now().await;
             }
-            if generation.get_value() == gen {
+            if !cancel.is_cancelled() {
                 let r = rows.get_untracked();
                 let open = r.values().filter(|x| !x.decided()).count();
                 if open > 0 {
@@ -333,96 +373,158 @@ pub fn PoolPage() -> impl IntoView {
                 }
             }
         });
-    };
-    let pause = move |_| {
-        if phase.get_untracked() == Phase::Running {
-            phase.set(Phase::Pausing);
-        }
-    };
-    let cancel = move |_| {
-        generation.update_value(|g| *g += 1);
-        phase.set(Phase::Idle);
-        message.set("cancelled; decided rows are kept and a new run resumes from them".into());
-    };
+    }
 
-    let counts = move || {
-        let r = rows.get();
-        let acc = r
-            .values()
-            .filter(|x| matches!(x, VerifyItem::Accepted { .. }))
-            .count();
-        let rej = r
-            .values()
-            .filter(|x| matches!(x, VerifyItem::Rejected { .. }))
-            .count();
-        let unv = r
-            .values()
-            .filter(|x| matches!(x, VerifyItem::Unverified { .. }))
-            .count();
-        (acc, rej, unv)
-    };
-    let eta = move || {
-        let total = n_kept();
-        let done = rows.get().values().filter(|x| x.decided()).count();
-        if phase.get() != Phase::Running || done <= done_at_start.get_value() {
+    fn pause(self) {
+        if self.phase.get_untracked() == Phase::Running {
+            self.phase.set(Phase::Pausing);
+        }
+    }
+
+    fn cancel(self) {
+        self.verifying.with_value(Latest::cancel);
+        self.phase.set(Phase::Idle);
+        self.message
+            .set("cancelled; decided rows are kept and a new run resumes from them".into());
+    }
+
+    /// Accepted, rejected and unverified rows.
+    fn counts(self) -> (usize, usize, usize) {
+        self.rows.with(|r| {
+            let count = |f: fn(&VerifyItem) -> bool| r.values().filter(|x| f(x)).count();
+            (
+                count(|x| matches!(x, VerifyItem::Accepted { .. })),
+                count(|x| matches!(x, VerifyItem::Rejected { .. })),
+                count(|x| matches!(x, VerifyItem::Unverified { .. })),
+            )
+        })
+    }
+
+    /// The time left at the pace of this run, while it runs.
+    fn eta(self) -> String {
+        let total = self.n_kept();
+        let done = self.decided();
+        let at_start = self.done_at_start.get_value();
+        if self.phase.get() != Phase::Running || done <= at_start {
             return String::new();
         }
-        let elapsed = (js_sys::Date::now() - started_at.get_value()) / 1000.0;
-        let rate = elapsed / (done - done_at_start.get_value()) as f64;
+        let elapsed = (js_sys::Date::now() - self.started_at.get_value()) / 1000.0;
+        let rate = elapsed / (done - at_start) as f64;
         format!(
             " · about {:.0} s left",
             rate * total.saturating_sub(done) as f64
         )
-    };
+    }
+}
 
-    // The pool: accepted papers in candidate order, deduplicated, keyed.
-    let built = Memo::new(move |_| {
-        if phase.get() != Phase::Done {
-            return None;
-        }
-        let papers: Vec<PoolPaper> = rows
-            .get()
-            .into_values()
-            .filter_map(|x| match x {
-                VerifyItem::Accepted { paper, .. } => Some(*paper),
-                _ => None,
-            })
-            .collect();
-        let cut = cutoff.get()?;
-        let mut d = pool::dedupe(papers, Some(cut.to_string()));
-        let bib = write::write_bib(&mut d.pool);
-        let prompt_text = prompt::fill(
-            prompt::DEFAULT_TEMPLATE,
-            &prompt::PromptValues::from_pool(&d.pool, cut),
+/// The pool-building page.
+#[component]
+pub fn PoolPage() -> impl IntoView {
+    let state = PoolState::new(use_context::<Services>());
+    state.restore_saved();
+    let input_error = Signal::derive(move || match state.parsed.get() {
+        Some(Err(e)) => e,
+        _ => String::new(),
+    });
+    let load_example = move |_| {
+        state.set_input(
+            "raw_candidates.json".into(),
+            EXAMPLE_CANDIDATES.into(),
+            Some(EXAMPLE_CUTOFF.into()),
         )
-        .unwrap_or_default();
-        Some((
-            pool::to_json(&d.pool),
-            bib.text,
-            prompt_text,
-            d.pool.papers.len(),
-            d.collisions.len(),
-        ))
-    });
+    };
+    let on_file = move |files: Vec<LoadedFile>| {
+        if let Some(f) = files.into_iter().next() {
+            state.set_input(f.name, f.text, None);
+        }
+    };
+    view! {
+        <section class="pool">
+            <h1>"Pool"</h1>
+            <p class="muted">
+                "Import the search step's raw_candidates.json, set the research cutoff, and verify every candidate against Semantic Scholar: "
+                {format!("a paper enters the pool when its title scores above {} against the record, it has an abstract, and it is dated strictly before the cutoff.", title::DEFAULT_THRESHOLD)}
+            </p>
+            <div class="toolbar">
+                <button type="button" id="load-example" on:click=load_example>"Load example"</button>
+            </div>
+            <FileDrop id="candidates-input" label="Drop raw_candidates.json" accept=".json" on_files=on_file />
+            <Banner id="input-error" kind=BannerKind::Error text=input_error />
+            <Discover on_found=move |(name, text): (String, String)| state.set_input(name, text, None) />
+            <CutoffField state=state />
+            <p class="muted" id="dedup-summary">{move || match state.parsed.get() {
+                Some(Ok(p)) => format!("{}: {} candidates, {} after pre-dedup ({} merged)", state.saved.get().name, p.n_before_dedup, p.n_after_dedup, p.n_removed),
+                _ => state.preparing.get(),
+            }}</p>
+            <RunControls state=state />
+            <RowsTable state=state />
+            <PoolOutput state=state />
+        </section>
+    }
+}
 
-    // The finished pool is the workspace's pool: Coverage and Cross-check
-    // start from it, across reloads.
-    Effect::new(move |_| {
-        let Some((json, ..)) = built.get() else {
-            return;
-        };
-        let (Some(s), Ok(p)) = (services, pool::parse_pool(&json)) else {
-            return;
-        };
-        leptos::task::spawn_local(async move {
-            let _ = s.workspace().put(keys::POOL, &p).await;
-        });
-    });
+/// The research cutoff, typed or chosen from the dates of pasted
+/// conference guidelines ([`cutoff::detect`]).
+#[component]
+fn CutoffField(state: PoolState) -> impl IntoView {
+    let (guidelines, set_guidelines) = signal(String::new());
+    view! {
+        <div class="form-grid">
+            <label for="cutoff">"Research cutoff"</label>
+            <input id="cutoff" type="date" prop:value=move || state.saved.get().cutoff
+                on:change=move |ev| state.set_cutoff(event_target_value(&ev)) />
+        </div>
+        <details class="detect">
+            <summary>"Detect the cutoff from the conference guidelines"</summary>
+            <p class="muted">"Paste the call for papers: dates next to deadline words are listed, and the full-paper submission deadline is suggested. Nothing is set until you choose a date."</p>
+            <textarea id="guidelines" placeholder="paste the guidelines here"
+                on:input=move |ev| set_guidelines.set(event_target_value(&ev))></textarea>
+            <ul id="deadlines">
+                {move || cutoff::detect(&guidelines.get()).into_iter().map(|c| {
+                    let date = c.date.to_string();
+                    let chosen = date.clone();
+                    let text = format!("line {}: {} ({}), “{}”", c.line, date, c.kind.label(), c.text);
+                    view! { <li class:suggested=c.suggested>
+                        <span>{text}</span>" "
+                        <button type="button" class="secondary use-date" on:click=move |_| state.set_cutoff(chosen.clone())>
+                            {if c.suggested { "Use this date (suggested)" } else { "Use this date" }}
+                        </button>
+                    </li> }
+                }).collect_view()}
+            </ul>
+        </details>
+    }
+}
 
-    // The table is keyed: a decision adds or replaces its own row only, so
-    // 10,000 rows are not rebuilt each time one is decided.
+/// Verify / Resume, Pause, Cancel, the progress bar and the counts.
+#[component]
+fn RunControls(state: PoolState) -> impl IntoView {
+    let phase = state.phase;
+    view! {
+        <div class="toolbar">
+            <button type="button" id="verify" disabled=move || state.services.is_none() || state.n_kept() == 0 || matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Done) on:click=move |_| state.verify()>
+                {move || if phase.get() == Phase::Paused { "Resume" } else { "Verify" }}
+            </button>
+            <button type="button" class="secondary" id="pause" disabled=move || phase.get() != Phase::Running on:click=move |_| state.pause()>"Pause"</button>
+            <button type="button" class="secondary" id="cancel" disabled=move || !matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Paused) on:click=move |_| state.cancel()>"Cancel"</button>
+        </div>
+        <progress id="progress" max=move || state.n_kept().max(1).to_string() value=move || state.decided().to_string()></progress>
+        <div class="stats" id="stats">
+            {move || { let (a, r, u) = state.counts(); format!("{} / {} checked · {a} accepted · {r} rejected · {u} unverified{}", a + r, state.n_kept(), state.eta()) }}
+        </div>
+        <Banner id="run-message" kind=BannerKind::Partial text=Signal::derive(move || state.message.get()) />
+    }
+}
+
+/// One row per candidate decided so far. The table is keyed: a decision
+/// adds or replaces its own row only, so 10,000 rows are not rebuilt each
+/// time one is decided.
+#[component]
+fn RowsTable(state: PoolState) -> impl IntoView {
     let row_list = move || {
-        rows.get()
+        state
+            .rows
+            .get()
             .into_iter()
             .map(|(i, item)| {
                 let (code, decision, figures) = reason_of(&item);
@@ -442,7 +544,8 @@ pub fn PoolPage() -> impl IntoView {
         String,
         &'static str,
     )| {
-        let title = parsed
+        let title = state
+            .parsed
             .with_untracked(|p| match p {
                 Some(Ok(p)) => p.candidates.get(i).map(|c| c.title.clone()),
                 _ => None,
@@ -457,80 +560,73 @@ pub fn PoolPage() -> impl IntoView {
             </tr>
         }
     };
-
     view! {
-        <section class="pool">
-            <h1>"Pool"</h1>
-            <p class="muted">
-                "Import the search step's raw_candidates.json, set the research cutoff, and verify every candidate against Semantic Scholar: "
-                "a paper enters the pool when its title scores above 70 against the record, it has an abstract, and it is dated strictly before the cutoff."
-            </p>
-            <div class="toolbar">
-                <button type="button" id="load-example" on:click=load_example>"Load example"</button>
-            </div>
-            <FileDrop id="candidates-input" label="Drop raw_candidates.json" accept=".json" on_files=on_file />
-            <Banner id="input-error" kind=BannerKind::Error text=input_error />
-            <Discover on_found=move |(name, text): (String, String)| set_input(name, text, None) />
-            <div class="form-grid">
-                <label for="cutoff">"Research cutoff"</label>
-                <input id="cutoff" type="date" prop:value=move || saved.get().cutoff
-                    on:change=move |ev| { let v = event_target_value(&ev); saved.update(|s| s.cutoff = v); persist(); restore_rows(); } />
-            </div>
-            <details class="detect">
-                <summary>"Detect the cutoff from the conference guidelines"</summary>
-                <p class="muted">"Paste the call for papers: dates next to deadline words are listed, and the full-paper submission deadline is suggested. Nothing is set until you choose a date."</p>
-                <textarea id="guidelines" placeholder="paste the guidelines here"
-                    on:input=move |ev| set_guidelines.set(event_target_value(&ev))></textarea>
-                <ul id="deadlines">
-                    {move || cutoff::detect(&guidelines.get()).into_iter().map(|c| {
-                        let date = c.date.to_string();
-                        let chosen = date.clone();
-                        let text = format!("line {}: {} ({}), “{}”", c.line, date, c.kind.label(), c.text);
-                        view! { <li class:suggested=c.suggested>
-                            <span>{text}</span>" "
-                            <button type="button" class="secondary use-date" on:click=move |_| {
-                                saved.update(|s| s.cutoff = chosen.clone());
-                                persist();
-                                restore_rows();
-                            }>{if c.suggested { "Use this date (suggested)" } else { "Use this date" }}</button>
-                        </li> }
-                    }).collect_view()}
-                </ul>
-            </details>
-            <p class="muted" id="dedup-summary">{move || match parsed.get() {
-                Some(Ok(p)) => format!("{}: {} candidates, {} after pre-dedup ({} merged)", saved.get().name, p.n_before_dedup, p.n_after_dedup, p.n_removed),
-                _ => preparing.get(),
-            }}</p>
-            <div class="toolbar">
-                <button type="button" id="verify" disabled=move || services.is_none() || n_kept() == 0 || matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Done) on:click=verify>
-                    {move || if phase.get() == Phase::Paused { "Resume" } else { "Verify" }}
-                </button>
-                <button type="button" class="secondary" id="pause" disabled=move || phase.get() != Phase::Running on:click=pause>"Pause"</button>
-                <button type="button" class="secondary" id="cancel" disabled=move || !matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Paused) on:click=cancel>"Cancel"</button>
-            </div>
-            <progress id="progress" max=move || n_kept().max(1).to_string() value=move || rows.get().values().filter(|x| x.decided()).count().to_string()></progress>
-            <div class="stats" id="stats">
-                {move || { let (a, r, u) = counts(); format!("{} / {} checked · {a} accepted · {r} rejected · {u} unverified{}", a + r, n_kept(), eta()) }}
-            </div>
-            <Banner id="run-message" kind=BannerKind::Partial text=Signal::derive(move || message.get()) />
-            <div class="table-wrap">
-                <table id="rows">
-                    <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
-                    <tbody>
-                        <For each=row_list key=|(i, code, _, figures, _)| (*i, code.clone(), figures.clone()) children=row_view />
-                    </tbody>
-                </table>
-            </div>
-            <h2>"The pool"</h2>
-            <p id="pool-summary" class="muted">{move || match built.get() {
-                Some((_, _, _, n, c)) => format!("{n} papers after dedup ({c} merged); the draft must cite at least {}", pool::min_cite_count(n)),
-                None => "verify every candidate to build the pool".into(),
-            }}</p>
-            <div class="toolbar">
-                <DownloadButton id="download-pool" label="Download citation_pool.json" filename="citation_pool.json".to_string() mime="application/json" content=Signal::derive(move || built.get().map(|b| b.0).unwrap_or_default()) />
-                <DownloadButton id="download-bib" label="Download refs.bib" filename="refs.bib".to_string() content=Signal::derive(move || built.get().map(|b| b.1).unwrap_or_default()) />
-                <CopyButton id="copy-prompt" label="Copy the writing prompt" text=Signal::derive(move || built.get().map(|b| b.2).unwrap_or_default()) />
-            </div>
-        </section>
+        <div class="table-wrap">
+            <table id="rows">
+                <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
+                <tbody>
+                    <For each=row_list key=|(i, code, _, figures, _)| (*i, code.clone(), figures.clone()) children=row_view />
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The finished pool: accepted papers in candidate order, deduplicated and
+/// keyed, with its BibTeX and writing prompt. It is the workspace's pool:
+/// Coverage and Cross-check start from it, across reloads.
+#[component]
+fn PoolOutput(state: PoolState) -> impl IntoView {
+    let built = Memo::new(move |_| {
+        if state.phase.get() != Phase::Done {
+            return None;
+        }
+        let papers: Vec<PoolPaper> = state
+            .rows
+            .get()
+            .into_values()
+            .filter_map(|x| match x {
+                VerifyItem::Accepted { paper, .. } => Some(*paper),
+                _ => None,
+            })
+            .collect();
+        let cut = state.cutoff.get()?;
+        let mut d = pool::dedupe(papers, Some(cut.to_string()));
+        let bib = write::write_bib(&mut d.pool);
+        let prompt_text = prompt::fill(
+            prompt::DEFAULT_TEMPLATE,
+            &prompt::PromptValues::from_pool(&d.pool, cut),
+        )
+        .unwrap_or_default();
+        Some((
+            pool::to_json(&d.pool),
+            bib.text,
+            prompt_text,
+            d.pool.papers.len(),
+            d.collisions.len(),
+        ))
+    });
+    Effect::new(move |_| {
+        let Some((json, ..)) = built.get() else {
+            return;
+        };
+        let (Some(s), Ok(p)) = (state.services, pool::parse_pool(&json)) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let _ = s.workspace().put(keys::POOL, &p).await;
+        });
+    });
+    view! {
+        <h2>"The pool"</h2>
+        <p id="pool-summary" class="muted">{move || match built.get() {
+            Some((_, _, _, n, c)) => format!("{n} papers after dedup ({c} merged); the draft must cite at least {}", pool::min_cite_count(n)),
+            None => "verify every candidate to build the pool".into(),
+        }}</p>
+        <div class="toolbar">
+            <DownloadButton id="download-pool" label="Download citation_pool.json" filename="citation_pool.json".to_string() mime="application/json" content=Signal::derive(move || built.get().map(|b| b.0).unwrap_or_default()) />
+            <DownloadButton id="download-bib" label="Download refs.bib" filename="refs.bib".to_string() content=Signal::derive(move || built.get().map(|b| b.1).unwrap_or_default()) />
+            <CopyButton id="copy-prompt" label="Copy the writing prompt" text=Signal::derive(move || built.get().map(|b| b.2).unwrap_or_default()) />
+        </div>
     }
 }

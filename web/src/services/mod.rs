@@ -25,6 +25,7 @@
 //! Web Locks), [`cache`] (IndexedDB response cache with `s2_cache.json`
 //! export), [`store`] (workspace documents), [`settings`] (persistent
 //! settings; secrets kept apart by type), [`run`] (checkpointed drivers),
+//! [`sliced`] (long work a slice at a time, with a cancel token),
 //! and the plumbing [`db`], [`lock`], [`clock`].
 
 pub mod cache;
@@ -34,6 +35,7 @@ pub mod lock;
 pub mod resolve;
 pub mod run;
 pub mod settings;
+pub mod sliced;
 pub mod store;
 pub mod throttle;
 
