@@ -112,6 +112,7 @@ pub fn App() -> impl IntoView {
     let ready: RwSignal<Option<Option<Services>>> =
         RwSignal::new(use_context::<Services>().map(Some));
     let storage_error = RwSignal::new(String::new());
+    let reach = crate::components::Reach::provide();
     if ready.get_untracked().is_none() {
         leptos::task::spawn_local(async move {
             match Services::open_default().await {
@@ -159,6 +160,7 @@ pub fn App() -> impl IntoView {
                     </div>
                 </details>
             </nav>
+            <crate::components::OfflineBanner reach=reach />
             <main class="page" id="main" tabindex="-1">
                 {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
                 {move || {

@@ -13,7 +13,8 @@
 use super::check::{FileReport, OnlineEntry, OnlineReport};
 use super::parse::Bibliography;
 use super::verdict::{self, ReasonKind, Verdict};
-use crate::works::Work;
+use crate::resolve::{self, Answer};
+use crate::works::{ApiErrorKind, Work};
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 
@@ -378,6 +379,18 @@ fn entry_end(b: &[u8], at: usize, key: &str) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// True when a run asked something and no service gave a readable answer
+/// to anything: every answer is a failure with no response read (status
+/// 0: offline, a firewall, a blocked request). The app then says once
+/// that the services cannot be reached, instead of a fetch error per entry.
+pub fn unreachable(run: &resolve::Report) -> bool {
+    let mut answers = run.resolutions.iter().flat_map(|r| &r.evidence).peekable();
+    answers.peek().is_some()
+        && answers.all(|e| {
+            matches!(&e.answer, Answer::Failed { error } if error.kind == ApiErrorKind::Network)
+        })
 }
 
 /// The report as pretty JSON (the [`FileReport`] schema of the CLI's

@@ -71,24 +71,26 @@ pub fn Progress(
     detail: Option<Signal<String>>,
 ) -> impl IntoView {
     // Clock of the current run: (start of the running stretch, ms run
-    // before it, done at the start).
-    let clock = StoredValue::new((None::<f64>, 0.0f64, 0usize));
+    // before it, done at the start, whether a run was going).
+    let clock = StoredValue::new((None::<f64>, 0.0f64, 0usize, false));
     let is_paused = move || paused.is_some_and(|p| p.get());
     Effect::new(move |_| {
-        let going = running.get() && !is_paused();
+        let run = running.get();
+        let going = run && !is_paused();
         let done = counts.get_untracked().0;
-        clock.update_value(|(since, before, done0)| {
-            if going {
-                if since.is_none() {
-                    *since = Some(wall_now());
-                }
-            } else if let Some(t) = since.take() {
-                *before += wall_now() - t;
-            }
-            if !running.get_untracked() {
+        clock.update_value(|(since, before, done0, was)| {
+            if run && !*was {
+                // A new run: its own clock, counted from what is done now.
+                *since = None;
                 *before = 0.0;
                 *done0 = done;
             }
+            if going {
+                since.get_or_insert_with(wall_now);
+            } else if let Some(t) = since.take() {
+                *before += wall_now() - t;
+            }
+            *was = run;
         });
     });
     let eta = move || {
@@ -96,7 +98,7 @@ pub fn Progress(
         if !running.get() {
             return String::new();
         }
-        let (since, before, done0) = clock.get_value();
+        let (since, before, done0, _) = clock.get_value();
         let active = before + since.map_or(0.0, |t| wall_now() - t);
         let words = eta_ms(done0, done, total, active).map(eta_words);
         match (is_paused(), words) {

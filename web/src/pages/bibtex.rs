@@ -15,13 +15,13 @@ use citegate_core::bibtex;
 use citegate_core::bibtex::check::{self, FileReport, OnlineReport};
 use citegate_core::bibtex::existence;
 use citegate_core::bibtex::format::{self, Finding, Severity};
-use citegate_core::bibtex::report::{self, Status as Check};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
-use citegate_core::tex::Project;
 use citegate_core::bibtex::parse::{self, Bibliography};
+use citegate_core::bibtex::report::{self, Status as Check};
 use citegate_core::bibtex::verdict;
 use citegate_core::resolve::{Answer, Options, Reference, Resolution, Run, Surface};
 use citegate_core::tex;
+use citegate_core::tex::Project;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -127,6 +127,7 @@ fn today() -> Option<citegate_core::cutoff::Date> {
 #[component]
 pub fn BibtexPage() -> impl IntoView {
     let services = use_context::<Services>();
+    let reach = use_context::<crate::components::Reach>();
     // The file's text lives only in the reading task; signals hold its name
     // and the (shared, never cloned) results, so a 50 MB file is not copied
     // on every render.
@@ -375,6 +376,8 @@ pub fn BibtexPage() -> impl IntoView {
             if run_id.get_value() != my_run {
                 return;
             }
+            crate::components::offline::report_run(reach, &report);
+            let down = crate::components::offline::services_down(reach);
             let Some(today) = today() else { return };
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
@@ -385,7 +388,13 @@ pub fn BibtexPage() -> impl IntoView {
                 .zip(&judged.entries)
                 .map(|((entry, r), o)| Row {
                     line: entry.line,
-                    sources: sources_of(r),
+                    // While the app's banner says the services cannot be
+                    // reached, a card does not repeat the fetch error.
+                    sources: if down {
+                        vec!["services not reached".to_string()]
+                    } else {
+                        sources_of(r)
+                    },
                     verdict: matching::verify(entry, &existence::from_resolution(r), m),
                     judged: verdict::EntryVerdict {
                         verdict: o.verdict,
@@ -465,7 +474,13 @@ pub fn BibtexPage() -> impl IntoView {
     let shown_findings = move || {
         file_report.with(|r| {
             r.as_ref()
-                .map(|r| r.findings.iter().take(SHOWN_FINDINGS).cloned().collect::<Vec<_>>())
+                .map(|r| {
+                    r.findings
+                        .iter()
+                        .take(SHOWN_FINDINGS)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                })
                 .unwrap_or_default()
         })
     };
@@ -477,7 +492,12 @@ pub fn BibtexPage() -> impl IntoView {
         }
         match sort.get().as_str() {
             "status" => r.sort_by_key(|x| (x.check, x.line)),
-            "key" => r.sort_by(|a, b| a.verdict.key.to_lowercase().cmp(&b.verdict.key.to_lowercase())),
+            "key" => r.sort_by(|a, b| {
+                a.verdict
+                    .key
+                    .to_lowercase()
+                    .cmp(&b.verdict.key.to_lowercase())
+            }),
             _ => {}
         }
         r

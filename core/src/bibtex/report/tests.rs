@@ -438,3 +438,54 @@ fn corrections_are_the_corrected_entries() {
     };
     assert_eq!(corrections(&none), "");
 }
+
+fn failed(service: Service, status: u16) -> Evidence {
+    Evidence {
+        service,
+        route: Route::Title,
+        asked: "t".into(),
+        answer: Answer::Failed {
+            error: crate::works::ApiError::new(service, status, ""),
+        },
+    }
+}
+
+fn check_unreachable(evidence: Vec<Vec<Evidence>>, expected: bool) {
+    let resolutions = evidence
+        .into_iter()
+        .map(|evidence| Resolution {
+            key: "k".into(),
+            evidence,
+            outcome: Outcome::Unverified { reasons: vec![] },
+        })
+        .collect();
+    let run = resolve::Report {
+        resolutions,
+        requests: 1,
+    };
+    assert_eq!(unreachable(&run), expected);
+}
+
+#[test]
+fn unreachable_only_when_nothing_answered() {
+    use Service::{Crossref, SemanticScholar};
+    check_unreachable(vec![], false);
+    check_unreachable(vec![vec![]], false);
+    check_unreachable(vec![vec![failed(SemanticScholar, 0)]], true);
+    check_unreachable(
+        vec![vec![failed(SemanticScholar, 0)], vec![failed(Crossref, 0)]],
+        true,
+    );
+    // A service that answered, even with an error status, is reachable.
+    check_unreachable(
+        vec![vec![failed(SemanticScholar, 0), failed(Crossref, 503)]],
+        false,
+    );
+    check_unreachable(
+        vec![
+            vec![failed(SemanticScholar, 0)],
+            vec![hits(Crossref, "t", vec![])],
+        ],
+        false,
+    );
+}
