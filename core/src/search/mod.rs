@@ -224,7 +224,44 @@ fn fill(into: &mut Work, from: &Work) {
     }
 }
 
+/// Every identity a work can be recognised by across backends: its
+/// case-folded DOI, arXiv id, backend ids and normalized title (a title of
+/// at least three words: a one-word title names many papers).
+pub fn identities(w: &Work) -> Vec<String> {
+    let mut keys = Vec::new();
+    if let Some(d) = w.doi_key() {
+        keys.push(format!("doi:{d}"));
+    }
+    if let Some(a) = &w.arxiv_id {
+        keys.push(format!("arxiv:{}", a.trim().to_ascii_lowercase()));
+    }
+    if let Some(id) = &w.s2_id {
+        keys.push(format!("s2:{id}"));
+    }
+    if let Some(id) = &w.openalex_id {
+        keys.push(format!("openalex:{id}"));
+    }
+    if let Some(id) = &w.id {
+        let ns = match w.source {
+            Service::SemanticScholar | Service::Asta => "s2",
+            other => backend_name(other),
+        };
+        keys.push(format!("{ns}:{id}"));
+    }
+    let t = title::normalize(&w.title);
+    if t.split(' ').filter(|x| !x.is_empty()).count() >= 3 {
+        keys.push(format!("title:{t}"));
+    }
+    keys
+}
+
 /// Fuses ranked lists. `library` holds case-folded DOIs of the library.
+///
+/// The same paper from several backends is one result listing them all: two
+/// records are the same paper when they share a DOI, an arXiv id, a backend
+/// id or a normalized title — except that records with two different DOIs
+/// are never merged on their title alone (a paper and its erratum, or two
+/// papers with one title).
 pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fused> {
     struct Acc {
         work: Work,
@@ -237,11 +274,21 @@ pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fuse
         let name = backend_name(*service);
         for (i, w) in works.iter().enumerate() {
             let rank = i + 1;
-            let key = dedup_key(w).unwrap_or_else(|| format!("anon:{name}:{rank}"));
-            let slot = match index.get(&key) {
-                Some(&s) => s,
+            let mut keys = identities(w);
+            if keys.is_empty() {
+                keys.push(dedup_key(w).unwrap_or_else(|| format!("anon:{name}:{rank}")));
+            }
+            let doi = w.doi_key();
+            let found = keys.iter().find_map(|k| {
+                let slot = *index.get(k)?;
+                let other = order.get(slot)?.work.doi_key();
+                let clash = k.starts_with("title:")
+                    && matches!((&doi, &other), (Some(a), Some(b)) if a != b);
+                (!clash).then_some(slot)
+            });
+            let slot = match found {
+                Some(s) => s,
                 None => {
-                    index.insert(key, order.len());
                     order.push(Acc {
                         work: w.clone(),
                         ranks: HashMap::new(),
@@ -254,6 +301,9 @@ pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fuse
                 fill(&mut acc.work, w);
                 let r = acc.ranks.entry(name).or_insert(rank);
                 *r = (*r).min(rank);
+                for k in identities(&acc.work).into_iter().chain(keys) {
+                    index.entry(k).or_insert(slot);
+                }
             }
         }
     }

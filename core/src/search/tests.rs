@@ -109,6 +109,76 @@ fn fusion() {
     check_fusion(&[], &[]);
 }
 
+/// One record: (service, doi, arxiv id, title).
+fn rec(source: Service, doi: &str, arxiv: &str, title: &str) -> Work {
+    let mut w = Work::empty(source);
+    w.doi = (!doi.is_empty()).then(|| doi.to_string());
+    w.arxiv_id = (!arxiv.is_empty()).then(|| arxiv.to_string());
+    w.title = title.to_string();
+    w
+}
+
+fn check_merged(lists: &[(Service, Vec<Work>)], expected: &[&[&str]]) {
+    let refs: Vec<(Service, &[Work])> = lists.iter().map(|(s, w)| (*s, w.as_slice())).collect();
+    let got: Vec<Vec<String>> = fuse(&refs, &HashSet::new())
+        .into_iter()
+        .map(|f| f.sources)
+        .collect();
+    let want: Vec<Vec<String>> = expected
+        .iter()
+        .map(|s| s.iter().map(|x| x.to_string()).collect())
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn one_paper_from_several_services_is_one_result() {
+    use Service::*;
+    const T: &str = "Attention Is All You Need";
+    // Crossref has the DOI, S2 only the arXiv id, OpenAlex both: one result.
+    check_merged(
+        &[
+            (
+                SemanticScholar,
+                vec![rec(SemanticScholar, "", "1706.03762", T)],
+            ),
+            (OpenAlex, vec![rec(OpenAlex, "10.5555/x", "1706.03762", T)]),
+            (Crossref, vec![rec(Crossref, "10.5555/X", "", "")]),
+        ],
+        &[&["crossref", "openalex", "s2"]],
+    );
+    // No shared id, the same title (case and punctuation aside): one result.
+    check_merged(
+        &[
+            (SemanticScholar, vec![rec(SemanticScholar, "", "", T)]),
+            (
+                OpenAlex,
+                vec![rec(OpenAlex, "10.5555/x", "", "attention is all you need.")],
+            ),
+        ],
+        &[&["openalex", "s2"]],
+    );
+    // Two DOIs under one title are two papers.
+    check_merged(
+        &[
+            (Crossref, vec![rec(Crossref, "10.1/paper", "", T)]),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/erratum", "", T)]),
+        ],
+        &[&["crossref"], &["openalex"]],
+    );
+    // A short title names many papers: not merged on it.
+    check_merged(
+        &[
+            (
+                SemanticScholar,
+                vec![rec(SemanticScholar, "", "", "Introduction")],
+            ),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/b", "", "Introduction")]),
+        ],
+        &[&["s2"], &["openalex"]],
+    );
+}
+
 #[test]
 fn fusion_fills_gaps_and_marks_library() {
     let mut a = work(Service::SemanticScholar, "10.1/A");
