@@ -142,6 +142,7 @@ pub fn App() -> impl IntoView {
             <header class="top">
                 <a class="brand" href="#/">"citegate"</a>
                 <span class="tagline">"check a paper's citations before you submit it"</span>
+                {move || ready.get().flatten().map(|s| view! { <crate::components::PaperSwitcher services=s /> })}
             </header>
             <nav class="nav" aria-label="pages">
                 {Page::ALL

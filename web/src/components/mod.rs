@@ -10,11 +10,13 @@
 pub mod clip;
 pub mod files;
 pub mod offline;
+pub mod papers;
 pub mod progress;
 pub mod status;
 
 pub use clip::{download, CopyButton, DownloadButton};
 pub use files::{FileDrop, LoadedFile};
 pub use offline::{OfflineBanner, Reach};
+pub use papers::PaperSwitcher;
 pub use progress::Progress;
 pub use status::{slice, yield_now, Banner, BannerKind, TextTable};
