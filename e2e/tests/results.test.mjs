@@ -334,7 +334,7 @@ const idb = (page, op, key, value) =>
 test("papers: New paper asks first, starts empty and keeps the previous paper's work; switching back brings it", async () => {
   const errors = await withPage(app.browser, "results-papers", async (page) => {
     await app.open(page, "#/bibtex");
-    await page.waitForSelector("#paper-switch option");
+    await page.waitForSelector("#paper-switch option", { state: "attached" });
     await page.click("#clear");
     await page.click("#load-example");
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "refs.bib: 5 entries");
@@ -366,7 +366,7 @@ test("papers: New paper asks first, starts empty and keeps the previous paper's 
 test("papers: a workspace from before papers is moved into a first paper", async () => {
   const errors = await withPage(app.browser, "results-papers-migrate", async (page) => {
     await app.open(page, "#/coverage");
-    await page.waitForSelector("#paper-switch option");
+    await page.waitForSelector("#paper-switch option", { state: "attached" });
     // The database as an older citegate left it: no list of papers, the
     // Coverage page's inputs under their bare name.
     for (const k of await idb(page, "keys")) if (k !== "settings" && k !== "library") await idb(page, "delete", k);
