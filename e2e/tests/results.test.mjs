@@ -160,7 +160,13 @@ test("bibtex exports: JSON, CSV and Markdown reports built in the core; the fixe
     assert.match(fixed.text, /2012/);
     // The entry that is not found anywhere is left exactly as written.
     assert.ok(fixed.text.endsWith(bib.slice(bib.indexOf("@inproceedings{li2023quantum"))), fixed.text);
-    assert.equal(await page.isDisabled("#copy-corrections"), false);
+    // "Copy all corrections" puts the corrected entries on the clipboard.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.click("#copy-corrections");
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(copied, /^@article\{sadasivan2012methylphenidate,\n/);
+    assert.ok(fixed.text.includes(copied.trimEnd()), copied);
+    assert.doesNotMatch(copied, /li2023quantum/);
 
     const json = JSON.parse((await downloaded(page, "#export-report")).text);
     assert.equal(json.bib, "mine.bib");
@@ -183,6 +189,33 @@ test("bibtex exports: JSON, CSV and Markdown reports built in the core; the fixe
     assert.ok(md.text.startsWith("# BibTeX check: mine.bib\n"), md.text);
     assert.match(md.text, /\| not found anywhere \| 1 \|/);
     assert.match(md.text, /\| sadasivan2012methylphenidate \| 2 \| found but differs \|/);
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("progress: while a slow check runs the shared display estimates the time left; Cancel stops it and keeps the focus", async () => {
+  const errors = await withPage(app.browser, "results-progress", async (page) => {
+    // Slow services: every answer waits 1.5 s (the mock's answer, late).
+    await page.route(/\/api\//, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await app.open(page, "#/bibtex");
+    await page.waitForSelector("#load-example");
+    await page.click("#clear");
+    await page.click("#load-example");
+    await page.waitForSelector("#layer1 tbody tr");
+    await page.click("#check-entries");
+    await page.waitForFunction(() => /^0 \/ 5 · estimating the time left$/.test(document.querySelector("#progress-text")?.textContent || ""));
+    assert.equal(await page.getAttribute("#progress-cancel", "aria-disabled"), "false");
+    await page.waitForFunction(() => /^[1-4] \/ 5 · about \d+ (s|min) left$/.test(document.querySelector("#progress-text")?.textContent || ""), null, { timeout: 30000 });
+    await page.focus("#progress-cancel");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#progress-cancel")?.getAttribute("aria-disabled") === "true");
+    // The pressed button keeps the focus; the run can be started again.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "progress-cancel");
+    assert.equal(await page.isDisabled("#check-entries"), false);
+    assert.doesNotMatch(await page.textContent("#progress-text"), /left/);
   });
   assert.deepEqual(errors, []);
 });
