@@ -263,6 +263,23 @@ test("unreachable services (every request blocked, the browser online): the same
   assert.deepEqual(errors, []);
 });
 
+test("search with every service blocked: the app's one banner, not only the per-service errors", async () => {
+  const errors = await withPage(app.browser, "results-search-blocked", async (page) => {
+    await page.route(/\/api\//, (route) => route.abort("connectionrefused"));
+    await app.open(page, "#/search");
+    await page.fill("#query", GIFT);
+    await page.click("#run-search");
+    await page.waitForSelector("#offline-banner", { timeout: 60000 });
+    assert.match(await page.textContent("#offline-banner"), /A relay can be set in Settings/);
+    // Once the services answer again, the next search takes the banner away.
+    await page.unroute(/\/api\//);
+    await page.click("#run-search");
+    await page.waitForSelector("#results tbody tr", { timeout: 60000 });
+    await page.waitForFunction(() => !document.querySelector("#offline-banner"));
+  });
+  assert.deepEqual(errors, []);
+});
+
 test("search: one paper from three services is one result listing them", async () => {
   const errors = await withPage(app.browser, "results-search", async (page) => {
     await app.open(page, "#/search");

@@ -224,6 +224,21 @@ fn fill(into: &mut Work, from: &Work) {
     }
 }
 
+/// True when the backends that were asked all failed with no readable
+/// answer (status 0: offline, a firewall, a blocked request), so the app
+/// can say once that the services cannot be reached. Skipped backends were
+/// not asked and do not count; a search that asked none is not unreachable.
+pub fn unreachable(runs: &[BackendRun]) -> bool {
+    let mut asked = runs
+        .iter()
+        .filter(|r| !matches!(r.outcome, Outcome::Skipped(_)))
+        .peekable();
+    asked.peek().is_some()
+        && asked.all(|r| {
+            matches!(&r.outcome, Outcome::Failed(e) if e.kind == crate::works::ApiErrorKind::Network)
+        })
+}
+
 /// Every identity a work can be recognised by across backends: its
 /// case-folded DOI, arXiv id, backend ids and normalized title (a title of
 /// at least three words: a one-word title names many papers).

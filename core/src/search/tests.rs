@@ -509,3 +509,34 @@ fn limit_truncates_after_fusion() {
     let r = respond(SHORT, &runs, probe, &HashSet::new(), Some(2));
     assert_eq!(r.count, Some(2));
 }
+
+fn check_unreachable(outcomes: Vec<Outcome>, expected: bool) {
+    let runs: Vec<BackendRun> = outcomes
+        .into_iter()
+        .map(|outcome| BackendRun {
+            backend: Service::SemanticScholar,
+            outcome,
+        })
+        .collect();
+    assert_eq!(unreachable(&runs), expected);
+}
+
+#[test]
+fn unreachable_when_every_asked_backend_got_no_answer() {
+    let net = || {
+        Outcome::Failed(ApiError::new(
+            Service::SemanticScholar,
+            0,
+            "failed to fetch",
+        ))
+    };
+    let down = || Outcome::Failed(ApiError::new(Service::OpenAlex, 503, "unavailable"));
+    let skipped = || Outcome::Skipped("no key".into());
+    check_unreachable(vec![], false);
+    check_unreachable(vec![skipped()], false);
+    check_unreachable(vec![net()], true);
+    check_unreachable(vec![net(), net(), skipped()], true);
+    // A 503 is an answer: that service is reachable.
+    check_unreachable(vec![net(), down()], false);
+    check_unreachable(vec![net(), Outcome::Results(vec![])], false);
+}
