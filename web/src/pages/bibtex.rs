@@ -643,7 +643,10 @@ pub fn BibtexPage() -> impl IntoView {
                                 <code class="entry-key">{key.clone()}</code>
                                 <span class=format!("check-badge check-{}", check.name())>{check.label()}</span>
                                 <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
-                                <span class=format!("{class} entry-status") title="field match">{label}</span>
+                                // How well the fields agree, only where a record was compared.
+                                {matches!(check, Check::Differs | Check::Matches).then(|| view! {
+                                    <span class=format!("{class} entry-status")>{format!("fields: {label}")}</span>
+                                })}
                                 <span class="muted">{r.verdict.score.map(|s| format!("score {s:.2}")).unwrap_or_default()}</span>
                                 <span class="muted">{format!("line {} · {route}", r.line)}</span>
                             </div>
