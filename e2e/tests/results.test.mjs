@@ -101,6 +101,15 @@ test("bibtex results: statuses in words with record links, a labelled chart, fil
     assert.equal(bars.reduce((s, [, n]) => s + n, 0), 5);
     for (const [label, n] of bars) assert.equal(n, all.filter((c) => c.badge === label).length, label);
     assert.equal(await page.textContent("#verdict-chart figcaption"), "Verdicts of 5 entries");
+    // Bar lengths follow the counts (set through the CSSOM: the page's CSP
+    // refuses style attributes); an empty status has no bar.
+    const widths = await page.$$eval("#verdict-chart li", (ls) => ls.map((l) => [Number(l.querySelector(".bar-count").textContent), l.querySelector(".bar").getBoundingClientRect().width, l.querySelector(".bar-track").getBoundingClientRect().width]));
+    const most = Math.max(...widths.map(([n]) => n));
+    for (const [n, w, track] of widths) assert.ok(Math.abs(w - (track * n) / most) <= 1.5, JSON.stringify(widths));
+    // On a phone the results never make the page scroll sideways.
+    await page.setViewportSize({ width: 390, height: 800 });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+    await page.setViewportSize({ width: 1280, height: 900 });
     // Filter by status, then sort worst first.
     await page.selectOption("#filter", "not_found");
     assert.deepEqual((await cards(page)).map((c) => c.key), ["li2023quantum"]);

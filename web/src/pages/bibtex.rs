@@ -593,7 +593,7 @@ pub fn BibtexPage() -> impl IntoView {
                                 view! {
                                     <li class=format!("bar-row check-{}", s.name()) data-check=s.name()>
                                         <span class="bar-label">{s.label()}</span>
-                                        <span class="bar-track" aria-hidden="true"><span class="bar" style=format!("width: {pct}%")></span></span>
+                                        <span class="bar-track" aria-hidden="true"><span class="bar" style:width=format!("{pct}%")></span></span>
                                         <span class="bar-count">{n}</span>
                                     </li>
                                 }
@@ -642,7 +642,11 @@ pub fn BibtexPage() -> impl IntoView {
                             <div class="score-line">
                                 <code class="entry-key">{key.clone()}</code>
                                 <span class=format!("check-badge check-{}", check.name())>{check.label()}</span>
-                                <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
+                                // The verdict in the core's words where it adds to the status
+                                // (a valid or unchecked entry's would repeat it).
+                                {(r.judged.verdict == verdict::Verdict::Hallucinated).then(|| view! {
+                                    <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
+                                })}
                                 // How well the fields agree, only where a record was compared.
                                 {matches!(check, Check::Differs | Check::Matches).then(|| view! {
                                     <span class=format!("{class} entry-status")>{format!("fields: {label}")}</span>
