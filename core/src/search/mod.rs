@@ -159,7 +159,8 @@ pub struct BackendRun {
 /// One fused result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fused {
-    /// The merged work (first backend's record, gaps filled from the others).
+    /// The merged work (the record of the first backend in [`Service`]
+    /// order, gaps filled from the others).
     #[serde(flatten)]
     pub work: Work,
     /// Sum of `1 / (60 + rank)` over the backends that returned it.
@@ -276,7 +277,9 @@ pub fn identities(w: &Work) -> Vec<String> {
 /// records are the same paper when they share a DOI, an arXiv id, a backend
 /// id or a normalized title — except that records with two different DOIs
 /// are never merged on their title alone (a paper and its erratum, or two
-/// papers with one title).
+/// papers with one title). The lists are read in [`Service`] order, so the
+/// result does not depend on the order they are given in; a merged result
+/// is the first such service's record with gaps filled from the others.
 pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fused> {
     struct Acc {
         work: Work,
@@ -285,6 +288,11 @@ pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fuse
     }
     let mut order: Vec<Acc> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
+    // The lists are read in the services' fixed order, whatever order they
+    // came in: which records merge, and whose record leads, never depend on
+    // which backend answered first.
+    let mut lists: Vec<&(Service, &[Work])> = lists.iter().collect();
+    lists.sort_by_key(|(s, _)| *s);
     for (service, works) in lists {
         let name = backend_name(*service);
         for (i, w) in works.iter().enumerate() {

@@ -158,14 +158,32 @@ fn one_paper_from_several_services_is_one_result() {
         ],
         &[&["openalex", "s2"]],
     );
-    // Two DOIs under one title are two papers.
+    // Two DOIs under one title are two papers (a tie in rank: listed in
+    // the services' fixed order, whatever order the lists came in).
     check_merged(
         &[
             (Crossref, vec![rec(Crossref, "10.1/paper", "", T)]),
             (OpenAlex, vec![rec(OpenAlex, "10.1/erratum", "", T)]),
         ],
-        &[&["crossref"], &["openalex"]],
+        &[&["openalex"], &["crossref"]],
     );
+    // Which records merge does not depend on the order of the lists: S2's
+    // record without a DOI joins the first record with its title in the
+    // services' order (OpenAlex's), never Crossref's other DOI as well.
+    for lists in [
+        vec![
+            (SemanticScholar, vec![rec(SemanticScholar, "", "", T)]),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/x", "", T)]),
+            (Crossref, vec![rec(Crossref, "10.1/y", "", T)]),
+        ],
+        vec![
+            (Crossref, vec![rec(Crossref, "10.1/y", "", T)]),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/x", "", T)]),
+            (SemanticScholar, vec![rec(SemanticScholar, "", "", T)]),
+        ],
+    ] {
+        check_merged(&lists, &[&["openalex", "s2"], &["crossref"]]);
+    }
     // A short title names many papers: not merged on it.
     check_merged(
         &[
