@@ -176,7 +176,10 @@ test("the outline and the backend choice survive a reload", async () => {
       const req = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
       const db = await req(indexedDB.open("citegate"));
       try {
-        const text = await req(db.transaction("workspace", "readonly").objectStore("workspace").get("page:discover"));
+        // The open paper's documents are stored as `paper:<id>:<name>`.
+        const store = db.transaction("workspace", "readonly").objectStore("workspace");
+        const papers = JSON.parse((await req(store.get("papers"))) || "{}");
+        const text = await req(store.get(`paper:${papers.current}:page:discover`));
         const saved = typeof text === "string" ? JSON.parse(text) : text;
         return saved?.backend === "openalex" && saved?.limit === "7";
       } finally {

@@ -124,8 +124,9 @@ test("search: OpenAlex returns 500, the others answer: partial banner naming it,
     assert.match(await page.textContent("#search-notes"), /openalex: /);
     assert.match(await page.textContent("#search-notes"), /asta: no asta key and no relay configured/);
     const rows = await page.$$eval("#results tbody tr", (rs) => rs.map((r) => [r.querySelector(".title").textContent, r.querySelector(".sources").textContent.trim()]));
-    // The mock's Crossref record has another DOI than S2's, so the two stay apart.
-    assert.deepEqual(rows, [["Attention is All you Need", "s2"], ["Attention Is All You Need", "crossref"]]);
+    // S2's record (no DOI) and Crossref's have the same title: one paper,
+    // listed once with both services (issue 16).
+    assert.deepEqual(rows, [["Attention is All you Need", "crossref s2"]]);
     await page.click("#results tbody tr >> nth=0 >> button.add");
     await page.waitForFunction(() => document.querySelector("#added")?.textContent.startsWith("added `"));
     await page.waitForSelector("#results tbody tr:first-child .badge.pass");

@@ -403,3 +403,46 @@ async fn a_batch_whose_preflight_fails_is_sent_as_one_get_per_id() {
     assert!(sent[4].request.url.contains("/paper/search"));
     assert!(c.unavailable(Service::SemanticScholar).is_none());
 }
+
+#[wasm_bindgen_test]
+async fn a_workspace_from_before_papers_moves_into_the_first_and_papers_keep_their_own_work() {
+    use citegate_web::services::db::WORKSPACE_STORE;
+    let db = fresh("t-ws-papers").await;
+    // As an older citegate left it: documents under their bare names.
+    db.put(WORKSPACE_STORE, keys::POOL, "{\"papers\":[]}")
+        .await
+        .unwrap();
+    db.put(WORKSPACE_STORE, keys::LIBRARY, "\"lib\"")
+        .await
+        .unwrap();
+    let ws = Workspace::open(db.clone()).await.unwrap();
+    assert_eq!(ws.paper(), "p1");
+    assert_eq!(
+        ws.get::<Value>(keys::POOL).await.unwrap(),
+        Some(json!({"papers": []}))
+    );
+    assert_eq!(db.get(WORKSPACE_STORE, keys::POOL).await.unwrap(), None);
+    assert!(db
+        .get(WORKSPACE_STORE, "paper:p1:pool")
+        .await
+        .unwrap()
+        .is_some());
+    // A second paper starts empty and shares the library.
+    let mut papers = ws.papers().await.unwrap();
+    papers.add("second");
+    ws.save_papers(&papers).await.unwrap();
+    assert_eq!(ws.get::<Value>(keys::POOL).await.unwrap(), None);
+    assert_eq!(
+        ws.get::<Value>(keys::LIBRARY).await.unwrap(),
+        Some(json!("lib"))
+    );
+    // Reopened, the database is on the second paper; the first kept its pool.
+    let ws = Workspace::open(db.clone()).await.unwrap();
+    assert_eq!(ws.paper(), "p2");
+    papers.current = "p1".into();
+    ws.save_papers(&papers).await.unwrap();
+    assert_eq!(
+        ws.get::<Value>(keys::POOL).await.unwrap(),
+        Some(json!({"papers": []}))
+    );
+}

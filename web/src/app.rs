@@ -116,6 +116,7 @@ pub fn App() -> impl IntoView {
     let ready: RwSignal<Option<Option<Services>>> =
         RwSignal::new(use_context::<Services>().map(Some));
     let storage_error = RwSignal::new(String::new());
+    let reach = crate::components::Reach::provide();
     if ready.get_untracked().is_none() {
         leptos::task::spawn_local(async move {
             match Services::open_default().await {
@@ -145,6 +146,7 @@ pub fn App() -> impl IntoView {
             <header class="top">
                 <a class="brand" href="#/">"citegate"</a>
                 <span class="tagline">"check a paper's citations before you submit it"</span>
+                {move || ready.get().flatten().map(|s| view! { <crate::components::PaperSwitcher services=s /> })}
             </header>
             <nav class="nav" aria-label="pages">
                 {Page::ALL
@@ -163,6 +165,7 @@ pub fn App() -> impl IntoView {
                     </div>
                 </details>
             </nav>
+            <crate::components::OfflineBanner reach=reach />
             <main class="page" id="main" tabindex="-1">
                 {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
                 {move || {

@@ -22,6 +22,7 @@ pub mod format;
 pub mod inherit;
 pub mod matching;
 pub mod parse;
+pub mod report;
 pub mod ris;
 pub mod venues;
 pub mod verdict;

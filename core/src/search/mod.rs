@@ -159,7 +159,8 @@ pub struct BackendRun {
 /// One fused result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fused {
-    /// The merged work (first backend's record, gaps filled from the others).
+    /// The merged work (the record of the first backend in [`Service`]
+    /// order, gaps filled from the others).
     #[serde(flatten)]
     pub work: Work,
     /// Sum of `1 / (60 + rank)` over the backends that returned it.
@@ -224,7 +225,61 @@ fn fill(into: &mut Work, from: &Work) {
     }
 }
 
+/// True when the backends that were asked all failed with no readable
+/// answer (status 0: offline, a firewall, a blocked request), so the app
+/// can say once that the services cannot be reached. Skipped backends were
+/// not asked and do not count; a search that asked none is not unreachable.
+pub fn unreachable(runs: &[BackendRun]) -> bool {
+    let mut asked = runs
+        .iter()
+        .filter(|r| !matches!(r.outcome, Outcome::Skipped(_)))
+        .peekable();
+    asked.peek().is_some()
+        && asked.all(|r| {
+            matches!(&r.outcome, Outcome::Failed(e) if e.kind == crate::works::ApiErrorKind::Network)
+        })
+}
+
+/// Every identity a work can be recognised by across backends: its
+/// case-folded DOI, arXiv id, backend ids and normalized title (a title of
+/// at least three words: a one-word title names many papers).
+pub fn identities(w: &Work) -> Vec<String> {
+    let mut keys = Vec::new();
+    if let Some(d) = w.doi_key() {
+        keys.push(format!("doi:{d}"));
+    }
+    if let Some(a) = &w.arxiv_id {
+        keys.push(format!("arxiv:{}", a.trim().to_ascii_lowercase()));
+    }
+    if let Some(id) = &w.s2_id {
+        keys.push(format!("s2:{id}"));
+    }
+    if let Some(id) = &w.openalex_id {
+        keys.push(format!("openalex:{id}"));
+    }
+    if let Some(id) = &w.id {
+        let ns = match w.source {
+            Service::SemanticScholar | Service::Asta => "s2",
+            other => backend_name(other),
+        };
+        keys.push(format!("{ns}:{id}"));
+    }
+    let t = title::normalize(&w.title);
+    if t.split(' ').filter(|x| !x.is_empty()).count() >= 3 {
+        keys.push(format!("title:{t}"));
+    }
+    keys
+}
+
 /// Fuses ranked lists. `library` holds case-folded DOIs of the library.
+///
+/// The same paper from several backends is one result listing them all: two
+/// records are the same paper when they share a DOI, an arXiv id, a backend
+/// id or a normalized title — except that records with two different DOIs
+/// are never merged on their title alone (a paper and its erratum, or two
+/// papers with one title). The lists are read in [`Service`] order, so the
+/// result does not depend on the order they are given in; a merged result
+/// is the first such service's record with gaps filled from the others.
 pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fused> {
     struct Acc {
         work: Work,
@@ -233,15 +288,30 @@ pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fuse
     }
     let mut order: Vec<Acc> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
+    // The lists are read in the services' fixed order, whatever order they
+    // came in: which records merge, and whose record leads, never depend on
+    // which backend answered first.
+    let mut lists: Vec<&(Service, &[Work])> = lists.iter().collect();
+    lists.sort_by_key(|(s, _)| *s);
     for (service, works) in lists {
         let name = backend_name(*service);
         for (i, w) in works.iter().enumerate() {
             let rank = i + 1;
-            let key = dedup_key(w).unwrap_or_else(|| format!("anon:{name}:{rank}"));
-            let slot = match index.get(&key) {
-                Some(&s) => s,
+            let mut keys = identities(w);
+            if keys.is_empty() {
+                keys.push(dedup_key(w).unwrap_or_else(|| format!("anon:{name}:{rank}")));
+            }
+            let doi = w.doi_key();
+            let found = keys.iter().find_map(|k| {
+                let slot = *index.get(k)?;
+                let other = order.get(slot)?.work.doi_key();
+                let clash = k.starts_with("title:")
+                    && matches!((&doi, &other), (Some(a), Some(b)) if a != b);
+                (!clash).then_some(slot)
+            });
+            let slot = match found {
+                Some(s) => s,
                 None => {
-                    index.insert(key, order.len());
                     order.push(Acc {
                         work: w.clone(),
                         ranks: HashMap::new(),
@@ -254,6 +324,9 @@ pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fuse
                 fill(&mut acc.work, w);
                 let r = acc.ranks.entry(name).or_insert(rank);
                 *r = (*r).min(rank);
+                for k in identities(&acc.work).into_iter().chain(keys) {
+                    index.entry(k).or_insert(slot);
+                }
             }
         }
     }

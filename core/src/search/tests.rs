@@ -109,6 +109,94 @@ fn fusion() {
     check_fusion(&[], &[]);
 }
 
+/// One record: (service, doi, arxiv id, title).
+fn rec(source: Service, doi: &str, arxiv: &str, title: &str) -> Work {
+    let mut w = Work::empty(source);
+    w.doi = (!doi.is_empty()).then(|| doi.to_string());
+    w.arxiv_id = (!arxiv.is_empty()).then(|| arxiv.to_string());
+    w.title = title.to_string();
+    w
+}
+
+fn check_merged(lists: &[(Service, Vec<Work>)], expected: &[&[&str]]) {
+    let refs: Vec<(Service, &[Work])> = lists.iter().map(|(s, w)| (*s, w.as_slice())).collect();
+    let got: Vec<Vec<String>> = fuse(&refs, &HashSet::new())
+        .into_iter()
+        .map(|f| f.sources)
+        .collect();
+    let want: Vec<Vec<String>> = expected
+        .iter()
+        .map(|s| s.iter().map(|x| x.to_string()).collect())
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn one_paper_from_several_services_is_one_result() {
+    use Service::*;
+    const T: &str = "Attention Is All You Need";
+    // Crossref has the DOI, S2 only the arXiv id, OpenAlex both: one result.
+    check_merged(
+        &[
+            (
+                SemanticScholar,
+                vec![rec(SemanticScholar, "", "1706.03762", T)],
+            ),
+            (OpenAlex, vec![rec(OpenAlex, "10.5555/x", "1706.03762", T)]),
+            (Crossref, vec![rec(Crossref, "10.5555/X", "", "")]),
+        ],
+        &[&["crossref", "openalex", "s2"]],
+    );
+    // No shared id, the same title (case and punctuation aside): one result.
+    check_merged(
+        &[
+            (SemanticScholar, vec![rec(SemanticScholar, "", "", T)]),
+            (
+                OpenAlex,
+                vec![rec(OpenAlex, "10.5555/x", "", "attention is all you need.")],
+            ),
+        ],
+        &[&["openalex", "s2"]],
+    );
+    // Two DOIs under one title are two papers (a tie in rank: listed in
+    // the services' fixed order, whatever order the lists came in).
+    check_merged(
+        &[
+            (Crossref, vec![rec(Crossref, "10.1/paper", "", T)]),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/erratum", "", T)]),
+        ],
+        &[&["openalex"], &["crossref"]],
+    );
+    // Which records merge does not depend on the order of the lists: S2's
+    // record without a DOI joins the first record with its title in the
+    // services' order (OpenAlex's), never Crossref's other DOI as well.
+    for lists in [
+        vec![
+            (SemanticScholar, vec![rec(SemanticScholar, "", "", T)]),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/x", "", T)]),
+            (Crossref, vec![rec(Crossref, "10.1/y", "", T)]),
+        ],
+        vec![
+            (Crossref, vec![rec(Crossref, "10.1/y", "", T)]),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/x", "", T)]),
+            (SemanticScholar, vec![rec(SemanticScholar, "", "", T)]),
+        ],
+    ] {
+        check_merged(&lists, &[&["openalex", "s2"], &["crossref"]]);
+    }
+    // A short title names many papers: not merged on it.
+    check_merged(
+        &[
+            (
+                SemanticScholar,
+                vec![rec(SemanticScholar, "", "", "Introduction")],
+            ),
+            (OpenAlex, vec![rec(OpenAlex, "10.1/b", "", "Introduction")]),
+        ],
+        &[&["s2"], &["openalex"]],
+    );
+}
+
 #[test]
 fn fusion_fills_gaps_and_marks_library() {
     let mut a = work(Service::SemanticScholar, "10.1/A");
@@ -438,4 +526,35 @@ fn limit_truncates_after_fusion() {
     let probe = probe_without_requests(SHORT, &runs, ProbeConfig::default()).unwrap();
     let r = respond(SHORT, &runs, probe, &HashSet::new(), Some(2));
     assert_eq!(r.count, Some(2));
+}
+
+fn check_unreachable(outcomes: Vec<Outcome>, expected: bool) {
+    let runs: Vec<BackendRun> = outcomes
+        .into_iter()
+        .map(|outcome| BackendRun {
+            backend: Service::SemanticScholar,
+            outcome,
+        })
+        .collect();
+    assert_eq!(unreachable(&runs), expected);
+}
+
+#[test]
+fn unreachable_when_every_asked_backend_got_no_answer() {
+    let net = || {
+        Outcome::Failed(ApiError::new(
+            Service::SemanticScholar,
+            0,
+            "failed to fetch",
+        ))
+    };
+    let down = || Outcome::Failed(ApiError::new(Service::OpenAlex, 503, "unavailable"));
+    let skipped = || Outcome::Skipped("no key".into());
+    check_unreachable(vec![], false);
+    check_unreachable(vec![skipped()], false);
+    check_unreachable(vec![net()], true);
+    check_unreachable(vec![net(), net(), skipped()], true);
+    // A 503 is an answer: that service is reachable.
+    check_unreachable(vec![net(), down()], false);
+    check_unreachable(vec![net(), Outcome::Results(vec![])], false);
 }

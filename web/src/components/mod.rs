@@ -1,5 +1,5 @@
 //! Components shared by pages: reading files, offering downloads, copying
-//! text, status banners, tables, and yielding to the event loop.
+//! text, status banners, tables, progress of long runs, and yielding to the event loop.
 //!
 //! Everything that shows text from a file or an API goes through Leptos text
 //! nodes, never `inner_html`: a title such as `<img src=x onerror=…>` is shown
@@ -9,8 +9,14 @@
 
 pub mod clip;
 pub mod files;
+pub mod offline;
+pub mod papers;
+pub mod progress;
 pub mod status;
 
 pub use clip::{download, CopyButton, DownloadButton};
 pub use files::{FileDrop, LoadedFile};
+pub use offline::{OfflineBanner, Reach};
+pub use papers::PaperSwitcher;
+pub use progress::Progress;
 pub use status::{slice, yield_now, Banner, BannerKind, TextTable};

@@ -8,16 +8,20 @@
 
 use crate::components::{
     slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+    Progress,
 };
 use crate::services::Services;
 use citegate_core::bibtex;
+use citegate_core::bibtex::check::{self, FileReport, OnlineReport};
 use citegate_core::bibtex::existence;
-use citegate_core::bibtex::format::{self, CiteUse, Finding, Severity};
+use citegate_core::bibtex::format::{self, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
 use citegate_core::bibtex::parse::{self, Bibliography};
+use citegate_core::bibtex::report::{self, Status as Check};
 use citegate_core::bibtex::verdict;
 use citegate_core::resolve::{Answer, Options, Reference, Resolution, Surface};
 use citegate_core::tex;
+use citegate_core::tex::Project;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -65,28 +69,25 @@ fn current_year() -> i32 {
     js_sys::Date::new_0().get_full_year() as i32
 }
 
-/// The checks of the `.bib` against the `.tex` cites (fast: one pass).
-fn cite_findings(bib: &Bibliography, tex_files: &[LoadedFile]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    if !tex_files.is_empty() {
-        let map: BTreeMap<String, String> = tex_files
-            .iter()
-            .map(|f| (f.name.clone(), f.text.clone()))
-            .collect();
-        let roots: Vec<String> = tex_files.iter().map(|f| f.name.clone()).collect();
-        let project = tex::scan_project(&roots, &map);
-        let cite_all = project.files.iter().any(|f| !f.scan.nocite_all.is_empty());
-        let cites: Vec<CiteUse> = project
-            .cites()
-            .map(|(file, c)| CiteUse {
-                key: c.key.clone(),
-                file: file.to_string(),
-                line: c.line,
-            })
-            .collect();
-        out.extend(format::check_cites(bib, &cites, cite_all));
+/// The LaTeX project the `.tex` files make, when there are any (its cites
+/// are checked against the `.bib` by the core's [`check::finish`]).
+fn project_of(tex_files: &[LoadedFile]) -> Option<Project> {
+    if tex_files.is_empty() {
+        return None;
     }
-    out
+    let map: BTreeMap<String, String> = tex_files
+        .iter()
+        .map(|f| (f.name.clone(), f.text.clone()))
+        .collect();
+    let roots: Vec<String> = tex_files.iter().map(|f| f.name.clone()).collect();
+    Some(tex::scan_project(&roots, &map))
+}
+
+/// The `.bib` file name with `suffix` in place of its extension.
+fn renamed(name: &str, suffix: &str) -> String {
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let stem = if stem.is_empty() { "references" } else { stem };
+    format!("{stem}{suffix}")
 }
 
 fn status_label(s: Status) -> (&'static str, &'static str) {
@@ -110,6 +111,10 @@ struct Row {
     /// its reasons in words and, only when the record is the cited work,
     /// the corrected entry.
     judged: verdict::EntryVerdict,
+    /// The entry's status in words (not found anywhere, found but differs…).
+    check: Check,
+    /// Links to the records that are the cited work (built in core).
+    links: Vec<report::Link>,
 }
 
 /// Today as the core's date (the future-date rule reads it).
@@ -122,6 +127,7 @@ fn today() -> Option<citegate_core::cutoff::Date> {
 #[component]
 pub fn BibtexPage() -> impl IntoView {
     let services = use_context::<Services>();
+    let reach = use_context::<crate::components::Reach>();
     // The file's text lives only in the reading task; signals hold its name
     // and the (shared, never cloned) results, so a 50 MB file is not copied
     // on every render.
@@ -136,15 +142,28 @@ pub fn BibtexPage() -> impl IntoView {
     let running = RwSignal::new(false);
     let progress = RwSignal::new((0usize, 0usize));
     let run_id = StoredValue::new(0u64);
+    // The BibTeX text the entries were read from (for the fixed .bib), and
+    // the online layers' report.
+    let source = StoredValue::new(None::<Arc<String>>);
+    let online = RwSignal::new(None::<Arc<OnlineReport>>);
+    let filter = RwSignal::new(None::<Check>);
+    let sort = RwSignal::new(String::from("file"));
     // Whether the user gave the page anything yet: a restore from the
     // workspace that lands later must not overwrite it.
     let touched = StoredValue::new(false);
 
-    let cites = Memo::new(move |_| {
+    // Layer 1 as the core's use case reports it: the entry findings the
+    // sliced pass produced, with the .tex cites checked by `check::finish`.
+    let file_report = Memo::new(move |_| {
         bib.with(|b| {
-            b.as_ref()
-                .map(|b| tex_files.with(|t| cite_findings(b, t)))
-                .unwrap_or_default()
+            b.as_ref().map(|b| {
+                let project = tex_files.with(|t| project_of(t));
+                let name = bib_name.get().unwrap_or_default();
+                let entry_findings = layer1.with(|l| l.iter().cloned().collect());
+                let mut r = check::finish(&name, b, project.as_ref(), entry_findings);
+                r.mode = mode.get();
+                Arc::new(r)
+            })
         })
     });
 
@@ -162,6 +181,10 @@ pub fn BibtexPage() -> impl IntoView {
         let mine = read_id.get_value();
         run_id.update_value(|r| *r += 1);
         rows.set(Vec::new());
+        online.set(None);
+        running.set(false);
+        progress.set((0, 0));
+        source.set_value(None);
         bib.set(None);
         layer1.set(Arc::new(Vec::new()));
         bib_name.set(Some(file.name.clone()));
@@ -210,7 +233,11 @@ pub fn BibtexPage() -> impl IntoView {
                 );
             }
             let parsed = Arc::new(parsed);
-            drop(text);
+            if format == bibtex::Format::Bibtex {
+                source.set_value(Some(Arc::new(text)));
+            } else {
+                drop(text);
+            }
             let mut l1 = format::Layer1::new(&parsed, current_year());
             while !slice(|| l1.step(STEP_ENTRIES)) {
                 let (at, total) = l1.progress();
@@ -292,6 +319,8 @@ pub fn BibtexPage() -> impl IntoView {
         run_id.update_value(|r| *r += 1);
         running.set(false);
         rows.set(Vec::new());
+        online.set(None);
+        source.set_value(None);
         bib.set(None);
         bib_name.set(None);
         layer1.set(Arc::new(Vec::new()));
@@ -327,6 +356,7 @@ pub fn BibtexPage() -> impl IntoView {
         run_id.update_value(|r| *r += 1);
         let my_run = run_id.get_value();
         rows.set(Vec::new());
+        online.set(None);
         running.set(true);
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
@@ -351,56 +381,89 @@ pub fn BibtexPage() -> impl IntoView {
             if run_id.get_value() != my_run {
                 return;
             }
+            crate::components::offline::report_run(reach, &report);
+            let down = crate::components::offline::services_down(reach);
+            let Some(today) = today() else { return };
+            let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
+            let judged = check::online_report(&b, &report, today, requests, 0);
             let checked: Vec<Row> = b
                 .entries
                 .iter()
                 .zip(&report.resolutions)
-                .filter_map(|(entry, r)| {
-                    Some(Row {
-                        line: entry.line,
-                        sources: sources_of(r),
-                        verdict: matching::verify(entry, &existence::from_resolution(r), m),
-                        judged: verdict::judge(entry, r, today()?),
-                    })
+                .zip(&judged.entries)
+                .map(|((entry, r), o)| Row {
+                    line: entry.line,
+                    // While the app's banner says the services cannot be
+                    // reached, a card does not repeat the fetch error.
+                    sources: if down {
+                        vec!["services not reached".to_string()]
+                    } else {
+                        sources_of(r)
+                    },
+                    verdict: matching::verify(entry, &existence::from_resolution(r), m),
+                    judged: verdict::EntryVerdict {
+                        verdict: o.verdict,
+                        reasons: o.reasons.clone(),
+                        corrected: o.corrected.clone(),
+                    },
+                    check: report::status(o),
+                    links: report::links(o, entry.get("title")),
                 })
                 .collect();
             rows.set(checked);
+            online.set(Some(Arc::new(judged)));
             progress.set((b.entries.len(), b.entries.len()));
             running.set(false);
         });
     };
-    let stop = move |_| {
+    let stop = Callback::new(move |_| {
         run_id.update_value(|r| *r += 1);
         running.set(false);
-    };
+    });
 
-    let counts = move || {
-        let r = rows.get();
-        let n = |s: Status| r.iter().filter(|x| x.verdict.status == s).count();
-        format!(
-            "{} verified · {} partial · {} low · {} failed · {} unverified",
-            n(Status::Verified),
-            n(Status::PartialMatch),
-            n(Status::LowMatch),
-            n(Status::Failed),
-            n(Status::Unverified)
-        )
+    // The full report (layer 1 and, once run, layers 2–4), built by the
+    // core; the exports are built from it only when a button is clicked
+    // (the buttons are enabled by `has_bib`).
+    let full_report = move || -> Option<(FileReport, Arc<Bibliography>)> {
+        let mut r = (*file_report.get()?).clone();
+        r.online = online.get().map(|o| (*o).clone());
+        Some((r, bib.get()?))
     };
-    // Built only when the export button is clicked (the button is enabled
-    // by `has_bib`, not by this text).
     let report = Signal::derive(move || {
-        if bib.with(Option::is_none) {
+        full_report()
+            .map(|(r, _)| report::to_json(&r))
+            .unwrap_or_default()
+    });
+    let report_csv = Signal::derive(move || {
+        full_report()
+            .map(|(r, b)| report::to_csv(&r, &b))
+            .unwrap_or_default()
+    });
+    let report_md = Signal::derive(move || {
+        full_report()
+            .map(|(r, b)| report::to_markdown(&r, &b))
+            .unwrap_or_default()
+    });
+    let fixed = Signal::derive(move || {
+        let (Some(o), Some(b)) = (online.get(), bib.get()) else {
+            return String::new();
+        };
+        if o.entries.iter().all(|e| e.corrected.is_none()) {
             return String::new();
         }
-        let format: Vec<Finding> = layer1.with(|l| l.iter().cloned().collect());
-        let value = serde_json::json!({
-            "file": bib_name.get(),
-            "mode": mode.get(),
-            "format": cites.with(|c| format.into_iter().chain(c.iter().cloned()).collect::<Vec<_>>()),
-            "entries": rows.get(),
-        });
-        serde_json::to_string_pretty(&value).unwrap_or_default()
+        source
+            .with_value(|s| s.as_ref().map(|s| report::fixed_bib(s, &b, &o).text))
+            .unwrap_or_default()
     });
+    let corrections = Signal::derive(move || {
+        online
+            .get()
+            .map(|o| report::corrections(&o))
+            .unwrap_or_default()
+    });
+    let has_online = Signal::derive(move || online.with(Option::is_some));
+    let tally = move || online.get().map(|o| report::tally(&o)).unwrap_or_default();
+    let base_name = move || bib_name.get().unwrap_or_else(|| "references.bib".into());
     let has_bib = Signal::derive(move || bib.with(Option::is_some));
     let bib_error =
         Signal::derive(
@@ -412,16 +475,37 @@ pub fn BibtexPage() -> impl IntoView {
                 _ => String::new(),
             },
         );
-    let n_findings = move || layer1.with(|l| l.len()) + cites.with(|c| c.len());
+    let n_findings = move || file_report.with(|r| r.as_ref().map_or(0, |r| r.findings.len()));
     let shown_findings = move || {
-        let l = layer1.get();
-        cites.with(|c| {
-            l.iter()
-                .chain(c.iter())
-                .take(SHOWN_FINDINGS)
-                .cloned()
-                .collect::<Vec<_>>()
+        file_report.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    r.findings
+                        .iter()
+                        .take(SHOWN_FINDINGS)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
         })
+    };
+    // The cards in the chosen order, of the chosen status.
+    let shown_rows = move || {
+        let mut r: Vec<Row> = rows.get();
+        if let Some(f) = filter.get() {
+            r.retain(|x| x.check == f);
+        }
+        match sort.get().as_str() {
+            "status" => r.sort_by_key(|x| (x.check, x.line)),
+            "key" => r.sort_by(|a, b| {
+                a.verdict
+                    .key
+                    .to_lowercase()
+                    .cmp(&b.verdict.key.to_lowercase())
+            }),
+            _ => {}
+        }
+        r
     };
 
     view! {
@@ -453,9 +537,7 @@ pub fn BibtexPage() -> impl IntoView {
             <h2>"Layer 1: format"</h2>
             <Show when=move || has_bib.get() fallback=|| view! { <p class="muted">"drop a .bib or load the example"</p> }>
                 <p id="layer1-summary">{move || {
-                    let count = |f: &[Finding]| f.iter().filter(|x| x.severity == Severity::Error).count();
-                    let e = layer1.with(|l| count(l)) + cites.with(|c| count(c));
-                    format!("{} error(s), {} warning(s)", e, n_findings() - e)
+                    file_report.with(|r| r.as_ref().map(|r| format!("{} error(s), {} warning(s)", r.errors, r.warnings)))
                 }}</p>
                 <p class="muted" id="layer1-shown">{move || {
                     let n = n_findings();
@@ -494,14 +576,57 @@ pub fn BibtexPage() -> impl IntoView {
                     <option value="loose">"loose (drafts)"</option>
                 </select>
                 <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=start>"Check every entry"</button>
-                <button type="button" class="secondary" id="stop" disabled=move || !running.get() on:click=stop>"Stop"</button>
-                <DownloadButton id="export-report" label="Export report (JSON)" filename="bibtex_report.json".to_string() mime="application/json" content=report enabled=has_bib />
             </div>
             {services.is_none().then(|| view! { <div class="banner error">"The browser services did not start (storage unavailable?); only layer 1 can run."</div> })}
-            <progress id="progress" max=move || progress.get().1.max(1).to_string() value=move || progress.get().0.to_string()></progress>
-            <span class="muted" id="progress-text">{move || { let (d, n) = progress.get(); if n == 0 { String::new() } else { format!(" {d}/{n} · {}", counts()) } }}</span>
+            <Progress id="progress" label="Checking entries" counts=progress running=running on_cancel=stop />
+            <div class="toolbar" id="exports">
+                <DownloadButton id="export-report" label="Report (JSON)" filename=Signal::derive(move || renamed(&base_name(), "_report.json")) mime="application/json" content=report enabled=has_bib />
+                <DownloadButton id="export-csv" label="Report (CSV)" filename=Signal::derive(move || renamed(&base_name(), "_report.csv")) mime="text/csv;charset=utf-8" content=report_csv enabled=has_bib />
+                <DownloadButton id="export-md" label="Report (Markdown)" filename=Signal::derive(move || renamed(&base_name(), "_report.md")) mime="text/markdown;charset=utf-8" content=report_md enabled=has_bib />
+                <DownloadButton id="download-fixed" label="Download fixed .bib" filename=Signal::derive(move || renamed(&base_name(), ".fixed.bib")) content=fixed />
+                <CopyButton id="copy-corrections" label="Copy all corrections" text=corrections />
+            </div>
+            <Show when=move || has_online.get()>
+                <figure class="verdict-chart" id="verdict-chart">
+                    <figcaption>{move || format!("Verdicts of {} entries", rows.with(|r| r.len()))}</figcaption>
+                    <ul>
+                        {move || {
+                            let t = tally();
+                            let most = t.iter().map(|(_, n)| *n).max().unwrap_or(0).max(1);
+                            t.into_iter().map(|(s, n)| {
+                                let pct = n * 100 / most;
+                                view! {
+                                    <li class=format!("bar-row check-{}", s.name()) data-check=s.name()>
+                                        <span class="bar-label">{s.label()}</span>
+                                        <span class="bar-track" aria-hidden="true"><span class="bar" style:width=format!("{pct}%")></span></span>
+                                        <span class="bar-count">{n}</span>
+                                    </li>
+                                }
+                            }).collect_view()
+                        }}
+                    </ul>
+                </figure>
+                <div class="toolbar" id="entry-controls">
+                    <label for="filter">"Show"</label>
+                    <select id="filter" on:change=move |ev| filter.set(Check::from_name(&event_target_value(&ev)))>
+                        <option value="all" selected=true>"every entry"</option>
+                        {Check::ALL.into_iter().map(|s| view! { <option value=s.name()>{s.label()}</option> }).collect_view()}
+                    </select>
+                    <label for="sort">"Sort by"</label>
+                    <select id="sort" on:change=move |ev| sort.set(event_target_value(&ev))>
+                        <option value="file" selected=true>"order in the file"</option>
+                        <option value="status">"status, worst first"</option>
+                        <option value="key">"key"</option>
+                    </select>
+                    <span class="muted" id="shown-count">{move || {
+                        let n = rows.with(|r| r.len());
+                        let shown = shown_rows().len();
+                        if shown == n { format!("{n} entries") } else { format!("{shown} of {n} entries") }
+                    }}</span>
+                </div>
+            </Show>
             <div class="entries" id="entries">
-                {move || rows.get().into_iter().map(|r| {
+                {move || shown_rows().into_iter().map(|r| {
                     let (label, class) = status_label(r.verdict.status);
                     let key = r.verdict.key.clone();
                     // The corrected entry only when the record is the cited work.
@@ -515,16 +640,33 @@ pub fn BibtexPage() -> impl IntoView {
                     let judged_kind = format!("{:?}", r.judged.verdict).to_lowercase();
                     let reasons: Vec<String> = r.judged.reasons.iter().map(|x| x.message.clone()).collect();
                     let route = if r.sources.is_empty() { "nothing asked".to_string() } else { r.sources.join(" · ") };
+                    let check = r.check;
+                    let links = r.links.clone();
                     view! {
-                        <div class="entry-card" data-key=key.clone() data-status=label data-verdict=judged_kind>
+                        <div class=format!("entry-card check-{}", check.name()) data-key=key.clone() data-status=label data-verdict=judged_kind data-check=check.name()>
                             <div class="score-line">
                                 <code class="entry-key">{key.clone()}</code>
-                                <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
-                                <span class=format!("{class} entry-status")>{label}</span>
+                                <span class=format!("check-badge check-{}", check.name())>{check.label()}</span>
+                                // The verdict in the core's words where it adds to the status
+                                // (a valid or unchecked entry's would repeat it).
+                                {(r.judged.verdict == verdict::Verdict::Hallucinated).then(|| view! {
+                                    <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
+                                })}
+                                // How well the fields agree, only where a record was compared.
+                                {matches!(check, Check::Differs | Check::Matches).then(|| view! {
+                                    <span class=format!("{class} entry-status")>{format!("fields: {label}")}</span>
+                                })}
                                 <span class="muted">{r.verdict.score.map(|s| format!("score {s:.2}")).unwrap_or_default()}</span>
                                 <span class="muted">{format!("line {} · {route}", r.line)}</span>
                             </div>
                             {r.verdict.reason.clone().map(|x| view! { <p class="reason">{x}</p> })}
+                            {(!links.is_empty()).then(|| view! {
+                                <p class="record-links">"Records: "
+                                    {links.iter().map(|l| view! {
+                                        <a href=l.url.clone() target="_blank" rel="noopener noreferrer">{l.source}</a>" "
+                                    }).collect_view()}
+                                </p>
+                            })}
                             {(!reasons.is_empty()).then(|| view! {
                                 <ul class="verdict-reasons">{reasons.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
                             })}

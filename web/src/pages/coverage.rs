@@ -197,7 +197,7 @@ pub fn CoveragePage() -> impl IntoView {
             </div>
             <div class="two-col">
                 <FileDrop id="tex-input" label="Drop the draft's .tex files, its folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=add_tex />
-                <FileDrop id="pool-input" label="Drop citation_pool.json or a .bib" accept=".json,.bib" on_files=set_pool />
+                <FileDrop id="pool-input" label="Drop citation_pool.json or a .bib" accept=".json,.bib" eight_bit=true on_files=set_pool />
             </div>
             <p class="muted" id="inputs">
                 {move || {
@@ -211,6 +211,11 @@ pub fn CoveragePage() -> impl IntoView {
                 <input id="threshold" type="text" prop:value=move || threshold.get()
                     on:input=move |ev| threshold.set(event_target_value(&ev)) />
             </div>
+            // An 8-bit .bib is read as BibTeX reads it (Latin-1 or
+            // Windows-1252), as on the BibTeX check page, and says so.
+            <Banner id="pool-warning" kind=BannerKind::Partial text=Signal::derive(move || {
+                pool_file.with(|p| p.as_ref().and_then(|p| p.warning.as_ref().map(|w| w.to_string())).unwrap_or_default())
+            }) />
             <Banner id="coverage-error" kind=BannerKind::Error text=error />
             {move || ok().map(|o| {
                 let c = o.gate.coverage.clone();
@@ -223,7 +228,7 @@ pub fn CoveragePage() -> impl IntoView {
                             <span id="verdict" class=if pass { "badge pass" } else { "badge fail" }>{if pass { "PASS" } else { "FAIL" }}</span>
                             <span class="muted" id="summary">{summary}</span>
                         </div>
-                        <meter class="gauge" id="gauge" min="0" max=c.n_pool.max(1).to_string()
+                        <meter class="gauge" id="gauge" aria-label=format!("pool papers cited: {} of {}", c.n_cited, c.n_pool) min="0" max=c.n_pool.max(1).to_string()
                             low=c.min_required.to_string() optimum=c.n_pool.to_string()
                             value=c.n_cited.to_string()></meter>
                         <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.gate.files.join(", "))}</p>

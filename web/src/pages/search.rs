@@ -42,6 +42,7 @@ fn api_error(e: ClientError) -> ApiError {
 #[component]
 pub fn SearchPage() -> impl IntoView {
     let services = use_context::<Services>();
+    let reach = use_context::<crate::components::Reach>();
     let query = RwSignal::new(String::new());
     let limit = RwSignal::new("20".to_string());
     let years = RwSignal::new(String::new());
@@ -115,6 +116,15 @@ pub fn SearchPage() -> impl IntoView {
                         backend: service,
                         outcome,
                     });
+                }
+            }
+            // Nothing answered readably: the app's banner says so once.
+            if let Some(r) = reach {
+                if runs
+                    .iter()
+                    .any(|x| !matches!(x.outcome, Outcome::Skipped(_)))
+                {
+                    r.unreachable.set(search::unreachable(&runs));
                 }
             }
             for (service, why) in skipped {

@@ -84,7 +84,7 @@ impl Services {
         transport: Rc<dyn Transport>,
     ) -> Result<Services, StoreError> {
         let db = Rc::new(Db::open(db_name).await?);
-        let workspace = Rc::new(Workspace::new(db.clone()));
+        let workspace = Rc::new(Workspace::open(db.clone()).await?);
         let settings: Settings = workspace.get(keys::SETTINGS).await?.unwrap_or_default();
         let throttle = Rc::new(Throttle::new(prefix));
         throttle.configure(!settings.mailto.trim().is_empty(), settings.s2_interval_ms);

@@ -1,0 +1,491 @@
+use super::*;
+use crate::bibtex::check::{self, OnlineReport};
+use crate::bibtex::parse;
+use crate::cutoff::Date;
+use crate::resolve::{self, Answer, Evidence, Outcome, Resolution, Route};
+use crate::works::{Author, PubDate, Service, Work};
+
+const BIB: &str = "% my refs\n\
+@article{real,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam},\n  journal = {NeurIPS},\n  year = {2017},\n}\n\
+\n\
+@article{wrongyear, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming and Zhang, Xiangyu},\n  journal={CVPR}, year={2009}}\n\
+@article{ghost, title={Quantum Widgets for Everyone}, author={Li, Wei}, journal={J}, year={2023}}\n\
+@article{offline, title={Something Unreachable}, author={Roe, R.}, journal={J}, year={2020}}\n";
+
+fn work(source: Service, title: &str, authors: &[&str], year: i32, venue: &str) -> Work {
+    let mut w = Work::empty(source);
+    w.title = title.into();
+    w.authors = authors
+        .iter()
+        .map(|a| Author {
+            name: a.to_string(),
+            given: None,
+            family: None,
+        })
+        .collect();
+    w.published = Some(PubDate {
+        year,
+        month: None,
+        day: None,
+    });
+    w.venue = Some(venue.into());
+    w
+}
+
+fn hits(service: Service, asked: &str, works: Vec<Work>) -> Evidence {
+    Evidence {
+        service,
+        route: Route::Title,
+        asked: asked.into(),
+        answer: Answer::Hits { works },
+    }
+}
+
+/// The four entries of `BIB` judged against answers a run could give.
+fn judged() -> (parse::Bibliography, OnlineReport) {
+    let bib = parse::parse(BIB);
+    let mut attention = work(
+        Service::SemanticScholar,
+        "Attention Is All You Need",
+        &["Ashish Vaswani", "Noam Shazeer"],
+        2017,
+        "NeurIPS",
+    );
+    attention.s2_id = Some("204e3073870fae3d05bcbc2f6a8e263d9b72e776".into());
+    attention.doi = Some("10.5555/3295222.3295349".into());
+    attention.arxiv_id = Some("1706.03762".into());
+    let mut resnet = work(
+        Service::Dblp,
+        "Deep Residual Learning for Image Recognition",
+        &["Kaiming He", "Xiangyu Zhang"],
+        2016,
+        "CVPR",
+    );
+    resnet.id = Some("conf/cvpr/HeZRS16".into());
+    let mut other = work(Service::OpenAlex, "Widgets", &["A. Person"], 2001, "X");
+    other.openalex_id = Some("https://openalex.org/W123".into());
+    let resolutions = vec![
+        Resolution {
+            key: "real".into(),
+            evidence: vec![hits(
+                Service::SemanticScholar,
+                "Attention Is All You Need",
+                vec![attention.clone()],
+            )],
+            outcome: Outcome::Found {
+                work: attention,
+                via: Service::SemanticScholar,
+            },
+        },
+        Resolution {
+            key: "wrongyear".into(),
+            evidence: vec![hits(
+                Service::Dblp,
+                "Deep Residual Learning for Image Recognition",
+                vec![resnet.clone()],
+            )],
+            outcome: Outcome::Found {
+                work: resnet,
+                via: Service::Dblp,
+            },
+        },
+        Resolution {
+            key: "ghost".into(),
+            evidence: vec![
+                hits(Service::SemanticScholar, "Quantum Widgets", vec![other]),
+                hits(Service::Crossref, "Quantum Widgets", vec![]),
+            ],
+            outcome: Outcome::NotFound,
+        },
+        Resolution {
+            key: "offline".into(),
+            evidence: vec![Evidence {
+                service: Service::SemanticScholar,
+                route: Route::Title,
+                asked: "Something Unreachable".into(),
+                answer: Answer::Failed {
+                    error: crate::works::ApiError::new(
+                        Service::SemanticScholar,
+                        0,
+                        "could not be reached",
+                    ),
+                },
+            }],
+            outcome: Outcome::Unverified {
+                reasons: vec!["semantic scholar could not be reached".into()],
+            },
+        },
+    ];
+    let run = resolve::Report {
+        resolutions,
+        requests: 4,
+    };
+    let today = Date::new(2026, 12, 3).unwrap();
+    let online = check::online_report(&bib, &run, today, 4, 0);
+    (bib, online)
+}
+
+fn check_status(key: &str, expected: Status) {
+    let (_, online) = judged();
+    let e = online.entries.iter().find(|e| e.key == key).unwrap();
+    assert_eq!(status(e), expected, "{key}: {:?}", e.reasons);
+}
+
+#[test]
+fn statuses_in_words() {
+    check_status("real", Status::Matches);
+    check_status("wrongyear", Status::Differs);
+    check_status("ghost", Status::NotFound);
+    check_status("offline", Status::Unchecked);
+}
+
+#[test]
+fn labels_are_distinct_and_names_round_trip() {
+    let labels: std::collections::BTreeSet<_> = Status::ALL.iter().map(|s| s.label()).collect();
+    assert_eq!(labels.len(), Status::ALL.len());
+    for s in Status::ALL {
+        assert_eq!(Status::from_name(s.name()), Some(s));
+    }
+    assert_eq!(Status::from_name("nope"), None);
+}
+
+#[test]
+fn tally_counts_every_status() {
+    let (_, online) = judged();
+    let t = tally(&online);
+    assert_eq!(
+        t,
+        [
+            (Status::NotFound, 1),
+            (Status::Differs, 1),
+            (Status::Doubtful, 0),
+            (Status::Unchecked, 1),
+            (Status::Matches, 1)
+        ]
+    );
+}
+
+fn check_links(key: &str, expected: &[&str]) {
+    let (bib, online) = judged();
+    let i = online.entries.iter().position(|e| e.key == key).unwrap();
+    let got: Vec<String> = links(&online.entries[i], bib.entries[i].get("title"))
+        .into_iter()
+        .map(|l| format!("{}: {}", l.source, l.url))
+        .collect();
+    assert_eq!(got, expected, "{key}");
+}
+
+#[test]
+fn links_to_the_records_that_are_the_cited_work() {
+    check_links(
+        "real",
+        &[
+            "DOI: https://doi.org/10.5555/3295222.3295349",
+            "Semantic Scholar: https://www.semanticscholar.org/paper/204e3073870fae3d05bcbc2f6a8e263d9b72e776",
+            "arXiv: https://arxiv.org/abs/1706.03762",
+        ],
+    );
+    check_links(
+        "wrongyear",
+        &["DBLP: https://dblp.org/rec/conf/cvpr/HeZRS16"],
+    );
+    // A search hit with another title is not the cited work: no link.
+    check_links("ghost", &[]);
+    check_links("offline", &[]);
+}
+
+fn check_record_link(source: Service, id: &str, expected: &[&str]) {
+    let mut w = Work::empty(source);
+    w.id = Some(id.into());
+    let got: Vec<String> = record_links(&w).into_iter().map(|l| l.url).collect();
+    assert_eq!(got, expected, "{id}");
+}
+
+#[test]
+fn ids_stay_inside_the_service_address() {
+    check_record_link(
+        Service::OpenAlex,
+        "W2963403868",
+        &["https://openalex.org/W2963403868"],
+    );
+    check_record_link(
+        Service::OpenAlex,
+        "https://openalex.org/W1",
+        &["https://openalex.org/W1"],
+    );
+    check_record_link(
+        Service::Dblp,
+        "journals/x/a b?c#d",
+        &["https://dblp.org/rec/journals/x/a%20b%3Fc%23d"],
+    );
+    check_record_link(Service::Dblp, "../../evil", &[]);
+    check_record_link(Service::Dblp, "  ", &[]);
+    check_record_link(
+        Service::SemanticScholar,
+        "abc\"<x>",
+        &["https://www.semanticscholar.org/paper/abc%22%3Cx%3E"],
+    );
+    // Crossref's id is the DOI: its link comes from the DOI field alone.
+    check_record_link(Service::Crossref, "10.1/x", &[]);
+}
+
+#[test]
+fn fixed_bib_replaces_only_corrected_entries() {
+    let (bib, online) = judged();
+    let fixed = fixed_bib(BIB, &bib, &online);
+    assert_eq!(fixed.replaced, ["wrongyear"]);
+    assert!(fixed.not_located.is_empty());
+    let corrected = online.entries[1].corrected.as_deref().unwrap().trim_end();
+    let (start, end) = {
+        let r = locate(BIB, 9, "wrongyear").unwrap();
+        (r.start, r.end)
+    };
+    let expected = format!("{}{}{}", &BIB[..start], corrected, &BIB[end..]);
+    assert_eq!(fixed.text, expected);
+    assert!(fixed
+        .text
+        .starts_with("% my refs\n@article{real,\n  title = {Attention"));
+    assert!(fixed.text.contains("year = {2016}"), "{}", fixed.text);
+    assert!(!fixed.text.contains("{2009}"));
+    assert!(fixed.text.ends_with("@article{offline, title={Something Unreachable}, author={Roe, R.}, journal={J}, year={2020}}\n"));
+    // The fixed file reads back with the same keys.
+    let keys: Vec<String> = parse::parse(&fixed.text)
+        .entries
+        .into_iter()
+        .map(|e| e.key)
+        .collect();
+    assert_eq!(keys, ["real", "wrongyear", "ghost", "offline"]);
+}
+
+fn check_locate(src: &str, line: usize, key: &str, expected: Option<&str>) {
+    assert_eq!(
+        locate(src, line, key).map(|r| &src[r]),
+        expected,
+        "{src:?} {line} {key}"
+    );
+}
+
+#[test]
+fn locating_entries() {
+    check_locate("@misc{a, title={x}}", 1, "a", Some("@misc{a, title={x}}"));
+    check_locate(
+        "x\n  @misc{a, title={{n}est}} tail",
+        2,
+        "a",
+        Some("@misc{a, title={{n}est}}"),
+    );
+    check_locate(
+        "@misc(a, title={)}) tail",
+        1,
+        "a",
+        Some("@misc(a, title={)})"),
+    );
+    check_locate("@misc{ a , t={x}}", 1, "a", Some("@misc{ a , t={x}}"));
+    check_locate(
+        "mail me@x.org @misc{a, t={x}}",
+        1,
+        "a",
+        Some("@misc{a, t={x}}"),
+    );
+    check_locate("@misc{a, t={x}}", 1, "b", None);
+    check_locate("@misc{a, t={x}}", 2, "a", None);
+    check_locate("@misc{a, t={x}", 1, "a", None);
+    check_locate("", 0, "a", None);
+    check_locate("@misc{é, t={ü}}", 1, "é", Some("@misc{é, t={ü}}"));
+}
+
+fn check_csv(input: &str, expected: &str) {
+    assert_eq!(csv_field(input), expected, "{input:?}");
+}
+
+#[test]
+fn csv_quoting() {
+    check_csv("plain", "plain");
+    check_csv("", "");
+    check_csv("a,b", "\"a,b\"");
+    check_csv("say \"hi\"", "\"say \"\"hi\"\"\"");
+    check_csv("two\nlines", "\"two\nlines\"");
+    check_csv("cr\r", "\"cr\r\"");
+    check_csv("{Title}, 2020", "\"{Title}, 2020\"");
+}
+
+/// A minimal RFC 4180 reader, to check that the export reads back.
+fn read_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = vec![];
+    let mut row = vec![];
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => cell.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut cell)),
+            (false, '\r') => {}
+            (false, '\n') => {
+                row.push(std::mem::take(&mut cell));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => cell.push(c),
+        }
+    }
+    rows
+}
+
+fn full_report() -> (parse::Bibliography, FileReport) {
+    let (bib, online) = judged();
+    let mut report = check::check_file("refs.bib", &bib, None, 2026);
+    report.online = Some(online);
+    (bib, report)
+}
+
+#[test]
+fn csv_export_reads_back_one_row_per_entry() {
+    let (bib, report) = full_report();
+    let csv = to_csv(&report, &bib);
+    assert!(csv.ends_with("\r\n"));
+    let rows = read_csv(&csv);
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0][0..4], ["key", "line", "type", "status"]);
+    assert!(rows.iter().all(|r| r.len() == 9), "{rows:?}");
+    let by_key = |k: &str| rows.iter().find(|r| r[0] == k).unwrap().clone();
+    assert_eq!(by_key("real")[3], "matches its record");
+    assert_eq!(by_key("ghost")[3], "not found anywhere");
+    assert_eq!(by_key("offline")[3], "could not check");
+    let wrong = by_key("wrongyear");
+    assert_eq!(wrong[1], "9");
+    assert_eq!(wrong[3], "found but differs");
+    assert_eq!(wrong[6], "https://dblp.org/rec/conf/cvpr/HeZRS16");
+    // The corrected entry has commas and line breaks: quoted, read back whole.
+    assert_eq!(
+        wrong[8],
+        report.online.as_ref().unwrap().entries[1]
+            .corrected
+            .as_deref()
+            .unwrap()
+            .trim_end()
+    );
+    // Without the online layers the status columns are empty.
+    let offline = check::check_file("refs.bib", &bib, None, 2026);
+    let rows = read_csv(&to_csv(&offline, &bib));
+    assert_eq!(rows.len(), 5);
+    assert!(rows[1..].iter().all(|r| r[3].is_empty()));
+}
+
+fn check_md(input: &str, expected: &str) {
+    assert_eq!(md_cell(input), expected, "{input:?}");
+}
+
+#[test]
+fn markdown_cells_are_text() {
+    check_md("plain words", "plain words");
+    check_md("a|b", "a\\|b");
+    check_md("<script>", "\\<script\\>");
+    check_md("[x](javascript:y)", "\\[x\\](javascript:y)");
+    check_md("two\nlines", "two lines");
+    check_md("*bold* _it_ `code`", "\\*bold\\* \\_it\\_ \\`code\\`");
+}
+
+#[test]
+fn markdown_export_has_counts_entries_and_links() {
+    let (bib, report) = full_report();
+    let md = to_markdown(&report, &bib);
+    assert!(
+        md.starts_with("# BibTeX check: refs.bib\n\n4 entries, "),
+        "{md}"
+    );
+    assert!(md.contains("| not found anywhere | 1 |\n"));
+    assert!(md.contains("| matches its record | 1 |\n"));
+    assert!(md.contains("| wrongyear | 9 | found but differs | "));
+    assert!(md.contains("[DBLP](<https://dblp.org/rec/conf/cvpr/HeZRS16>)"));
+    // Every table row has the header's five cells.
+    let entry_rows: Vec<&str> = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| key |"))
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(entry_rows.len(), 6);
+}
+
+#[test]
+fn json_export_is_the_file_report() {
+    let (_, report) = full_report();
+    let v: serde_json::Value = serde_json::from_str(&to_json(&report)).unwrap();
+    assert_eq!(v["bib"], "refs.bib");
+    assert_eq!(v["online"]["entries"].as_array().unwrap().len(), 4);
+    assert_eq!(v["online"]["hallucinated"], 2);
+}
+
+#[test]
+fn corrections_are_the_corrected_entries() {
+    let (_, online) = judged();
+    let all = corrections(&online);
+    assert_eq!(
+        all,
+        format!(
+            "{}\n",
+            online.entries[1].corrected.as_deref().unwrap().trim_end()
+        )
+    );
+    let none = OnlineReport {
+        entries: vec![],
+        ..online
+    };
+    assert_eq!(corrections(&none), "");
+}
+
+fn failed(service: Service, status: u16) -> Evidence {
+    Evidence {
+        service,
+        route: Route::Title,
+        asked: "t".into(),
+        answer: Answer::Failed {
+            error: crate::works::ApiError::new(service, status, ""),
+        },
+    }
+}
+
+fn check_unreachable(evidence: Vec<Vec<Evidence>>, expected: bool) {
+    let resolutions = evidence
+        .into_iter()
+        .map(|evidence| Resolution {
+            key: "k".into(),
+            evidence,
+            outcome: Outcome::Unverified { reasons: vec![] },
+        })
+        .collect();
+    let run = resolve::Report {
+        resolutions,
+        requests: 1,
+    };
+    assert_eq!(unreachable(&run), expected);
+}
+
+#[test]
+fn unreachable_only_when_nothing_answered() {
+    use Service::{Crossref, SemanticScholar};
+    check_unreachable(vec![], false);
+    check_unreachable(vec![vec![]], false);
+    check_unreachable(vec![vec![failed(SemanticScholar, 0)]], true);
+    check_unreachable(
+        vec![vec![failed(SemanticScholar, 0)], vec![failed(Crossref, 0)]],
+        true,
+    );
+    // A service that answered, even with an error status, is reachable.
+    check_unreachable(
+        vec![vec![failed(SemanticScholar, 0), failed(Crossref, 503)]],
+        false,
+    );
+    check_unreachable(
+        vec![
+            vec![failed(SemanticScholar, 0)],
+            vec![hits(Crossref, "t", vec![])],
+        ],
+        false,
+    );
+}
