@@ -87,6 +87,7 @@ pub mod settings;
 pub mod tex;
 pub mod text;
 pub mod title;
+mod unicode;
 pub mod verify;
 pub mod works;
 pub mod write;
