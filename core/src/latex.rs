@@ -6,8 +6,6 @@
 //! change how text looks. That is what matching titles and names needs; the
 //! original text is always kept by callers for display.
 
-use unicode_normalization::UnicodeNormalization;
-
 /// Combining mark for a one-character accent command (`\"` → U+0308).
 fn accent_mark(cmd: char) -> Option<char> {
     Some(match cmd {
@@ -235,7 +233,7 @@ pub fn decode(input: &str) -> String {
             }
         }
     }
-    out.nfc().collect()
+    crate::unicode::nfc(&out)
 }
 
 /// Skips spaces at `i`.

@@ -89,6 +89,7 @@ pub mod stepwise;
 pub mod tex;
 pub mod text;
 pub mod title;
+mod unicode;
 pub mod verify;
 pub mod works;
 pub mod write;

@@ -15,9 +15,6 @@
 //! so `Schr{\"o}dinger`, `Schrödinger` and `Schrodinger` all normalize alike.
 //! On plain ASCII input it equals the reference's normalization plus a trim.
 
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
-
 /// The default threshold: a score must be strictly greater than this to pass.
 pub const DEFAULT_THRESHOLD: i64 = 70;
 
@@ -55,11 +52,12 @@ fn fold_letter(c: char) -> Option<&'static str> {
 /// assert_eq!(citegate_core::title::fold("Müller Straße Łódź"), "Muller Strasse Lodz");
 /// ```
 pub fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.nfkd() {
-        if is_combining_mark(c) {
-            continue;
-        }
+    if text.is_ascii() {
+        return text.to_string();
+    }
+    let decomposed = crate::unicode::nfkd_without_marks(text);
+    let mut out = String::with_capacity(decomposed.len());
+    for c in decomposed.chars() {
         match fold_letter(c) {
             Some(s) => out.push_str(s),
             None => out.push(c),

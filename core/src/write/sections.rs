@@ -250,11 +250,7 @@ pub fn check_template(template: &str, draft: &str) -> TemplateCheck {
     let diff = if a == b {
         String::new()
     } else {
-        similar::TextDiff::from_lines(&a, &b)
-            .unified_diff()
-            .context_radius(2)
-            .header("template.tex", "draft")
-            .to_string()
+        unified_line_diff(&a, &b, "template.tex", "draft")
     };
     TemplateCheck {
         pass: missing.is_empty() && empty.is_empty() && diff.is_empty(),
@@ -262,6 +258,71 @@ pub fn check_template(template: &str, draft: &str) -> TemplateCheck {
         empty,
         diff,
     }
+}
+
+/// A unified diff of `old` against `new` by lines, two lines of context: the
+/// text `similar::TextDiff::from_lines(old, new).unified_diff().context_radius(2)
+/// .header(old_name, new_name)` gives (a test holds them equal), built on
+/// similar's Myers alone. `TextDiff` chooses among five algorithms and two
+/// line-key types at run time, so all of them were compiled in: about 167 KB
+/// of the app's wasm for one diff (BENCHMARKS.md, App weight).
+fn unified_line_diff(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
+    use similar::algorithms::{myers, Capture, Compact, Replace};
+    let a = lines(old);
+    let b = lines(new);
+    let mut hook = Compact::new(Replace::new(Capture::new()), &a, &b);
+    // The hooks' error type is `Infallible`: nothing to handle.
+    let _ = myers::diff(&mut hook, &a, 0..a.len(), &b, 0..b.len());
+    let ops = hook.into_inner().into_inner().into_ops();
+    let mut out = String::new();
+    for group in similar::group_diff_ops(ops, 2) {
+        if group.is_empty() {
+            continue;
+        }
+        if out.is_empty() {
+            out.push_str(&format!("--- {old_name}\n+++ {new_name}\n"));
+        }
+        out.push_str(&format!(
+            "{}\n",
+            similar::udiff::UnifiedHunkHeader::new(&group)
+        ));
+        for op in &group {
+            for change in op.iter_changes(&a[..], &b[..]) {
+                let line = change.value();
+                out.push_str(&format!("{}{line}", change.tag()));
+                if !line.ends_with(['\r', '\n']) {
+                    out.push_str("\n\\ No newline at end of file\n");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `text` cut after each line terminator (`\n`, `\r\n` or a lone `\r`), the
+/// terminators kept: the lines `similar::TextDiff::from_lines` compares.
+fn lines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
+            b'\r' | b'\n' => i + 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push(text.get(start..end).unwrap_or(""));
+        start = end;
+        i = end;
+    }
+    if start < bytes.len() {
+        out.push(text.get(start..).unwrap_or(""));
+    }
+    out
 }
 
 /// The two sections of the draft (headings and bodies, in file order): the
@@ -441,5 +502,67 @@ mod tests {
         // Bodies cut at the bibliography and \end{document}.
         let t = "\\section{Related Work}\nR.\n\\bibliography{refs}\n";
         assert_eq!(sections_text(t), "\\section{Related Work}\nR.\n");
+    }
+
+    /// `unified_line_diff` equals similar's `TextDiff` unified diff.
+    fn check_diff(old: &str, new: &str) {
+        let expected = similar::TextDiff::from_lines(old, new)
+            .unified_diff()
+            .context_radius(2)
+            .header("a", "b")
+            .to_string();
+        assert_eq!(
+            unified_line_diff(old, new, "a", "b"),
+            expected,
+            "{old:?} -> {new:?}"
+        );
+    }
+
+    #[test]
+    fn line_diff_equals_similar_text_diff() {
+        check_diff("", "");
+        check_diff("a\n", "a\n");
+        check_diff("a\n", "b\n");
+        check_diff("a", "b");
+        check_diff("a\nb", "a\nb\n");
+        check_diff("", "x\ny\n");
+        check_diff("x\ny\n", "");
+        check_diff("a\r\nb\rc\n", "a\nb\r\nc\n");
+        check_diff("a\r\r\nb\n", "a\r\nb\n");
+        check_diff("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\nX\n4\n5\n6\n7\n8\nY\n");
+        // Generated pairs: short lines from a small vocabulary (many repeats),
+        // up to 160 lines (above 100 similar hashes lines to integers first),
+        // with CRLF, lone CR and a missing last newline now and then.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for round in 0..300 {
+            let len = next(if round % 10 == 0 { 160 } else { 30 }) as usize;
+            let mut old = String::new();
+            for _ in 0..len {
+                old.push(char::from(b'a' + next(6) as u8));
+                old.push_str(["\n", "\n", "\n", "\r\n", "\r"][next(5) as usize]);
+            }
+            let mut new = String::new();
+            for line in old.split_inclusive('\n') {
+                match next(8) {
+                    0 => {}
+                    1 => new.push_str("z\n"),
+                    2 => {
+                        new.push_str(line);
+                        new.push_str("q\n");
+                    }
+                    _ => new.push_str(line),
+                }
+            }
+            if next(4) == 0 {
+                new.pop();
+            }
+            check_diff(&old, &new);
+        }
     }
 }
