@@ -10,19 +10,21 @@
 set -euo pipefail
 seeds="$1" rounds="${2:-7}"
 bench="${BENCH_DIR:-/tmp/citegate-bench}" ref="${REF_DIR:-/tmp/citegate-reference}"
-cargo build --release -p citegate-cli
-cargo build --profile bench -p citegate-core --example bench_inputs --example bench_title
-[ -f "$bench/single_5mb.tex" ] || target/release/examples/bench_inputs "$bench"
+# The CLI as installed (`[profile.cli]`: every crate at opt-level 3, fat LTO);
+# the examples in the same profile, so the core is built once.
+cargo build --profile cli -p citegate-cli
+cargo build --profile cli -p citegate-core --example bench_inputs --example bench_title
+[ -f "$bench/single_5mb.tex" ] || target/cli/examples/bench_inputs "$bench"
 python3 bench/reference/extract.py "$seeds" "$ref" >/dev/null
 if [ ! -x "$ref/venv/bin/python" ]; then
   python3 -m venv "$ref/venv"
   "$ref/venv/bin/pip" install --quiet Levenshtein
 fi
 uptime
-python3 bench/whole_process.py target/release/citegate "$ref" "$bench" "$rounds" "${BEFORE:-}"
+python3 bench/whole_process.py target/cli/citegate "$ref" "$bench" "$rounds" "${BEFORE:-}"
 echo "# title throughput (in-process; chunks of 500 pairs, best of 20 rounds each, summed), 3 turns each"
 for _ in 1 2 3; do
-  target/release/examples/bench_title "$bench/title_pairs.tsv" 20
+  target/cli/examples/bench_title "$bench/title_pairs.tsv" 20
   "$ref/venv/bin/python" bench/title_reference.py "$ref" "$bench/title_pairs.tsv" 20
 done
 uptime

@@ -79,7 +79,7 @@ fn cite_findings(bib: &Bibliography, tex_files: &[LoadedFile]) -> Vec<Finding> {
         let cites: Vec<CiteUse> = project
             .cites()
             .map(|(file, c)| CiteUse {
-                key: c.key.clone(),
+                key: c.key.to_string(),
                 file: file.to_string(),
                 line: c.line,
             })
