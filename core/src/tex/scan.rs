@@ -8,26 +8,79 @@ use serde::Serialize;
 /// through the [`Scan`] that found it ([`Scan::key`], [`Scan::command`],
 /// or the views of [`Scan::cites`]), so a draft of 100,000 cites costs no
 /// allocation per cite.
+///
+/// 32 bytes: lines and columns are kept as `u32` (a source of more than four
+/// billion lines, or a line of more than four billion characters, reads
+/// `u32::MAX` past that point), and the `\nocite` flag shares a word with
+/// the command's index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cite {
-    /// 1-based line of the key's first character.
-    pub line: usize,
-    /// 1-based column (in characters) of the key's first character.
-    pub column: usize,
     /// Byte offset of the key's first byte in the source.
-    pub start: usize,
+    start: usize,
     /// Byte offset one past the key's last byte in the source.
-    pub end: usize,
-    /// True when the command only adds the key to the bibliography
-    /// (`\nocite`, apacite's `\nocitemeta`, or a wrapper of one): the paper
-    /// is listed, not cited in the text, so it does not count toward the gate.
-    pub nocite: bool,
+    end: usize,
+    /// 1-based line of the key's first character.
+    line: u32,
+    /// 1-based column (in characters) of the key's first character.
+    column: u32,
     /// Where the key's text is: [`IN_SOURCE`] for the bytes `start..end`
     /// of the source, else an index into [`Scan::written`] (a key broken by
     /// a comment, or a wrapper's fixed key).
     key: u32,
-    /// Index into [`Scan::commands`].
+    /// Index into [`Scan::commands`], with [`NOCITE`] set for a `\nocite`.
     command: u32,
+}
+
+/// The bit of [`Cite::command`] that marks a `\nocite`.
+const NOCITE: u32 = 1 << 31;
+
+impl Cite {
+    fn new(start: usize, end: usize, key: u32, command: u32, nocite: bool) -> Cite {
+        Cite {
+            start,
+            end,
+            line: 0,
+            column: 0,
+            key,
+            command: (command & !NOCITE) | if nocite { NOCITE } else { 0 },
+        }
+    }
+
+    /// Byte offset of the key's first byte in the source.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Byte offset one past the key's last byte in the source.
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// 1-based line of the key's first character.
+    pub fn line(&self) -> usize {
+        self.line as usize
+    }
+
+    /// 1-based column (in characters) of the key's first character.
+    pub fn column(&self) -> usize {
+        self.column as usize
+    }
+
+    /// True when the command only adds the key to the bibliography
+    /// (`\nocite`, apacite's `\nocitemeta`, or a wrapper of one): the paper
+    /// is listed, not cited in the text, so it does not count toward the gate.
+    pub fn nocite(&self) -> bool {
+        self.command & NOCITE != 0
+    }
+
+    fn command_index(&self) -> usize {
+        (self.command & !NOCITE) as usize
+    }
+
+    fn set_place(&mut self, p: Place) {
+        self.line = u32::try_from(p.line).unwrap_or(u32::MAX);
+        self.column = u32::try_from(p.column).unwrap_or(u32::MAX);
+    }
 }
 
 /// [`Cite::key`] for a key that is the source's bytes `start..end`.
@@ -181,7 +234,7 @@ impl Scan {
     /// The command of a cite this scan found.
     pub fn command(&self, c: &Cite) -> &str {
         self.commands
-            .get(c.command as usize)
+            .get(c.command_index())
             .map_or("", String::as_str)
     }
 
@@ -190,11 +243,11 @@ impl Scan {
         Cited {
             key: self.key(c),
             command: self.command(c),
-            line: c.line,
-            column: c.column,
+            line: c.line(),
+            column: c.column(),
             start: c.start,
             end: c.end,
-            nocite: c.nocite,
+            nocite: c.nocite(),
         }
     }
 }
@@ -318,7 +371,12 @@ const COMMANDS: &str = include_str!("cite-commands.tsv");
 struct Known {
     shape: Shape,
     nocite: bool,
+    /// The command's row in the table ([`LEARNED`] for a learned command).
+    row: u16,
 }
+
+/// [`Known::row`] of a command learned from a definition.
+const LEARNED: u16 = u16::MAX;
 
 fn builtin(name: &str) -> Option<Known> {
     // Every name in the table contains `cite` except `bibentry`: most control
@@ -337,8 +395,10 @@ fn builtin(name: &str) -> Option<Known> {
                     let name = cols.next()?;
                     let shape = Shape::parse(cols.next()?)?;
                     let nocite = cols.next()? == "nocite";
-                    Some((name, Known { shape, nocite }))
+                    Some((name, shape, nocite))
                 })
+                .zip(0u16..LEARNED)
+                .map(|((name, shape, nocite), row)| (name, Known { shape, nocite, row }))
                 .collect()
         })
         .get(name)
@@ -479,6 +539,8 @@ struct Scanner<'a> {
     /// in the order first met: [`Cite::command`] indexes it.
     command_names: Vec<(&'a str, bool)>,
     command_ids: HashMap<(&'a str, bool), u32>,
+    /// Command ids of built-in commands by table row × 2 + starred.
+    builtin_ids: Vec<u32>,
     /// Keys that are not one run of the source: [`Cite::key`] indexes them.
     written_ids: HashMap<String, u32>,
     /// Where reading stops: the end of the line holding `\endinput`.
@@ -488,6 +550,21 @@ struct Scanner<'a> {
     /// biblatex records them, so with biblatex loaded this is 0.
     preamble_end: usize,
 }
+
+/// Bytes that carry on a key with nothing to note: not a space, a comment,
+/// a brace, a comma or an escape.
+const PLAIN_KEY_BYTE: [bool; 256] = {
+    let mut t = [true; 256];
+    let special = [
+        b' ', b'\t', b'\n', b'\r', b'\x0c', b'%', b'{', b'}', b',', b'\\',
+    ];
+    let mut k = 0;
+    while k < special.len() {
+        t[special[k] as usize] = false;
+        k += 1;
+    }
+    t
+};
 
 fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
@@ -507,6 +584,7 @@ impl<'a> Scanner<'a> {
             spans: Vec::new(),
             command_names: Vec::new(),
             command_ids: HashMap::default(),
+            builtin_ids: Vec::new(),
             written_ids: HashMap::default(),
             in_definition,
             stop_at: None,
@@ -544,15 +622,11 @@ impl<'a> Scanner<'a> {
         // Each list is in source order, so each is placed in one walk.
         let mut liner = Liner::new(self.b);
         for cite in &mut self.out.cites {
-            let p = liner.place(cite.start);
-            cite.line = p.line;
-            cite.column = p.column;
+            cite.set_place(liner.place(cite.start));
         }
         let mut liner = Liner::new(self.b);
         for cite in &mut self.out.in_definitions {
-            let p = liner.place(cite.start);
-            cite.line = p.line;
-            cite.column = p.column;
+            cite.set_place(liner.place(cite.start));
         }
         self.nocite_offsets.sort_unstable();
         let mut liner = Liner::new(self.b);
@@ -586,13 +660,17 @@ impl<'a> Scanner<'a> {
         // Most drafts use one or two commands over and over.
         if let Some(&(last, last_star)) = self.command_names.last() {
             if last_star == star && last == name {
-                return u32::try_from(self.command_names.len() - 1).unwrap_or(u32::MAX);
+                return u32::try_from(self.command_names.len() - 1)
+                    .unwrap_or(u32::MAX)
+                    .min(!NOCITE);
             }
         }
         if let Some(&id) = self.command_ids.get(&(name, star)) {
             return id;
         }
-        let id = u32::try_from(self.command_names.len()).unwrap_or(u32::MAX);
+        let id = u32::try_from(self.command_names.len())
+            .unwrap_or(u32::MAX)
+            .min(!NOCITE);
         self.command_names.push((name, star));
         self.command_ids.insert((name, star), id);
         id
@@ -1009,17 +1087,15 @@ impl<'a> Scanner<'a> {
                 } else {
                     self.written_id(text)
                 };
-                let command = match names.get(c.command as usize) {
+                let command = match names.get(c.command_index()) {
                     Some(&(n, star)) => self.command_id(n, star),
-                    None => u32::MAX,
+                    None => !NOCITE,
                 };
-                self.out.in_definitions.push(Cite {
-                    start: c.start + shift,
-                    end: c.end + shift,
-                    key,
-                    command,
-                    ..*c
-                });
+                let mut shifted =
+                    Cite::new(c.start + shift, c.end + shift, key, command, c.nocite());
+                shifted.line = c.line;
+                shifted.column = c.column;
+                self.out.in_definitions.push(shifted);
             }
         }
         if found.cites.is_empty() {
@@ -1038,7 +1114,7 @@ impl<'a> Scanner<'a> {
                 None => {}
             }
         }
-        let nocite = found.cites.iter().all(|c| c.nocite);
+        let nocite = found.cites.iter().all(|c| c.nocite());
         self.learn(
             name,
             Form::Wrapper {
@@ -1126,6 +1202,7 @@ impl<'a> Scanner<'a> {
                         Known {
                             shape,
                             nocite: *nocite,
+                            row: LEARNED,
                         },
                     );
                 }
@@ -1206,15 +1283,9 @@ impl<'a> Scanner<'a> {
         let command = self.command_id(name, false);
         for key in keys {
             let key = self.written_id(key);
-            self.out.cites.push(Cite {
-                key,
-                command,
-                line: 0,
-                column: 0,
-                start,
-                end: after_name,
-                nocite,
-            });
+            self.out
+                .cites
+                .push(Cite::new(start, after_name, key, command, nocite));
         }
         self.pos = after_name;
     }
@@ -1443,11 +1514,20 @@ impl<'a> Scanner<'a> {
                 if key_start.is_none() {
                     key_start = Some(j);
                 }
-                // An escape's next byte belongs to the key too.
-                let width = if c == b'\\' && self.at(j + 1).is_some() {
-                    2
+                // An escape's next byte belongs to the key too; other key
+                // bytes are taken a run at a time.
+                let width = if c == b'\\' {
+                    if self.at(j + 1).is_some() {
+                        2
+                    } else {
+                        1
+                    }
                 } else {
-                    1
+                    let rest = self.b.get(j + 1..).unwrap_or(&[]);
+                    1 + rest
+                        .iter()
+                        .position(|&c| !PLAIN_KEY_BYTE[usize::from(c)])
+                        .unwrap_or(rest.len())
                 };
                 key_end = j + width;
                 j += width;
@@ -1499,15 +1579,9 @@ impl<'a> Scanner<'a> {
             } else {
                 IN_SOURCE
             };
-            self.out.cites.push(Cite {
-                key,
-                command,
-                line: 0,
-                column: 0,
-                start,
-                end,
-                nocite,
-            });
+            self.out
+                .cites
+                .push(Cite::new(start, end, key, command, nocite));
         }
     }
 
@@ -1527,7 +1601,23 @@ impl<'a> Scanner<'a> {
         if star {
             i = self.skip_ws(i + 1);
         }
-        let command = self.command_id(name, star);
+        // A built-in command's id is remembered by its row: no hashing.
+        let slot = usize::from(known.row) * 2 + usize::from(star);
+        let command = match self.builtin_ids.get(slot) {
+            Some(&id) if known.row != LEARNED && id != u32::MAX => id,
+            _ => {
+                let id = self.command_id(name, star);
+                if known.row != LEARNED {
+                    if self.builtin_ids.len() <= slot {
+                        self.builtin_ids.resize(slot + 1, u32::MAX);
+                    }
+                    if let Some(s) = self.builtin_ids.get_mut(slot) {
+                        *s = id;
+                    }
+                }
+                id
+            }
+        };
         if matches!(shape, Shape::Multi | Shape::Volcites) {
             match self.optionals(i, b'(', b')', 2) {
                 Ok(next) => i = next,
