@@ -729,6 +729,13 @@ fn cite_records_read_their_text_through_the_scan() {
     // A key broken by a comment: the span covers the bytes, the key is
     // what TeX reads.
     check_views("\\cite{ab%\n  cd}", &["abcd|cite|1:7|6..14"]);
+    // Places across short and long stretches (more than 128 bytes between
+    // two cites), lines and columns in characters either way.
+    let long = format!("{}\n{}é \\cite{{b}}", "é".repeat(100), "x".repeat(60));
+    check_views(
+        &format!("\\cite{{a}}é\n{long}"),
+        &["a|cite|1:7|6..7", "b|cite|3:69|281..282"],
+    );
     // A wrapper's fixed keys stand at the wrapper's name.
     check_views(
         r"\newcommand{\classics}{\citep{x,y}}\classics",

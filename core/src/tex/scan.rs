@@ -378,12 +378,24 @@ struct Known {
 /// [`Known::row`] of a command learned from a definition.
 const LEARNED: u16 = u16::MAX;
 
+/// True if `name` holds `cite` or `Cite`.
+fn has_cite(name: &str) -> bool {
+    name.as_bytes()
+        .windows(4)
+        .any(|w| matches!(w, [b'c' | b'C', b'i', b't', b'e']))
+}
+
 fn builtin(name: &str) -> Option<Known> {
     // Every name in the table contains `cite` except `bibentry`: most control
     // words of a document are ruled out without hashing them.
-    if !name.contains("cite") && !name.contains("Cite") && name != "bibentry" {
+    if !has_cite(name) && name != "bibentry" {
         return None;
     }
+    builtin_lookup(name)
+}
+
+/// [`builtin`] without the filter.
+fn builtin_lookup(name: &str) -> Option<Known> {
     static TABLE: std::sync::OnceLock<HashMap<&'static str, Known>> = std::sync::OnceLock::new();
     TABLE
         .get_or_init(|| {
@@ -498,6 +510,23 @@ impl<'b> Liner<'b> {
         }
         let to = offset.min(self.b.len()).max(self.at);
         let seg = self.b.get(self.at..to).unwrap_or(&[]);
+        self.at = to;
+        if seg.len() <= 128 {
+            // Between nearby cites one plain loop beats setting up the
+            // vector searches below.
+            for &c in seg {
+                if c == b'\n' {
+                    self.line0 += 1;
+                    self.col0 = 0;
+                } else {
+                    self.col0 += usize::from(c & 0xC0 != 0x80);
+                }
+            }
+            return Place {
+                line: self.line0 + 1,
+                column: self.col0 + 1,
+            };
+        }
         // Newlines found with memchr; characters counted only on the last line.
         let tail = match memchr::memrchr(b'\n', seg) {
             Some(last) => {
@@ -509,7 +538,6 @@ impl<'b> Liner<'b> {
         };
         // Count characters, not UTF-8 continuation bytes.
         self.col0 += tail.iter().filter(|&&c| c & 0xC0 != 0x80).count();
-        self.at = to;
         Place {
             line: self.line0 + 1,
             column: self.col0 + 1,
@@ -763,6 +791,12 @@ impl<'a> Scanner<'a> {
         }
         self.pos = end;
         let name = self.src.get(name_start..end).unwrap_or("");
+        // Cite commands first, the common case in a draft: of the names
+        // matched below only biblatex's `\Declare…CiteCommand` hold `cite`.
+        if has_cite(name) && !name.starts_with("Declare") {
+            self.cite_or_learned(start, name, true);
+            return;
+        }
         match name {
             "begin" => self.begin_env(),
             "end" => self.end_env(),
@@ -783,18 +817,26 @@ impl<'a> Scanner<'a> {
                     self.define(name);
                 }
             }
-            _ => {
-                let learned = if self.learned.is_empty() {
-                    None
-                } else {
-                    self.learned.get(name).cloned()
-                };
-                if let Some(form) = learned {
-                    self.use_learned(start, name, &form);
-                } else if let Some(known) = builtin(name) {
-                    self.cite(name, known);
-                }
-            }
+            _ => self.cite_or_learned(start, name, false),
+        }
+    }
+
+    /// A control word that may be a learned command or a built-in cite
+    /// command (`has_cite`: the name is known to hold `cite`).
+    fn cite_or_learned(&mut self, start: usize, name: &'a str, has_cite: bool) {
+        let learned = if self.learned.is_empty() {
+            None
+        } else {
+            self.learned.get(name).cloned()
+        };
+        if let Some(form) = learned {
+            self.use_learned(start, name, &form);
+        } else if let Some(known) = if has_cite {
+            builtin_lookup(name)
+        } else {
+            builtin(name)
+        } {
+            self.cite(name, known);
         }
     }
 
