@@ -10,7 +10,10 @@
 set -euo pipefail
 seeds="$1" rounds="${2:-7}"
 bench="${BENCH_DIR:-/tmp/citegate-bench}" ref="${REF_DIR:-/tmp/citegate-reference}"
-cargo build --release -p citegate-cli
+# The CLI as installed (`[profile.cli]`: every crate at opt-level 3, fat LTO).
+# The examples build in their own profile: built with the core's dev
+# dependencies, the core would otherwise be rebuilt for each of the two.
+cargo build --profile cli -p citegate-cli
 cargo build --profile bench -p citegate-core --example bench_inputs --example bench_title
 [ -f "$bench/single_5mb.tex" ] || target/release/examples/bench_inputs "$bench"
 python3 bench/reference/extract.py "$seeds" "$ref" >/dev/null
@@ -19,7 +22,7 @@ if [ ! -x "$ref/venv/bin/python" ]; then
   "$ref/venv/bin/pip" install --quiet Levenshtein
 fi
 uptime
-python3 bench/whole_process.py target/release/citegate "$ref" "$bench" "$rounds" "${BEFORE:-}"
+python3 bench/whole_process.py target/cli/citegate "$ref" "$bench" "$rounds" "${BEFORE:-}"
 echo "# title throughput (in-process; chunks of 500 pairs, best of 20 rounds each, summed), 3 turns each"
 for _ in 1 2 3; do
   target/release/examples/bench_title "$bench/title_pairs.tsv" 20

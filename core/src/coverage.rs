@@ -303,7 +303,7 @@ pub struct CiteRef<'a> {
 /// The cites of a scanned project, borrowed: what [`cites_of`] copies.
 pub fn cite_refs(project: &crate::tex::Project) -> impl Iterator<Item = CiteRef<'_>> + '_ {
     project.cites().map(|(file, c)| CiteRef {
-        key: &c.key,
+        key: c.key,
         file,
         line: c.line,
         nocite: c.nocite,

@@ -29,6 +29,30 @@ pub fn decode(bytes: &[u8]) -> Result<&str> {
     })
 }
 
+/// [`decode`] on bytes the text takes over: the common case (UTF-8, no
+/// byte-order mark) is checked once and not copied.
+///
+/// ```
+/// use citegate_core::text::decode_owned;
+/// assert_eq!(decode_owned(b"\xEF\xBB\xBF@misc{k}".to_vec()).unwrap(), "@misc{k}");
+/// assert!(decode_owned(b"a\0b".to_vec()).is_err());
+/// ```
+pub fn decode_owned(bytes: Vec<u8>) -> Result<String> {
+    if let Some(what) = not_text(&bytes) {
+        return Err(what);
+    }
+    match String::from_utf8(bytes) {
+        Ok(mut text) => {
+            if text.starts_with('\u{feff}') {
+                text.drain(..'\u{feff}'.len_utf8());
+            }
+            Ok(text)
+        }
+        // The located error, as `decode` gives it.
+        Err(e) => decode(e.as_bytes()).map(str::to_string),
+    }
+}
+
 /// Line and column (1-based; the column counts the UTF-8 characters before
 /// `offset` on its line, and each other byte as one) of `offset` in `bytes`.
 fn at(bytes: &[u8], offset: usize) -> Location {
@@ -121,7 +145,7 @@ fn not_text(bytes: &[u8]) -> Option<Error> {
     } else if bytes.starts_with(b"PK\x03\x04") {
         "not text: a zip archive (a renamed .zip or .docx?)".to_string()
     } else {
-        let nul = bytes.iter().position(|&b| b == 0)?;
+        let nul = memchr::memchr(0, bytes)?;
         return Some(
             Error::new(
                 ErrorKind::Encoding,

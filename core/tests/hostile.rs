@@ -217,9 +217,9 @@ fn many_wrappers_nested_definitions_and_unclosed_arguments() {
         .chain((0..DEEP).map(|i| format!("\\c{}{{k{i}}}\n", alpha(i))))
         .collect();
     let scan = tex::scan(&wrappers);
-    assert_eq!(scan.cites.len(), DEEP);
+    assert_eq!(scan.cites().len(), DEEP);
     assert_eq!(scan.definitions.len(), DEEP);
-    assert!(scan.cites.iter().all(|c| !c.key.contains('#')));
+    assert!(scan.cites().all(|c| !c.key.contains('#')));
     // Ten thousand definitions, each inside the body of the one before.
     let nested = format!(
         "{}\\citep{{#1}}{}\\cite{{after}}",

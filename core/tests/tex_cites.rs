@@ -180,7 +180,7 @@ fn malformed_input_does_not_panic() {
 #[test]
 fn nocite_star_is_reported_not_counted() {
     let s = scan("x\n\\nocite{*}\n\\nocite{a,*}");
-    let keys: Vec<&str> = s.cites.iter().map(|c| c.key.as_str()).collect();
+    let keys: Vec<&str> = s.cites().map(|c| c.key).collect();
     assert_eq!(keys, ["a"]);
     assert_eq!(s.nocite_all.len(), 2);
     assert_eq!(s.nocite_all[0].line, 2);
@@ -293,8 +293,7 @@ fn paper_files(dir: &str) -> std::collections::BTreeMap<String, String> {
 fn check_paper(dir: &str, root: &str, expected: &[&str], files_reached: &[&str], missing: &[&str]) {
     let files = paper_files(dir);
     let project = citegate_core::tex::scan_project(&[root.to_string()], &files);
-    let keys: std::collections::BTreeSet<&str> =
-        project.cites().map(|(_, c)| c.key.as_str()).collect();
+    let keys: std::collections::BTreeSet<&str> = project.cites().map(|(_, c)| c.key).collect();
     let expected: std::collections::BTreeSet<&str> = expected.iter().copied().collect();
     assert_eq!(keys, expected, "{dir}");
     let reached: Vec<&str> = project.files.iter().map(|f| f.name.as_str()).collect();
@@ -425,10 +424,10 @@ fn real_papers_cited_keys() {
 fn commented_cite_in_real_paper_is_skipped_and_lines_are_right() {
     let files = paper_files("astropy-v2.0-paper");
     let scan = citegate_core::tex::scan(&files["main.tex"]);
-    assert!(!scan.cites.iter().any(|c| c.key == "astropy-healpix"));
+    assert!(!scan.cites().any(|c| c.key == "astropy-healpix"));
     // main.tex:115 `at NOAO;][]{IRAF}` — the key sits on the line after the command.
-    let iraf = scan.cites.iter().find(|c| c.key == "IRAF").unwrap();
-    assert_eq!((iraf.line, iraf.command.as_str()), (115, "citep"));
+    let iraf = scan.cites().find(|c| c.key == "IRAF").unwrap();
+    assert_eq!((iraf.line, iraf.command), (115, "citep"));
 }
 
 #[test]
@@ -441,7 +440,7 @@ fn include_cycle_ends() {
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     let p = citegate_core::tex::scan_project(&["a.tex".to_string()], &files);
-    let keys: Vec<&str> = p.cites().map(|(_, c)| c.key.as_str()).collect();
+    let keys: Vec<&str> = p.cites().map(|(_, c)| c.key).collect();
     assert_eq!(keys, ["x", "y"]);
     assert!(p.missing.is_empty());
 }
@@ -553,11 +552,7 @@ fn learned_wrappers() {
 #[test]
 fn wrappers_of_nocite_are_nocite() {
     let scan = scan(r"\newcommand{\hidden}[1]{\nocite{#1}}\hidden{a}\citep{b}");
-    let got: Vec<(&str, bool)> = scan
-        .cites
-        .iter()
-        .map(|c| (c.key.as_str(), c.nocite))
-        .collect();
+    let got: Vec<(&str, bool)> = scan.cites().map(|c| (c.key, c.nocite)).collect();
     assert_eq!(got, [("a", true), ("b", false)]);
 }
 
@@ -692,4 +687,88 @@ fn nocite_keys_are_apart() {
     assert_eq!(p.cited_keys(), ["b"]);
     assert_eq!(p.nocite_only_keys(), ["a"]);
     assert!(p.nocites_all());
+}
+
+/// Each cite as `key|command|line:column|start..end`, read through the scan's
+/// views, and the same from the scan's own records.
+fn check_views(tex: &str, expected: &[&str]) {
+    let s = scan(tex);
+    let got: Vec<String> = s
+        .cites()
+        .map(|c| {
+            format!(
+                "{}|{}|{}:{}|{}..{}",
+                c.key, c.command, c.line, c.column, c.start, c.end
+            )
+        })
+        .collect();
+    assert_eq!(got, expected, "source: {tex:?}");
+    for (record, view) in s.cite_records().iter().zip(s.cites()) {
+        assert_eq!((s.key(record), s.command(record)), (view.key, view.command));
+    }
+    assert_eq!(s.source(), tex);
+}
+
+#[test]
+fn cite_records_read_their_text_through_the_scan() {
+    // A key that is one run of the source: its span is the key.
+    check_views(
+        r"\citep{a, b}",
+        &["a|citep|1:8|7..8", "b|citep|1:11|10..11"],
+    );
+    check_views(r"\citet*{é}", &["é|citet*|1:9|8..10"]);
+    // Starred and plain forms of one command are two commands.
+    check_views(
+        r"\citep{a}\citep*{b}\citep{c}",
+        &[
+            "a|citep|1:8|7..8",
+            "b|citep*|1:18|17..18",
+            "c|citep|1:27|26..27",
+        ],
+    );
+    // A key broken by a comment: the span covers the bytes, the key is
+    // what TeX reads.
+    check_views("\\cite{ab%\n  cd}", &["abcd|cite|1:7|6..14"]);
+    // Places across short and long stretches (more than 128 bytes between
+    // two cites), lines and columns in characters either way.
+    let long = format!("{}\n{}é \\cite{{b}}", "é".repeat(100), "x".repeat(60));
+    check_views(
+        &format!("\\cite{{a}}é\n{long}"),
+        &["a|cite|1:7|6..7", "b|cite|3:69|281..282"],
+    );
+    // A wrapper's fixed keys stand at the wrapper's name.
+    check_views(
+        r"\newcommand{\classics}{\citep{x,y}}\classics",
+        &["x|classics|1:36|35..44", "y|classics|1:36|35..44"],
+    );
+}
+
+/// The scan serializes its cites with their text, as `cites --json` has
+/// always written them, and never the source.
+#[test]
+fn scan_serializes_cites_with_their_text() {
+    let s = scan("\\newcommand{\\c}{\\citep{d}}\n\\citep[p.~1]{a}");
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(
+        json["cites"][0],
+        serde_json::json!({"key": "a", "command": "citep", "line": 2, "column": 14,
+            "start": 40, "end": 41, "nocite": false})
+    );
+    assert_eq!(json["in_definitions"][0]["key"], "d");
+    let fields: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "cites",
+            "nocite_all",
+            "includes",
+            "definitions",
+            "in_definitions"
+        ]
+    );
 }

@@ -11,15 +11,14 @@ fuzz_target!(|data: &[u8]| {
     let _ = tex::extract_cites(&text);
     // Rename every key found to a fixed one: exercises the rewriter on the
     // same positions the scanner reported.
-    for c in &scan.cites {
+    for c in scan.cites() {
         // The reported byte span lies on character boundaries of the source
         // (the key itself may differ: comments inside it are dropped).
         assert!(text.get(c.start..c.end).is_some(), "span of {c:?}");
     }
     let map: BTreeMap<String, String> = scan
-        .cites
-        .iter()
-        .map(|c| (c.key.clone(), "renamed".to_string()))
+        .cites()
+        .map(|c| (c.key.to_string(), "renamed".to_string()))
         .collect();
     let _ = tex::sync_keys(&text, &map);
     let mut files = BTreeMap::new();

@@ -119,7 +119,7 @@ pub fn cite_uses(project: &Project) -> (Vec<CiteUse>, bool) {
     let uses = project
         .cites()
         .map(|(file, c)| CiteUse {
-            key: c.key.clone(),
+            key: c.key.to_string(),
             file: file.to_string(),
             line: c.line,
         })

@@ -45,5 +45,8 @@ pub use project::{
     include_candidates, normalize_path, scan_project, scan_project_with, MissingInclude, Project,
     SourceFile,
 };
-pub use scan::{extract_cites, scan, scan_with, Cite, Definition, Form, Include, Place, Scan};
+pub use scan::{
+    extract_cites, scan, scan_owned, scan_with, Cite, Cited, Definition, Form, Include, OwnedCite,
+    Place, Scan,
+};
 pub use sync::{pool_key_map, sync_keys, Replacement};

@@ -1,6 +1,6 @@
 //! Several sources scanned together, includes followed as LaTeX follows them.
 
-use super::scan::{scan_with, Cite, Definition, Include, Scan};
+use super::scan::{scan_owned, Cited, Definition, Include, Scan};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -38,11 +38,7 @@ impl Project {
     /// The keys cited in the text, each once, in the order files and cites
     /// were reached (`\nocite` keys are not among them).
     pub fn cited_keys(&self) -> Vec<&str> {
-        unique(
-            self.cites()
-                .filter(|(_, c)| !c.nocite)
-                .map(|(_, c)| c.key.as_str()),
-        )
+        unique(self.cites().filter(|(_, c)| !c.nocite).map(|(_, c)| c.key))
     }
 
     /// The keys given only to `\nocite` or a command like it, each once: they
@@ -52,8 +48,8 @@ impl Project {
         let cited: BTreeSet<&str> = self.cited_keys().into_iter().collect();
         unique(
             self.cites()
-                .filter(|(_, c)| c.nocite && !cited.contains(c.key.as_str()))
-                .map(|(_, c)| c.key.as_str()),
+                .filter(|(_, c)| c.nocite && !cited.contains(c.key))
+                .map(|(_, c)| c.key),
         )
     }
 
@@ -63,10 +59,10 @@ impl Project {
     }
 
     /// Every cite of every file, with the file's name.
-    pub fn cites(&self) -> impl Iterator<Item = (&str, &Cite)> + '_ {
+    pub fn cites(&self) -> impl Iterator<Item = (&str, Cited<'_>)> + '_ {
         self.files
             .iter()
-            .flat_map(|f| f.scan.cites.iter().map(move |c| (f.name.as_str(), c)))
+            .flat_map(|f| f.scan.cites().map(move |c| (f.name.as_str(), c)))
     }
 }
 
@@ -240,9 +236,8 @@ pub fn scan_project_with(
     }
     let mut known: Vec<Definition> = Vec::new();
     let mut known_at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut texts: Vec<String> = Vec::new();
     while let Some((name, root, base, text)) = queue.pop_front() {
-        let found = scan_with(&text, &known);
+        let found = scan_owned(text, &known);
         for d in &found.definitions {
             match known_at.get(&d.name) {
                 Some(&at) => {
@@ -279,13 +274,13 @@ pub fn scan_project_with(
                 });
             }
         }
-        texts.push(text);
         project.files.push(SourceFile { name, scan: found });
     }
     if !known.is_empty() {
-        for (file, text) in project.files.iter_mut().zip(&texts) {
+        for file in project.files.iter_mut() {
             let includes = std::mem::take(&mut file.scan.includes);
-            file.scan = scan_with(text, &known);
+            let text = std::mem::take(&mut file.scan).into_source();
+            file.scan = scan_owned(text, &known);
             file.scan.includes = includes;
         }
     }

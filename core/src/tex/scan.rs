@@ -3,13 +3,133 @@
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
-/// One cited key, where it stands, and the command that cited it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One cited key, where it stands, and the command that cited it: a record
+/// of spans and indices, no text of its own. Its key and command are read
+/// through the [`Scan`] that found it ([`Scan::key`], [`Scan::command`],
+/// or the views of [`Scan::cites`]), so a draft of 100,000 cites costs no
+/// allocation per cite.
+///
+/// 32 bytes: lines and columns are kept as `u32` (a source of more than four
+/// billion lines, or a line of more than four billion characters, reads
+/// `u32::MAX` past that point), and the `\nocite` flag shares a word with
+/// the command's index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cite {
-    /// The key as written, without surrounding spaces.
-    pub key: String,
+    /// Byte offset of the key's first byte in the source.
+    start: usize,
+    /// Byte offset one past the key's last byte in the source.
+    end: usize,
+    /// 1-based line of the key's first character.
+    line: u32,
+    /// 1-based column (in characters) of the key's first character.
+    column: u32,
+    /// Where the key's text is: [`IN_SOURCE`] for the bytes `start..end`
+    /// of the source, else an index into [`Scan::written`] (a key broken by
+    /// a comment, or a wrapper's fixed key).
+    key: u32,
+    /// Index into [`Scan::commands`], with [`NOCITE`] set for a `\nocite`.
+    command: u32,
+}
+
+/// The bit of [`Cite::command`] that marks a `\nocite`.
+const NOCITE: u32 = 1 << 31;
+
+impl Cite {
+    fn new(start: usize, end: usize, key: u32, command: u32, nocite: bool) -> Cite {
+        Cite {
+            start,
+            end,
+            line: 0,
+            column: 0,
+            key,
+            command: (command & !NOCITE) | if nocite { NOCITE } else { 0 },
+        }
+    }
+
+    /// Byte offset of the key's first byte in the source.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Byte offset one past the key's last byte in the source.
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// 1-based line of the key's first character.
+    pub fn line(&self) -> usize {
+        self.line as usize
+    }
+
+    /// 1-based column (in characters) of the key's first character.
+    pub fn column(&self) -> usize {
+        self.column as usize
+    }
+
+    /// True when the command only adds the key to the bibliography
+    /// (`\nocite`, apacite's `\nocitemeta`, or a wrapper of one): the paper
+    /// is listed, not cited in the text, so it does not count toward the gate.
+    pub fn nocite(&self) -> bool {
+        self.command & NOCITE != 0
+    }
+
+    fn command_index(&self) -> usize {
+        (self.command & !NOCITE) as usize
+    }
+
+    fn set_place(&mut self, p: Place) {
+        self.line = u32::try_from(p.line).unwrap_or(u32::MAX);
+        self.column = u32::try_from(p.column).unwrap_or(u32::MAX);
+    }
+}
+
+/// [`Cite::key`] for a key that is the source's bytes `start..end`.
+const IN_SOURCE: u32 = u32::MAX;
+
+/// A cite with its key and command as text, borrowed from its [`Scan`].
+/// Serialized as the cite records of `cites --json` have always been.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Cited<'a> {
+    /// The key as written, without surrounding spaces (a comment inside it
+    /// and the next line's leading spaces dropped, as TeX reads it).
+    pub key: &'a str,
     /// The command's name without the backslash, with a trailing `*` if starred
     /// (`citep`, `citet*`, `parencites`).
+    pub command: &'a str,
+    /// 1-based line of the key's first character.
+    pub line: usize,
+    /// 1-based column (in characters) of the key's first character.
+    pub column: usize,
+    /// Byte offset of the key's first byte in the source.
+    pub start: usize,
+    /// Byte offset one past the key's last byte in the source.
+    pub end: usize,
+    /// True for `\nocite` and commands like it (see [`Cite::nocite`]).
+    pub nocite: bool,
+}
+
+impl Cited<'_> {
+    /// The same cite with its own copies of the key and command.
+    pub fn to_owned_cite(&self) -> OwnedCite {
+        OwnedCite {
+            key: self.key.to_string(),
+            command: self.command.to_string(),
+            line: self.line,
+            column: self.column,
+            start: self.start,
+            end: self.end,
+            nocite: self.nocite,
+        }
+    }
+}
+
+/// A [`Cited`] that owns its text ([`extract_cites`]), for a short text or
+/// a caller that keeps the cites without the scan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnedCite {
+    /// See [`Cited::key`].
+    pub key: String,
+    /// See [`Cited::command`].
     pub command: String,
     /// 1-based line of the key's first character.
     pub line: usize,
@@ -19,9 +139,7 @@ pub struct Cite {
     pub start: usize,
     /// Byte offset one past the key's last byte in the source.
     pub end: usize,
-    /// True when the command only adds the key to the bibliography
-    /// (`\nocite`, apacite's `\nocitemeta`, or a wrapper of one): the paper
-    /// is listed, not cited in the text, so it does not count toward the gate.
+    /// True for `\nocite` and commands like it.
     pub nocite: bool,
 }
 
@@ -54,11 +172,12 @@ pub struct Include {
     pub column: usize,
 }
 
-/// Everything the scanner found in one source.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+/// Everything the scanner found in one source, and the source itself (the
+/// cites' keys are spans of it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scan {
-    /// Every cited key, in source order (repeats kept).
-    pub cites: Vec<Cite>,
+    /// Every cited key, in source order (repeats kept): [`Scan::cites`].
+    cites: Vec<Cite>,
     /// Where `\nocite{*}` occurs; it cites the whole bibliography, not a key.
     pub nocite_all: Vec<Place>,
     /// `\input` and `\include` commands, in source order.
@@ -69,8 +188,108 @@ pub struct Scan {
     pub definitions: Vec<Definition>,
     /// Keys written in the bodies of definitions (`\newcommand{\classics}{\citep{a,b}}`),
     /// with their places. They are not cites of the document (LaTeX cites
-    /// them where the command is used), but [`super::sync_keys`] rewrites them.
-    pub in_definitions: Vec<Cite>,
+    /// them where the command is used), but [`super::sync_keys`] rewrites
+    /// them: [`Scan::in_definitions`].
+    in_definitions: Vec<Cite>,
+    /// The source scanned.
+    source: String,
+    /// Each command that cites, once, as [`Cited::command`] gives it.
+    commands: Vec<String>,
+    /// The keys that are not one run of the source's bytes, each once.
+    written: Vec<String>,
+}
+
+impl Scan {
+    /// Every cited key, in source order (repeats kept), with its text.
+    pub fn cites(&self) -> impl ExactSizeIterator<Item = Cited<'_>> + Clone + '_ {
+        self.cites.iter().map(|c| self.view(c))
+    }
+
+    /// The keys written in definitions' bodies (see [`Scan::cites`]).
+    pub fn in_definitions(&self) -> impl ExactSizeIterator<Item = Cited<'_>> + Clone + '_ {
+        self.in_definitions.iter().map(|c| self.view(c))
+    }
+
+    /// The cite records themselves, without their text.
+    pub fn cite_records(&self) -> &[Cite] {
+        &self.cites
+    }
+
+    /// The source that was scanned.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Gives the source back, dropping what was found in it.
+    pub fn into_source(self) -> String {
+        self.source
+    }
+
+    /// The key of a cite this scan found ("" for a cite of another scan
+    /// whose span does not fit this source).
+    pub fn key(&self, c: &Cite) -> &str {
+        key_text(&self.source, &self.written, c)
+    }
+
+    /// The command of a cite this scan found.
+    pub fn command(&self, c: &Cite) -> &str {
+        self.commands
+            .get(c.command_index())
+            .map_or("", String::as_str)
+    }
+
+    /// A cite with its text.
+    pub fn view<'s>(&'s self, c: &Cite) -> Cited<'s> {
+        Cited {
+            key: self.key(c),
+            command: self.command(c),
+            line: c.line(),
+            column: c.column(),
+            start: c.start,
+            end: c.end,
+            nocite: c.nocite(),
+        }
+    }
+}
+
+/// The text of a cite's key, in `source` or among the `written` keys.
+fn key_text<'s>(source: &'s str, written: &'s [String], c: &Cite) -> &'s str {
+    if c.key == IN_SOURCE {
+        source.get(c.start..c.end).unwrap_or("")
+    } else {
+        written.get(c.key as usize).map_or("", String::as_str)
+    }
+}
+
+/// The cites of a scan, serialized with their text.
+struct Views<'a>(&'a Scan, &'a [Cite]);
+
+impl Serialize for Views<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.1.iter().map(|c| self.0.view(c)))
+    }
+}
+
+impl Serialize for Scan {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // The fields as they have always been written; not the source.
+        #[derive(Serialize)]
+        struct Wire<'a> {
+            cites: Views<'a>,
+            nocite_all: &'a [Place],
+            includes: &'a [Include],
+            definitions: &'a [Definition],
+            in_definitions: Views<'a>,
+        }
+        Wire {
+            cites: Views(self, &self.cites),
+            nocite_all: &self.nocite_all,
+            includes: &self.includes,
+            definitions: &self.definitions,
+            in_definitions: Views(self, &self.in_definitions),
+        }
+        .serialize(s)
+    }
 }
 
 /// A cite command defined in a document, learned so that its uses are read.
@@ -152,14 +371,31 @@ const COMMANDS: &str = include_str!("cite-commands.tsv");
 struct Known {
     shape: Shape,
     nocite: bool,
+    /// The command's row in the table ([`LEARNED`] for a learned command).
+    row: u16,
+}
+
+/// [`Known::row`] of a command learned from a definition.
+const LEARNED: u16 = u16::MAX;
+
+/// True if `name` holds `cite` or `Cite`.
+fn has_cite(name: &str) -> bool {
+    name.as_bytes()
+        .windows(4)
+        .any(|w| matches!(w, [b'c' | b'C', b'i', b't', b'e']))
 }
 
 fn builtin(name: &str) -> Option<Known> {
     // Every name in the table contains `cite` except `bibentry`: most control
     // words of a document are ruled out without hashing them.
-    if !name.contains("cite") && !name.contains("Cite") && name != "bibentry" {
+    if !has_cite(name) && name != "bibentry" {
         return None;
     }
+    builtin_lookup(name)
+}
+
+/// [`builtin`] without the filter.
+fn builtin_lookup(name: &str) -> Option<Known> {
     static TABLE: std::sync::OnceLock<HashMap<&'static str, Known>> = std::sync::OnceLock::new();
     TABLE
         .get_or_init(|| {
@@ -171,8 +407,10 @@ fn builtin(name: &str) -> Option<Known> {
                     let name = cols.next()?;
                     let shape = Shape::parse(cols.next()?)?;
                     let nocite = cols.next()? == "nocite";
-                    Some((name, Known { shape, nocite }))
+                    Some((name, shape, nocite))
                 })
+                .zip(0u16..LEARNED)
+                .map(|((name, shape, nocite), row)| (name, Known { shape, nocite, row }))
                 .collect()
         })
         .get(name)
@@ -198,12 +436,12 @@ const VERBATIM_ENVS: &[&str] = &[
 ///
 /// ```
 /// let scan = citegate_core::tex::scan("See \\citep[p.~2]{a, b} % \\cite{c}\n\\input{sec/intro}");
-/// let keys: Vec<_> = scan.cites.iter().map(|c| c.key.as_str()).collect();
+/// let keys: Vec<_> = scan.cites().map(|c| c.key).collect();
 /// assert_eq!(keys, ["a", "b"]);
 /// assert_eq!(scan.includes[0].name, "sec/intro");
 /// ```
 pub fn scan(source: &str) -> Scan {
-    scan_with(source, &[])
+    scan_owned(source.to_string(), &[])
 }
 
 /// [`scan`] with cite commands already learned elsewhere (from the preamble
@@ -212,16 +450,24 @@ pub fn scan(source: &str) -> Scan {
 /// ```
 /// use citegate_core::tex::{scan, scan_with};
 /// let defs = scan("\\newcommand{\\mycite}[1]{\\citep{#1}}").definitions;
-/// let keys: Vec<_> = scan_with("\\mycite{a}", &defs).cites.into_iter().map(|c| c.key).collect();
+/// let s = scan_with("\\mycite{a}", &defs);
+/// let keys: Vec<_> = s.cites().map(|c| c.key).collect();
 /// assert_eq!(keys, ["a"]);
 /// ```
 pub fn scan_with(source: &str, known: &[Definition]) -> Scan {
-    let mut s = Scanner::new(source, false);
+    scan_owned(source.to_string(), known)
+}
+
+/// [`scan_with`] on a source the scan takes over (no copy is made).
+pub fn scan_owned(source: String, known: &[Definition]) -> Scan {
+    let mut s = Scanner::new(&source, false);
     for d in known {
         s.learned.insert(d.name.clone(), d.form.clone());
     }
     s.run();
-    s.finish()
+    let mut found = s.finish();
+    found.source = source;
+    found
 }
 
 /// Every cited key in a LaTeX source, with its line and command, in source order.
@@ -232,37 +478,67 @@ pub fn scan_with(source: &str, known: &[Definition]) -> Scan {
 /// assert_eq!(cites[2].key, "c");
 /// assert_eq!(cites[2].command, "textcites");
 /// ```
-pub fn extract_cites(source: &str) -> Vec<Cite> {
-    scan(source).cites
+pub fn extract_cites(source: &str) -> Vec<OwnedCite> {
+    let found = scan(source);
+    found.cites().map(|c| c.to_owned_cite()).collect()
 }
 
-/// Lines and columns of byte offsets, computed in one forward pass over the
-/// source once the scan is done, so positions cost time linear in the file,
-/// not in the number of cites times the line length.
-fn places(b: &[u8], offsets: &[usize]) -> Vec<Place> {
-    let mut out = Vec::with_capacity(offsets.len());
-    let (mut at, mut line0, mut col0) = (0usize, 0usize, 0usize);
-    for &offset in offsets {
-        let to = offset.clamp(at, b.len());
-        let seg = b.get(at..to).unwrap_or(&[]);
-        // Newlines found with memchr; characters counted only on the last line.
-        let tail = match memchr::memrchr(b'\n', seg) {
-            Some(last) => {
-                line0 += memchr::memchr_iter(b'\n', seg).count();
-                col0 = 0;
-                seg.get(last + 1..).unwrap_or(&[])
-            }
-            None => seg,
-        };
-        // Count characters, not UTF-8 continuation bytes.
-        col0 += tail.iter().filter(|&&c| c & 0xC0 != 0x80).count();
-        at = to;
-        out.push(Place {
-            line: line0 + 1,
-            column: col0 + 1,
-        });
+/// Lines and columns of byte offsets given in increasing order, found in
+/// one forward pass over the source, so positions cost time linear in the
+/// file, not in the number of cites times the line length. (An offset before
+/// the last one starts the walk over: still right, only slower.)
+///
+/// The newlines come from one `memchr` iterator over the whole source;
+/// characters are counted only between a line's start (or the last offset)
+/// and the offset. On a dense draft that is half the time of searching each
+/// stretch between two cites anew.
+struct Liner<'b> {
+    b: &'b [u8],
+    newlines: memchr::Memchr<'b>,
+    next_newline: Option<usize>,
+    at: usize,
+    line0: usize,
+    col0: usize,
+}
+
+impl<'b> Liner<'b> {
+    fn new(b: &'b [u8]) -> Liner<'b> {
+        let mut newlines = memchr::memchr_iter(b'\n', b);
+        let next_newline = newlines.next();
+        Liner {
+            b,
+            newlines,
+            next_newline,
+            at: 0,
+            line0: 0,
+            col0: 0,
+        }
     }
-    out
+
+    fn place(&mut self, offset: usize) -> Place {
+        if offset < self.at {
+            *self = Liner::new(self.b);
+        }
+        let to = offset.min(self.b.len()).max(self.at);
+        let mut from = self.at;
+        while let Some(nl) = self.next_newline {
+            if nl >= to {
+                break;
+            }
+            self.line0 += 1;
+            self.col0 = 0;
+            from = nl + 1;
+            self.next_newline = self.newlines.next();
+        }
+        // Count characters, not UTF-8 continuation bytes.
+        let tail = self.b.get(from..to).unwrap_or(&[]);
+        self.col0 += tail.iter().filter(|&&c| c & 0xC0 != 0x80).count();
+        self.at = to;
+        Place {
+            line: self.line0 + 1,
+            column: self.col0 + 1,
+        }
+    }
 }
 
 struct Scanner<'a> {
@@ -283,6 +559,14 @@ struct Scanner<'a> {
     /// True while reading a definition's body: `#1` is then a parameter,
     /// kept so the definition can be learned; otherwise it is never a key.
     in_definition: bool,
+    /// Each command that cites (its name in the source, starred or not),
+    /// in the order first met: [`Cite::command`] indexes it.
+    command_names: Vec<(&'a str, bool)>,
+    command_ids: HashMap<(&'a str, bool), u32>,
+    /// Command ids of built-in commands by table row × 2 + starred.
+    builtin_ids: Vec<u32>,
+    /// Keys that are not one run of the source: [`Cite::key`] indexes them.
+    written_ids: HashMap<String, u32>,
     /// Where reading stops: the end of the line holding `\endinput`.
     stop_at: Option<usize>,
     /// Keys before this offset (the preamble, up to `\begin{document}`) are
@@ -290,6 +574,21 @@ struct Scanner<'a> {
     /// biblatex records them, so with biblatex loaded this is 0.
     preamble_end: usize,
 }
+
+/// Bytes that carry on a key with nothing to note: not a space, a comment,
+/// a brace, a comma or an escape.
+const PLAIN_KEY_BYTE: [bool; 256] = {
+    let mut t = [true; 256];
+    let special = [
+        b' ', b'\t', b'\n', b'\r', b'\x0c', b'%', b'{', b'}', b',', b'\\',
+    ];
+    let mut k = 0;
+    while k < special.len() {
+        t[special[k] as usize] = false;
+        k += 1;
+    }
+    t
+};
 
 fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
@@ -307,6 +606,10 @@ impl<'a> Scanner<'a> {
             brace_end: HashMap::default(),
             learned: HashMap::default(),
             spans: Vec::new(),
+            command_names: Vec::new(),
+            command_ids: HashMap::default(),
+            builtin_ids: Vec::new(),
+            written_ids: HashMap::default(),
             in_definition,
             stop_at: None,
             preamble_end: if in_definition { 0 } else { preamble_end(src) },
@@ -335,56 +638,80 @@ impl<'a> Scanner<'a> {
         // not nest) is scanned again from its name; a key is reported once.
         // (A wrapper's fixed keys share the wrapper's offset, so the key is
         // part of what makes a cite the same.)
-        self.out
-            .cites
-            .dedup_by(|a, b| a.start == b.start && a.key == b.key);
+        let (src, written) = (self.src, &self.out.written);
+        self.out.cites.dedup_by(|a, b| {
+            a.start == b.start && key_text(src, written, a) == key_text(src, written, b)
+        });
         self.out.in_definitions.sort_by_key(|c| c.start);
-        let mut offsets: Vec<usize> = self
-            .out
-            .cites
-            .iter()
-            .chain(&self.out.in_definitions)
-            .map(|c| c.start)
-            .collect();
-        self.nocite_offsets.sort_unstable();
-        offsets.extend(&self.nocite_offsets);
-        offsets.extend(&self.include_offsets);
-        offsets.sort_unstable();
-        offsets.dedup();
-        let found = places(self.b, &offsets);
-        let place_of = |offset: usize| {
-            offsets
-                .binary_search(&offset)
-                .ok()
-                .and_then(|i| found.get(i).copied())
-                .unwrap_or(Place { line: 0, column: 0 })
-        };
-        // Cites are sorted by start, so their places are found walking
-        // `offsets` once rather than searching it for each.
-        let mut k = 0;
+        // Each list is in source order, so each is placed in one walk.
+        let mut liner = Liner::new(self.b);
         for cite in &mut self.out.cites {
-            while offsets.get(k).is_some_and(|&o| o < cite.start) {
-                k += 1;
-            }
-            let p = match (offsets.get(k), found.get(k)) {
-                (Some(&o), Some(&p)) if o == cite.start => p,
-                _ => place_of(cite.start),
-            };
-            cite.line = p.line;
-            cite.column = p.column;
+            cite.set_place(liner.place(cite.start));
         }
+        let mut liner = Liner::new(self.b);
         for cite in &mut self.out.in_definitions {
-            let p = place_of(cite.start);
-            cite.line = p.line;
-            cite.column = p.column;
+            cite.set_place(liner.place(cite.start));
         }
-        self.out.nocite_all = self.nocite_offsets.iter().map(|&o| place_of(o)).collect();
+        self.nocite_offsets.sort_unstable();
+        let mut liner = Liner::new(self.b);
+        self.out.nocite_all = self
+            .nocite_offsets
+            .iter()
+            .map(|&o| liner.place(o))
+            .collect();
+        let mut liner = Liner::new(self.b);
         for (inc, &o) in self.out.includes.iter_mut().zip(&self.include_offsets) {
-            let p = place_of(o);
+            let p = liner.place(o);
             inc.line = p.line;
             inc.column = p.column;
         }
+        self.out.commands = self
+            .command_names
+            .iter()
+            .map(|&(name, star)| {
+                if star {
+                    format!("{name}*")
+                } else {
+                    name.to_string()
+                }
+            })
+            .collect();
         self.out
+    }
+
+    /// The index of a cite command in [`Scan::commands`], added when new.
+    fn command_id(&mut self, name: &'a str, star: bool) -> u32 {
+        // Most drafts use one or two commands over and over.
+        if let Some(&(last, last_star)) = self.command_names.last() {
+            if last_star == star && last == name {
+                return u32::try_from(self.command_names.len() - 1)
+                    .unwrap_or(u32::MAX)
+                    .min(!NOCITE);
+            }
+        }
+        if let Some(&id) = self.command_ids.get(&(name, star)) {
+            return id;
+        }
+        let id = u32::try_from(self.command_names.len())
+            .unwrap_or(u32::MAX)
+            .min(!NOCITE);
+        self.command_names.push((name, star));
+        self.command_ids.insert((name, star), id);
+        id
+    }
+
+    /// The index of a key in [`Scan::written`], added when new.
+    fn written_id(&mut self, key: &str) -> u32 {
+        if let Some(&id) = self.written_ids.get(key) {
+            return id;
+        }
+        // Never `IN_SOURCE`: past four billion keys the last one is reused.
+        let id = u32::try_from(self.out.written.len())
+            .unwrap_or(IN_SOURCE - 1)
+            .min(IN_SOURCE - 1);
+        self.out.written.push(key.to_string());
+        self.written_ids.insert(key.to_string(), id);
+        id
     }
 
     fn at(&self, i: usize) -> Option<u8> {
@@ -460,6 +787,12 @@ impl<'a> Scanner<'a> {
         }
         self.pos = end;
         let name = self.src.get(name_start..end).unwrap_or("");
+        // Cite commands first, the common case in a draft: of the names
+        // matched below only biblatex's `\Declare…CiteCommand` hold `cite`.
+        if has_cite(name) && !name.starts_with("Declare") {
+            self.cite_or_learned(start, name, true);
+            return;
+        }
         match name {
             "begin" => self.begin_env(),
             "end" => self.end_env(),
@@ -480,18 +813,26 @@ impl<'a> Scanner<'a> {
                     self.define(name);
                 }
             }
-            _ => {
-                let learned = if self.learned.is_empty() {
-                    None
-                } else {
-                    self.learned.get(name).cloned()
-                };
-                if let Some(form) = learned {
-                    self.use_learned(start, name, &form);
-                } else if let Some(known) = builtin(name) {
-                    self.cite(name, known);
-                }
-            }
+            _ => self.cite_or_learned(start, name, false),
+        }
+    }
+
+    /// A control word that may be a learned command or a built-in cite
+    /// command (`has_cite`: the name is known to hold `cite`).
+    fn cite_or_learned(&mut self, start: usize, name: &'a str, has_cite: bool) {
+        let learned = if self.learned.is_empty() {
+            None
+        } else {
+            self.learned.get(name).cloned()
+        };
+        if let Some(form) = learned {
+            self.use_learned(start, name, &form);
+        } else if let Some(known) = if has_cite {
+            builtin_lookup(name)
+        } else {
+            builtin(name)
+        } {
+            self.cite(name, known);
         }
     }
 
@@ -747,6 +1088,7 @@ impl<'a> Scanner<'a> {
     /// (LaTeX runs the body only where the command is used), so the scan
     /// resumes after the body.
     fn define_body(&mut self, name: &str, params: String, i: usize) {
+        let src = self.src;
         if self.at(i) != Some(b'{') {
             return;
         }
@@ -755,7 +1097,7 @@ impl<'a> Scanner<'a> {
             self.pos = self.b.len();
             return;
         };
-        let body = self.src.get(i + 1..end - 1).unwrap_or("");
+        let body = src.get(i + 1..end - 1).unwrap_or("");
         // `\newcommand{\mycite}{\citep}`: another name for a cite command,
         // which then reads its own arguments after the new name.
         if params.is_empty() {
@@ -770,17 +1112,28 @@ impl<'a> Scanner<'a> {
         inner.learned = std::mem::take(&mut self.learned);
         inner.run();
         self.learned = std::mem::take(&mut inner.learned);
+        let names = inner.command_names.clone();
         let found = inner.finish();
         self.pos = end;
         // Written keys (not parameters) keep their place in this source.
         let shift = i + 1;
         for c in found.cites.iter().chain(&found.in_definitions) {
-            if !c.key.contains('#') {
-                self.out.in_definitions.push(Cite {
-                    start: c.start + shift,
-                    end: c.end + shift,
-                    ..c.clone()
-                });
+            let text = key_text(body, &found.written, c);
+            if !text.contains('#') {
+                let key = if c.key == IN_SOURCE {
+                    IN_SOURCE
+                } else {
+                    self.written_id(text)
+                };
+                let command = match names.get(c.command_index()) {
+                    Some(&(n, star)) => self.command_id(n, star),
+                    None => !NOCITE,
+                };
+                let mut shifted =
+                    Cite::new(c.start + shift, c.end + shift, key, command, c.nocite());
+                shifted.line = c.line;
+                shifted.column = c.column;
+                self.out.in_definitions.push(shifted);
             }
         }
         if found.cites.is_empty() {
@@ -791,14 +1144,15 @@ impl<'a> Scanner<'a> {
         let mut key_params = Vec::new();
         let mut keys = Vec::new();
         for c in &found.cites {
-            match param_number(&c.key) {
+            let text = key_text(body, &found.written, c);
+            match param_number(text) {
                 Some(k) if k <= params.len() && !key_params.contains(&k) => key_params.push(k),
                 Some(_) => {}
-                None if !c.key.contains('#') => keys.push(c.key.clone()),
+                None if !text.contains('#') => keys.push(text.to_string()),
                 None => {}
             }
         }
-        let nocite = found.cites.iter().all(|c| c.nocite);
+        let nocite = found.cites.iter().all(|c| c.nocite());
         self.learn(
             name,
             Form::Wrapper {
@@ -877,7 +1231,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// A use of a learned command.
-    fn use_learned(&mut self, start: usize, name: &str, form: &Form) {
+    fn use_learned(&mut self, start: usize, name: &'a str, form: &Form) {
         match form {
             Form::Like { shape, nocite } => {
                 if let Some(shape) = Shape::parse(shape) {
@@ -886,6 +1240,7 @@ impl<'a> Scanner<'a> {
                         Known {
                             shape,
                             nocite: *nocite,
+                            row: LEARNED,
                         },
                     );
                 }
@@ -904,7 +1259,7 @@ impl<'a> Scanner<'a> {
     fn use_wrapper(
         &mut self,
         start: usize,
-        name: &str,
+        name: &'a str,
         params: &str,
         key_params: &[usize],
         keys: &[String],
@@ -939,7 +1294,8 @@ impl<'a> Scanner<'a> {
                         return;
                     }
                     if key_params.contains(&(k + 1)) {
-                        match self.read_keys(j, name, nocite) {
+                        let command = self.command_id(name, false);
+                        match self.read_keys(j, command, nocite) {
                             Ok(next) => i = next,
                             Err(stop) => {
                                 self.pos = stop;
@@ -962,16 +1318,12 @@ impl<'a> Scanner<'a> {
             self.pos = after_name;
             return;
         }
+        let command = self.command_id(name, false);
         for key in keys {
-            self.out.cites.push(Cite {
-                key: key.clone(),
-                command: name.to_string(),
-                line: 0,
-                column: 0,
-                start,
-                end: after_name,
-                nocite,
-            });
+            let key = self.written_id(key);
+            self.out
+                .cites
+                .push(Cite::new(start, after_name, key, command, nocite));
         }
         self.pos = after_name;
     }
@@ -1200,11 +1552,20 @@ impl<'a> Scanner<'a> {
                 if key_start.is_none() {
                     key_start = Some(j);
                 }
-                // An escape's next byte belongs to the key too.
-                let width = if c == b'\\' && self.at(j + 1).is_some() {
-                    2
+                // An escape's next byte belongs to the key too; other key
+                // bytes are taken a run at a time.
+                let width = if c == b'\\' {
+                    if self.at(j + 1).is_some() {
+                        2
+                    } else {
+                        1
+                    }
                 } else {
-                    1
+                    let rest = self.b.get(j + 1..).unwrap_or(&[]);
+                    1 + rest
+                        .iter()
+                        .position(|&c| !PLAIN_KEY_BYTE[usize::from(c)])
+                        .unwrap_or(rest.len())
                 };
                 key_end = j + width;
                 j += width;
@@ -1215,7 +1576,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// [`Self::key_group`] then [`Self::push_keys`], with the span buffer reused.
-    fn read_keys(&mut self, i: usize, command: &str, nocite: bool) -> Result<usize, usize> {
+    fn read_keys(&mut self, i: usize, command: u32, nocite: bool) -> Result<usize, usize> {
         let mut spans = std::mem::take(&mut self.spans);
         let read = self.key_group(i, &mut spans);
         if read.is_ok() {
@@ -1226,16 +1587,18 @@ impl<'a> Scanner<'a> {
     }
 
     /// Records the keys of one `{…}` group.
-    fn push_keys(&mut self, command: &str, spans: &[(usize, usize, bool)], nocite: bool) {
+    fn push_keys(&mut self, command: u32, spans: &[(usize, usize, bool)], nocite: bool) {
         for &(start, end, commented) in spans {
             if start < self.preamble_end {
                 continue;
             }
             let raw = self.src.get(start..end).unwrap_or("");
+            let stripped;
             let key = if commented {
-                strip_comments(raw)
+                stripped = strip_comments(raw);
+                stripped.as_str()
             } else {
-                raw.to_string()
+                raw
             };
             if key.is_empty() {
                 continue;
@@ -1249,15 +1612,14 @@ impl<'a> Scanner<'a> {
             if key.contains('#') && !self.in_definition {
                 continue;
             }
-            self.out.cites.push(Cite {
-                key,
-                command: command.to_string(),
-                line: 0,
-                column: 0,
-                start,
-                end,
-                nocite,
-            });
+            let key = if commented {
+                self.written_id(key)
+            } else {
+                IN_SOURCE
+            };
+            self.out
+                .cites
+                .push(Cite::new(start, end, key, command, nocite));
         }
     }
 
@@ -1269,15 +1631,31 @@ impl<'a> Scanner<'a> {
     /// would swallow it all as a runaway argument; so do we, and the scan
     /// resumes where the argument stopped. Either way no byte is scanned by
     /// a failed argument twice, which keeps the whole scan linear.
-    fn cite(&mut self, name: &str, known: Known) {
+    fn cite(&mut self, name: &'a str, known: Known) {
         let shape = known.shape;
         let after_name = self.pos;
         let mut i = self.skip_ws(self.pos);
-        let mut command = name.to_string();
-        if self.at(i) == Some(b'*') {
-            command.push('*');
+        let star = self.at(i) == Some(b'*');
+        if star {
             i = self.skip_ws(i + 1);
         }
+        // A built-in command's id is remembered by its row: no hashing.
+        let slot = usize::from(known.row) * 2 + usize::from(star);
+        let command = match self.builtin_ids.get(slot) {
+            Some(&id) if known.row != LEARNED && id != u32::MAX => id,
+            _ => {
+                let id = self.command_id(name, star);
+                if known.row != LEARNED {
+                    if self.builtin_ids.len() <= slot {
+                        self.builtin_ids.resize(slot + 1, u32::MAX);
+                    }
+                    if let Some(s) = self.builtin_ids.get_mut(slot) {
+                        *s = id;
+                    }
+                }
+                id
+            }
+        };
         if matches!(shape, Shape::Multi | Shape::Volcites) {
             match self.optionals(i, b'(', b')', 2) {
                 Ok(next) => i = next,
@@ -1316,7 +1694,7 @@ impl<'a> Scanner<'a> {
                 self.pos = after_name;
                 return;
             }
-            let next = match self.read_keys(i, &command, known.nocite) {
+            let next = match self.read_keys(i, command, known.nocite) {
                 Ok(next) => next,
                 Err(stop) => {
                     self.pos = stop;

@@ -48,22 +48,21 @@ pub fn sync_keys(source: &str, map: &BTreeMap<String, String>) -> (String, Vec<R
     let mut done = Vec::new();
     let mut copied = 0;
     let found = scan(source);
-    let mut cites = found.cites;
-    cites.extend(found.in_definitions);
+    let mut cites: Vec<_> = found.cites().chain(found.in_definitions()).collect();
     cites.sort_by_key(|c| c.start);
     for cite in cites {
-        let Some(new) = map.get(&cite.key) else {
+        let Some(new) = map.get(cite.key) else {
             continue;
         };
         // A key broken by a comment is not one run of bytes; leave it alone.
-        if source.get(cite.start..cite.end) != Some(cite.key.as_str()) || cite.start < copied {
+        if source.get(cite.start..cite.end) != Some(cite.key) || cite.start < copied {
             continue;
         }
         out.push_str(source.get(copied..cite.start).unwrap_or(""));
         out.push_str(new);
         copied = cite.end;
         done.push(Replacement {
-            old: cite.key,
+            old: cite.key.to_string(),
             new: new.clone(),
             line: cite.line,
             column: cite.column,

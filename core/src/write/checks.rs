@@ -208,12 +208,12 @@ pub fn run(
 ) -> Checks {
     let template_check = sections::check_template(template, draft);
     let text = sections::sections_text(draft);
-    let cites: Vec<CiteAt> = crate::tex::scan(&text)
-        .cites
-        .into_iter()
+    let scanned = crate::tex::scan(&text);
+    let cites: Vec<CiteAt> = scanned
+        .cites()
         .map(|c| CiteAt {
             nocite: c.command.eq_ignore_ascii_case("nocite"),
-            key: c.key,
+            key: c.key.to_string(),
             file: "intro_relwork.tex".into(),
             line: c.line,
         })
