@@ -337,6 +337,8 @@ test("labels: every progress bar, meter, text area and field on the pages has an
     const missing = {};
     for (const [fragment, prepare] of [
       ["#/", null],
+      ["#/pool", null],
+      ["#/crosscheck", "#load-example"],
       ["#/bibtex", "#load-example"],
       ["#/coverage", "#load-example"],
       ["#/library", null],

@@ -9,7 +9,7 @@
 //! as unavailable in the report and on the page — its silence is never read
 //! as "not found".
 
-use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile};
+use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile, Progress};
 use crate::services::run;
 use crate::services::store::keys;
 use crate::services::Services;
@@ -151,7 +151,8 @@ pub fn CrossCheckPage() -> impl IntoView {
     let report_json = RwSignal::new(String::new());
     let annotated = RwSignal::new(String::new());
     let unavailable = RwSignal::new(String::new());
-    let progress = RwSignal::new(String::new());
+    let counts = RwSignal::new((0usize, 0usize));
+    let sent = RwSignal::new(0usize);
     // Bumped by Cancel and by each new run: a run whose number is stale stops.
     let generation = StoredValue::new(0u64);
 
@@ -248,6 +249,8 @@ pub fn CrossCheckPage() -> impl IntoView {
             return;
         }
         busy.set(true);
+        counts.set((0, pool.papers.len()));
+        sent.set(0);
         kind.set(BannerKind::Info);
         banner.set(format!("checking {} papers…", pool.papers.len()));
         rows.set(Vec::new());
@@ -262,11 +265,8 @@ pub fn CrossCheckPage() -> impl IntoView {
                 if generation.get_value() != gen {
                     return;
                 }
-                let (done, total) = run.progress();
-                progress.set(format!(
-                    "{done} of {total} papers checked · {} requests sent",
-                    run.requests_sent()
-                ));
+                counts.set(run.progress());
+                sent.set(run.requests_sent());
                 if changed.is_empty() && !rows.with_untracked(Vec::is_empty) {
                     return;
                 }
@@ -340,7 +340,7 @@ pub fn CrossCheckPage() -> impl IntoView {
             annotated.set(pool::to_json(&pool));
         });
     };
-    let cancel = move |_| {
+    let cancel = move |_: ()| {
         generation.update_value(|g| *g += 1);
         busy.set(false);
         kind.set(BannerKind::Partial);
@@ -370,12 +370,13 @@ pub fn CrossCheckPage() -> impl IntoView {
                 <button type="button" id="run-crosscheck" on:click=move |_| run_check() disabled=move || busy.get() || pool_text.with(|t| t.is_empty())>
                     {move || if busy.get() { "checking…" } else { "Cross-check" }}
                 </button>
-                <button type="button" class="secondary" id="cancel-crosscheck" disabled=move || !busy.get() on:click=cancel>"Cancel"</button>
                 <DownloadButton id="download-report" label="Download report" filename=Signal::derive(|| "cross_verification_report.json".to_string()) mime="application/json" content=Signal::derive(move || report_json.get())/>
                 <DownloadButton id="download-annotated" label="Download annotated pool" filename=Signal::derive(|| "citation_pool.json".to_string()) mime="application/json" content=Signal::derive(move || annotated.get())/>
             </div>
             <Banner id="crosscheck-status" kind=kind text=banner/>
-            <p id="crosscheck-progress" class="muted" aria-live="polite">{move || progress.get()}</p>
+            <Progress id="crosscheck-progress" label=Signal::derive(|| "Cross-checking papers".to_string())
+                counts=counts running=busy on_cancel=Callback::new(cancel)
+                detail=Signal::derive(move || format!("{} requests sent", sent.get())) />
             <p id="unavailable" class="warn-text">{move || unavailable.get()}</p>
             <label for="tier-filter">"Show "</label>
             <select id="tier-filter" on:change=move |ev| filter.set(event_target_value(&ev))>

@@ -11,7 +11,7 @@
 //! the user had dropped that file.
 
 use crate::api::ClientError;
-use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile};
+use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile, Progress};
 use crate::services::sliced::Latest;
 use crate::services::Services;
 use citegate_core::candidates::{self, DiscoveryCounts, DiscoveryOutcome, Query};
@@ -402,7 +402,9 @@ fn DiscoverRun(state: DiscoverState, on_found: Callback<(String, String)>) -> im
             <DownloadButton id="download-raw" label="Download raw_candidates.json" filename="raw_candidates.json".to_string()
                 mime="application/json" content=Signal::derive(move || state.discovered_json()) />
         </div>
-        <progress id="discover-progress" max=move || state.query_list().len().max(1).to_string() value=move || done.get().to_string()></progress>
+        <Progress id="discover-progress" label=Signal::derive(|| "Searching the outline's queries".to_string())
+            counts=Signal::derive(move || (done.get(), state.query_list().len()))
+            running=Signal::derive(move || busy.get()) />
         <div class="stats" id="discover-stats">
             {move || format!("{} / {} queries · {} results · {} candidates", done.get(), state.query_list().len(), hits.get(), state.discovered.get().len())}
         </div>

@@ -10,7 +10,7 @@
 
 use super::discover::Discover;
 use crate::components::{
-    yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+    yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
 };
 use crate::services::run::{self, RunState, VerifyItem};
 use crate::services::sliced::{run_sliced, Latest};
@@ -103,8 +103,6 @@ struct PoolState {
     rows: RwSignal<BTreeMap<usize, VerifyItem>>,
     phase: RwSignal<Phase>,
     message: RwSignal<String>,
-    started_at: StoredValue<f64>,
-    done_at_start: StoredValue<usize>,
     /// The verification run in flight: a newer input, a new run or Cancel
     /// makes its results stale (they are dropped, never shown).
     verifying: StoredValue<Latest>,
@@ -126,8 +124,6 @@ impl PoolState {
             rows: RwSignal::new(BTreeMap::new()),
             phase: RwSignal::new(Phase::Idle),
             message: RwSignal::new(String::new()),
-            started_at: StoredValue::new(0.0),
-            done_at_start: StoredValue::new(0),
             verifying: StoredValue::new(Latest::default()),
             parsed: RwSignal::new(None),
             preparing: RwSignal::new(String::new()),
@@ -314,13 +310,6 @@ impl PoolState {
         let run = self.saved.with_untracked(|v| run_base(&v.text, &v.cutoff));
         phase.set(Phase::Running);
         message.set(String::new());
-        self.started_at.set_value(js_sys::Date::now());
-        self.done_at_start.set_value(
-            rows.get_untracked()
-                .values()
-                .filter(|x| x.decided())
-                .count(),
-        );
         leptos::task::spawn_local(async move {
             let client = s.run_client();
             let ep = s.endpoints();
@@ -399,22 +388,6 @@ impl PoolState {
             )
         })
     }
-
-    /// The time left at the pace of this run, while it runs.
-    fn eta(self) -> String {
-        let total = self.n_kept();
-        let done = self.decided();
-        let at_start = self.done_at_start.get_value();
-        if self.phase.get() != Phase::Running || done <= at_start {
-            return String::new();
-        }
-        let elapsed = (js_sys::Date::now() - self.started_at.get_value()) / 1000.0;
-        let rate = elapsed / (done - at_start) as f64;
-        format!(
-            " · about {:.0} s left",
-            rate * total.saturating_sub(done) as f64
-        )
-    }
 }
 
 /// The pool-building page.
@@ -477,7 +450,7 @@ fn CutoffField(state: PoolState) -> impl IntoView {
         <details class="detect">
             <summary>"Detect the cutoff from the conference guidelines"</summary>
             <p class="muted">"Paste the call for papers: dates next to deadline words are listed, and the full-paper submission deadline is suggested. Nothing is set until you choose a date."</p>
-            <textarea id="guidelines" placeholder="paste the guidelines here"
+            <textarea id="guidelines" aria-label="conference guidelines" placeholder="paste the guidelines here"
                 on:input=move |ev| set_guidelines.set(event_target_value(&ev))></textarea>
             <ul id="deadlines">
                 {move || cutoff::detect(&guidelines.get()).into_iter().map(|c| {
@@ -496,21 +469,41 @@ fn CutoffField(state: PoolState) -> impl IntoView {
     }
 }
 
-/// Verify / Resume, Pause, Cancel, the progress bar and the counts.
+/// Verify / Resume, then the shared progress display (its Pause and Cancel
+/// drive this run) and the counts.
 #[component]
 fn RunControls(state: PoolState) -> impl IntoView {
     let phase = state.phase;
+    // The progress display's Pause toggles `paused`; the run follows it, and
+    // it follows the run when the run changes on its own (Resume through
+    // the Verify button, Cancel, the end).
+    let paused = RwSignal::new(false);
+    Effect::new(move |_| match (paused.get(), phase.get_untracked()) {
+        (true, Phase::Running) => state.pause(),
+        (false, Phase::Paused) => state.verify(),
+        _ => {}
+    });
+    Effect::new(move |_| {
+        let holding = matches!(phase.get(), Phase::Pausing | Phase::Paused);
+        if paused.get_untracked() != holding {
+            paused.set(holding);
+        }
+    });
+    let running = Signal::derive(move || {
+        matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Paused)
+    });
+    let counts = Signal::derive(move || (state.decided(), state.n_kept()));
     view! {
         <div class="toolbar">
             <button type="button" id="verify" disabled=move || state.services.is_none() || state.n_kept() == 0 || matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Done) on:click=move |_| state.verify()>
                 {move || if phase.get() == Phase::Paused { "Resume" } else { "Verify" }}
             </button>
-            <button type="button" class="secondary" id="pause" disabled=move || phase.get() != Phase::Running on:click=move |_| state.pause()>"Pause"</button>
-            <button type="button" class="secondary" id="cancel" disabled=move || !matches!(phase.get(), Phase::Running | Phase::Pausing | Phase::Paused) on:click=move |_| state.cancel()>"Cancel"</button>
         </div>
-        <progress id="progress" max=move || state.n_kept().max(1).to_string() value=move || state.decided().to_string()></progress>
+        <Progress id="progress" label=Signal::derive(|| "Verifying candidates".to_string())
+            counts=counts running=running paused=paused
+            on_cancel=Callback::new(move |_| state.cancel()) />
         <div class="stats" id="stats">
-            {move || { let (a, r, u) = state.counts(); format!("{} / {} checked · {a} accepted · {r} rejected · {u} unverified{}", a + r, state.n_kept(), state.eta()) }}
+            {move || { let (a, r, u) = state.counts(); format!("{} / {} checked · {a} accepted · {r} rejected · {u} unverified", a + r, state.n_kept()) }}
         </div>
         <Banner id="run-message" kind=BannerKind::Partial text=Signal::derive(move || state.message.get()) />
     }
