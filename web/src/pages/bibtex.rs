@@ -7,9 +7,9 @@
 //! and show each verdict with the sources consulted.
 
 use crate::components::{
-    slice, yield_now, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
-    Progress,
+    Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
 };
+use crate::services::sliced::{run_sliced, Latest};
 use crate::services::Services;
 use citegate_core::bibtex;
 use citegate_core::bibtex::check::{self, FileReport, OnlineReport};
@@ -135,13 +135,15 @@ pub fn BibtexPage() -> impl IntoView {
     let bib = RwSignal::new(None::<Arc<Bibliography>>);
     let layer1 = RwSignal::new(Arc::new(Vec::<Finding>::new()));
     let reading = RwSignal::new(String::new());
-    let read_id = StoredValue::new(0u64);
+    // The reading in flight and the online run in flight: a newer file,
+    // Clear or Stop cancels them, and their results are dropped.
+    let reading_run = StoredValue::new(Latest::default());
     let tex_files = RwSignal::new(Vec::<LoadedFile>::new());
     let mode = RwSignal::new(Mode::Default);
     let rows = RwSignal::new(Vec::<Row>::new());
     let running = RwSignal::new(false);
     let progress = RwSignal::new((0usize, 0usize));
-    let run_id = StoredValue::new(0u64);
+    let online_run = StoredValue::new(Latest::default());
     // The BibTeX text the entries were read from (for the fixed .bib), and
     // the online layers' report.
     let source = StoredValue::new(None::<Arc<String>>);
@@ -177,9 +179,8 @@ pub fn BibtexPage() -> impl IntoView {
                 let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
             });
         }
-        read_id.update_value(|r| *r += 1);
-        let mine = read_id.get_value();
-        run_id.update_value(|r| *r += 1);
+        let token = reading_run.with_value(Latest::restart);
+        online_run.with_value(Latest::cancel);
         rows.set(Vec::new());
         online.set(None);
         running.set(false);
@@ -194,7 +195,6 @@ pub fn BibtexPage() -> impl IntoView {
                 text,
                 warning,
             } = file;
-            let stale = move || read_id.get_value() != mine;
             let mb = |b: usize| b as f64 / 1_048_576.0;
             // CSL-JSON and RIS go through the core's shared reader in one go
             // (the sliced reader is BibTeX's); the checks are the same.
@@ -204,8 +204,8 @@ pub fn BibtexPage() -> impl IntoView {
             } else {
                 ""
             };
-            let mut p = parse::Incremental::new(sliced);
-            while !slice(|| p.step(STEP_BYTES)) {
+            let p = parse::Incremental::new(sliced);
+            let reported = |p: &parse::Incremental<'_>| {
                 let (at, total) = p.progress();
                 reading.set(format!(
                     "reading {name}: {:.1} / {:.1} MB · {} entries so far",
@@ -213,13 +213,12 @@ pub fn BibtexPage() -> impl IntoView {
                     mb(total),
                     p.entries_so_far()
                 ));
-                yield_now().await;
-                if stale() {
-                    return;
-                }
-            }
+            };
+            let Some(read) = run_sliced(p, STEP_BYTES, reported, &token).await else {
+                return;
+            };
             let mut parsed = match format {
-                bibtex::Format::Bibtex => p.finish(),
+                bibtex::Format::Bibtex => read,
                 _ => bibtex::read_bibliography(&name, &text),
             };
             // An 8-bit file was read as BibTeX reads it: its warning leads.
@@ -238,19 +237,14 @@ pub fn BibtexPage() -> impl IntoView {
             } else {
                 drop(text);
             }
-            let mut l1 = format::Layer1::new(&parsed, current_year());
-            while !slice(|| l1.step(STEP_ENTRIES)) {
+            let l1 = format::Layer1::new(&parsed, current_year());
+            let checking = |l1: &format::Layer1<'_>| {
                 let (at, total) = l1.progress();
                 reading.set(format!("checking {name}: {at} / {total} entries"));
-                yield_now().await;
-                if stale() {
-                    return;
-                }
-            }
-            let found = l1.finish();
-            if stale() {
+            };
+            let Some(found) = run_sliced(l1, STEP_ENTRIES, checking, &token).await else {
                 return;
-            }
+            };
             reading.set(String::new());
             layer1.set(Arc::new(found));
             bib.set(Some(parsed));
@@ -315,8 +309,8 @@ pub fn BibtexPage() -> impl IntoView {
     };
     let clear = move |_| {
         touched.set_value(true);
-        read_id.update_value(|r| *r += 1);
-        run_id.update_value(|r| *r += 1);
+        reading_run.with_value(Latest::cancel);
+        online_run.with_value(Latest::cancel);
         running.set(false);
         rows.set(Vec::new());
         online.set(None);
@@ -353,8 +347,7 @@ pub fn BibtexPage() -> impl IntoView {
         let Some(services) = services else { return };
         let Some(b) = bib.get_untracked() else { return };
         let m = mode.get_untracked();
-        run_id.update_value(|r| *r += 1);
-        let my_run = run_id.get_value();
+        let token = online_run.with_value(Latest::restart);
         rows.set(Vec::new());
         online.set(None);
         running.set(true);
@@ -374,11 +367,11 @@ pub fn BibtexPage() -> impl IntoView {
                 &ws,
                 &key,
                 &mut run,
-                || run_id.get_value() != my_run,
+                || token.is_cancelled(),
                 |done, total| progress.set((done, total)),
             )
             .await;
-            if run_id.get_value() != my_run {
+            if token.is_cancelled() {
                 return;
             }
             crate::components::offline::report_run(reach, &report);
@@ -417,7 +410,7 @@ pub fn BibtexPage() -> impl IntoView {
         });
     };
     let stop = Callback::new(move |_| {
-        run_id.update_value(|r| *r += 1);
+        online_run.with_value(Latest::cancel);
         running.set(false);
     });
 

@@ -11,6 +11,7 @@
 
 use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile, Progress};
 use crate::services::run;
+use crate::services::sliced::Latest;
 use crate::services::store::keys;
 use crate::services::Services;
 use citegate_core::crossindex::{self, Confidence, CrossRun, StoredAnswer, Verdict};
@@ -153,8 +154,9 @@ pub fn CrossCheckPage() -> impl IntoView {
     let unavailable = RwSignal::new(String::new());
     let counts = RwSignal::new((0usize, 0usize));
     let sent = RwSignal::new(0usize);
-    // Bumped by Cancel and by each new run: a run whose number is stale stops.
-    let generation = StoredValue::new(0u64);
+    // The run in flight: Cancel and each new run cancel it; it stops at its
+    // next answer and its result is dropped.
+    let checking = StoredValue::new(Latest::default());
 
     // The pool this page was last given, else the one the Pool page built;
     // and whether a run of it was interrupted (by a reload, say).
@@ -254,15 +256,14 @@ pub fn CrossCheckPage() -> impl IntoView {
         kind.set(BannerKind::Info);
         banner.set(format!("checking {} papers…", pool.papers.len()));
         rows.set(Vec::new());
-        generation.update_value(|g| *g += 1);
-        let gen = generation.get_value();
+        let token = checking.with_value(Latest::restart);
         leptos::task::spawn_local(async move {
             let id = run_name(&text, &wanted);
             let cfg = crossindex::Config::default();
             let client = s.run_client();
             let papers = pool.papers.clone();
             let on_answer = |run: &CrossRun, changed: &[usize]| {
-                if generation.get_value() != gen {
+                if token.is_cancelled() {
                     return;
                 }
                 counts.set(run.progress());
@@ -281,10 +282,10 @@ pub fn CrossCheckPage() -> impl IntoView {
                 &wanted,
                 &cfg,
                 on_answer,
-                || generation.get_value() != gen,
+                || token.is_cancelled(),
             )
             .await;
-            if generation.get_value() != gen {
+            if token.is_cancelled() {
                 // Cancelled: the rows so far stay, the checkpoint is kept.
                 return;
             }
@@ -341,7 +342,7 @@ pub fn CrossCheckPage() -> impl IntoView {
         });
     };
     let cancel = move |_: ()| {
-        generation.update_value(|g| *g += 1);
+        checking.with_value(Latest::cancel);
         busy.set(false);
         kind.set(BannerKind::Partial);
         banner

@@ -235,7 +235,8 @@ impl PoolState {
                 return;
             }
             let run = PreDedupRun::new(list, candidates::PRE_DEDUP_THRESHOLD);
-            let progress = |(at, total)| {
+            let progress = |run: &PreDedupRun| {
+                let (at, total) = run.progress();
                 preparing.set(format!(
                     "pre-dedup of {name}: {at} / {total} candidates compared"
                 ))

@@ -58,12 +58,14 @@ impl Latest {
 }
 
 /// Runs `task` a slice at a time, `budget` units per step, calling
-/// `on_progress` with `(done, total)` between slices; `None` when `cancel`
-/// was cancelled before it finished (the result is stale, nothing is kept).
+/// `on_progress` with the task between slices (its
+/// [`Stepwise::progress`], or anything else it tells, such as the entries
+/// read so far); `None` when `cancel` was cancelled before it finished (the
+/// result is stale, nothing is kept).
 pub async fn run_sliced<S: Stepwise>(
     mut task: S,
     budget: usize,
-    mut on_progress: impl FnMut((usize, usize)),
+    mut on_progress: impl FnMut(&S),
     cancel: &Cancel,
 ) -> Option<S::Output> {
     loop {
@@ -74,7 +76,7 @@ pub async fn run_sliced<S: Stepwise>(
         if slice(|| task.step(budget)) {
             break;
         }
-        on_progress(task.progress());
+        on_progress(&task);
     }
     (!cancel.is_cancelled()).then(|| task.finish())
 }
