@@ -4,7 +4,7 @@
 //!
 //! Interface (for any page):
 //!
-//! ```ignore
+//! ```text
 //! let counts = RwSignal::new((0usize, 0usize));   // (done, total)
 //! let running = RwSignal::new(false);
 //! let paused = RwSignal::new(false);               // only if the run can pause

@@ -5,7 +5,7 @@
 //! the decisions stay in `citegate-core`. Pages get one [`Services`] value
 //! from context:
 //!
-//! ```ignore
+//! ```text
 //! // main.rs: open the database first, then mount with the services provided.
 //! wasm_bindgen_futures::spawn_local(async {
 //!     let services = Services::open_default().await.expect("indexeddb");
