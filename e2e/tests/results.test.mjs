@@ -229,6 +229,39 @@ test("progress: while a slow check runs the shared display estimates the time le
   assert.deepEqual(errors, []);
 });
 
+test("progress: Pause stops asking, keeps the estimate on screen, and Resume finishes from the checkpoint", async () => {
+  const errors = await withPage(app.browser, "results-pause", async (page) => {
+    // Slow services (each answer 1 s late), and every request counted.
+    let asked = 0;
+    await page.route(/\/api\//, async (route) => {
+      asked += 1;
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    await app.open(page, "#/bibtex");
+    await page.waitForSelector("#load-example");
+    await page.click("#clear");
+    await page.click("#load-example");
+    await page.waitForSelector("#layer1 tbody tr");
+    await page.click("#check-entries");
+    await page.waitForFunction(() => /^[1-4] \/ 5 · about \d+ (s|min) left$/.test(document.querySelector("#progress-text")?.textContent || ""), null, { timeout: 30000 });
+    await page.click("#progress-pause");
+    await page.waitForFunction(() => /^[1-4] \/ 5 · paused/.test(document.querySelector("#progress-text")?.textContent || ""));
+    assert.equal(await page.textContent("#progress-pause"), "Resume");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "progress-pause");
+    // Requests already out may land; nothing new goes out while paused.
+    await page.waitForTimeout(1500);
+    const whilePaused = asked;
+    await page.waitForTimeout(2500);
+    assert.equal(asked, whilePaused, "no request is sent while paused");
+    await page.click("#progress-pause");
+    await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 60000 });
+    assert.match(await page.textContent("#progress-text"), /^5 \/ 5/);
+    assert.equal(await page.getAttribute("#progress-pause", "aria-disabled"), "true");
+  });
+  assert.deepEqual(errors, []);
+});
+
 test("offline: one banner says the services cannot be reached and points to Settings; cards do not repeat the fetch error", async () => {
   const errors = await withPage(app.browser, "results-offline", async (page) => {
     await app.open(page, "#/bibtex");

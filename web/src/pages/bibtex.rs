@@ -142,6 +142,7 @@ pub fn BibtexPage() -> impl IntoView {
     let mode = RwSignal::new(Mode::Default);
     let rows = RwSignal::new(Vec::<Row>::new());
     let running = RwSignal::new(false);
+    let paused = RwSignal::new(false);
     let progress = RwSignal::new((0usize, 0usize));
     let online_run = StoredValue::new(Latest::default());
     // The BibTeX text the entries were read from (for the fixed .bib), and
@@ -184,6 +185,7 @@ pub fn BibtexPage() -> impl IntoView {
         rows.set(Vec::new());
         online.set(None);
         running.set(false);
+        paused.set(false);
         progress.set((0, 0));
         source.set_value(None);
         bib.set(None);
@@ -312,6 +314,7 @@ pub fn BibtexPage() -> impl IntoView {
         reading_run.with_value(Latest::cancel);
         online_run.with_value(Latest::cancel);
         running.set(false);
+        paused.set(false);
         rows.set(Vec::new());
         online.set(None);
         source.set_value(None);
@@ -343,7 +346,7 @@ pub fn BibtexPage() -> impl IntoView {
         });
     }
 
-    let start = move |_| {
+    let start = move |_: ()| {
         let Some(services) = services else { return };
         let Some(b) = bib.get_untracked() else { return };
         let m = mode.get_untracked();
@@ -412,6 +415,21 @@ pub fn BibtexPage() -> impl IntoView {
     let stop = Callback::new(move |_| {
         online_run.with_value(Latest::cancel);
         running.set(false);
+        paused.set(false);
+    });
+    // Pause stops the run where it is (its checkpoint is saved as it goes);
+    // Resume starts it again from that checkpoint, so nothing answered is
+    // asked twice. The progress display keeps its clock and estimate.
+    Effect::new(move |before: Option<bool>| {
+        let now = paused.get();
+        if before.is_some_and(|b| b != now) && running.get_untracked() {
+            if now {
+                online_run.with_value(Latest::cancel);
+            } else {
+                start(());
+            }
+        }
+        now
     });
 
     // The full report (layer 1 and, once run, layers 2–4), built by the
@@ -568,10 +586,10 @@ pub fn BibtexPage() -> impl IntoView {
                     <option value="strict">"strict (final submission)"</option>
                     <option value="loose">"loose (drafts)"</option>
                 </select>
-                <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=start>"Check every entry"</button>
+                <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=move |_| start(())>"Check every entry"</button>
             </div>
             {services.is_none().then(|| view! { <div class="banner error">"The browser services did not start (storage unavailable?); only layer 1 can run."</div> })}
-            <Progress id="progress" label="Checking entries" counts=progress running=running on_cancel=stop />
+            <Progress id="progress" label="Checking entries" counts=progress running=running paused=paused on_cancel=stop />
             <div class="toolbar" id="exports">
                 <DownloadButton id="export-report" label="Report (JSON)" filename=Signal::derive(move || renamed(&base_name(), "_report.json")) mime="application/json" content=report enabled=has_bib />
                 <DownloadButton id="export-csv" label="Report (CSV)" filename=Signal::derive(move || renamed(&base_name(), "_report.csv")) mime="text/csv;charset=utf-8" content=report_csv enabled=has_bib />
