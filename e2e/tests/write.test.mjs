@@ -183,9 +183,10 @@ test("cancel stops a streaming answer, shows progress first, and keeps the round
     model.script(answer(draft(7)), { ...answer(draft(10)), chunkDelayMs: 100 });
     await page.click("#write-start");
     await page.waitForFunction(() => document.querySelectorAll("#rounds li.round").length === 1, null, { timeout: 30000 });
-    await page.waitForFunction(() => /^round 2: \d+ characters received$/.test(document.querySelector("#write-progress")?.textContent ?? ""));
+    await page.waitForFunction(() => / · round 2: \d+ characters received$/.test(document.querySelector("#write-run-text")?.textContent ?? ""));
+    assert.equal(await page.getAttribute("#write-run", "aria-label"), "Writing the two sections");
     assert.ok((await page.textContent("#write-stream")).startsWith("Here is the updated file."));
-    await page.click("#write-cancel");
+    await page.click("#write-run-cancel");
     await page.waitForFunction(() => document.querySelector("#write-error")?.textContent.includes("cancelled"));
     assert.equal(await page.textContent("#write-error"), "round 2: cancelled; the rounds so far are kept");
     assert.equal((await rounds(page)).length, 1);

@@ -11,7 +11,7 @@
 //! round. Everything from the model or a file is shown as text.
 
 use crate::api::llm;
-use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile};
+use crate::components::{Banner, BannerKind, DownloadButton, FileDrop, LoadedFile, Progress};
 use crate::services::store::keys;
 use crate::services::Services;
 use citegate_core::pool::{self, Pool};
@@ -321,7 +321,7 @@ pub fn WritePage() -> impl IntoView {
             running.set(false);
         });
     };
-    let cancel = move |_| {
+    let cancel = move |_: ()| {
         if let Some(c) = controller.get_value() {
             c.abort();
         }
@@ -409,9 +409,11 @@ pub fn WritePage() -> impl IntoView {
                 <button type="button" class="secondary" id="write-continue"
                     disabled=move || running.get() || check_inputs.get().is_err() || history.with(|h| h.is_empty()) || report.get().is_some_and(|(_, done)| done)
                     on:click=move |_| drive(false)>"Continue"</button>
-                <button type="button" class="secondary" id="write-cancel" disabled=move || !running.get() on:click=cancel>"Cancel"</button>
             </div>
-            <p class="muted" id="write-progress" aria-live="polite">{move || progress.get()}</p>
+            <Progress id="write-run" label=Signal::derive(|| "Writing the two sections".to_string())
+                counts=Signal::derive(move || (history.with(Vec::len), max_n() + 1))
+                running=running on_cancel=Callback::new(cancel)
+                detail=Signal::derive(move || progress.get()) />
             <Banner id="write-error" kind=BannerKind::Error text=error />
             <Show when=move || running.get()>
                 <pre class="prompt" id="write-stream">{move || streamed.get()}</pre>
