@@ -134,10 +134,10 @@ test("Stop ends a discovery after the query in flight and hands over what it fou
     await page.goto(`${app.server.url}?api=${encodeURIComponent(app.server.url + "api")}&s2_interval=700#/pool`);
     await page.click("#load-example-outline");
     await page.waitForFunction(() => document.querySelector("#outline-summary")?.textContent.includes("7 queries"));
-    assert.ok(await page.isDisabled("#discover-stop"));
+    assert.equal(await page.getAttribute("#discover-progress-cancel", "aria-disabled"), "true");
     await page.click("#discover");
     await page.waitForFunction(() => /^[2-9] \/ 7 queries/.test(document.querySelector("#discover-stats")?.textContent ?? ""), null, { timeout: 30000 });
-    await page.click("#discover-stop");
+    await page.click("#discover-progress-cancel");
     await page.waitForFunction(() => document.querySelector("#discover")?.textContent === "Discover candidates", null, { timeout: 30000 });
     const stats = await page.textContent("#discover-stats");
     const asked = Number(stats.match(/^(\d+) \/ 7 queries/)[1]);
@@ -147,7 +147,7 @@ test("Stop ends a discovery after the query in flight and hands over what it fou
       await page.textContent("#discover-status"),
       `${found} candidates from ${asked} of 7 queries; stopped by you before the other ${7 - asked} queries (press Discover to run them all)`,
     );
-    assert.ok(await page.isDisabled("#discover-stop"));
+    assert.equal(await page.getAttribute("#discover-progress-cancel", "aria-disabled"), "true");
     // What was found goes to pre-dedup like any candidate file.
     await page.waitForFunction(
       ([a, n]) => document.querySelector("#dedup-summary")?.textContent === `raw_candidates.json (discovered, stopped after ${a} of 7 queries): ${n} candidates, ${n} after pre-dedup (0 merged)`,

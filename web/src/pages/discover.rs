@@ -379,7 +379,8 @@ fn DiscoverOptions(state: DiscoverState) -> impl IntoView {
     }
 }
 
-/// Discover, Stop, the download, the progress and the run's outcome.
+/// Discover, the download, the progress (its Cancel stops after the query in
+/// flight) and the run's outcome.
 #[component]
 fn DiscoverRun(state: DiscoverState, on_found: Callback<(String, String)>) -> impl IntoView {
     let DiscoverState {
@@ -397,14 +398,13 @@ fn DiscoverRun(state: DiscoverState, on_found: Callback<(String, String)>) -> im
             <button type="button" id="discover" disabled=move || busy.get() || state.query_list().is_empty() on:click=move |_| state.run(on_found)>
                 {move || if busy.get() { "discovering…" } else { "Discover candidates" }}
             </button>
-            <button type="button" id="discover-stop" class="secondary" disabled=move || !busy.get()
-                on:click=move |_| stop.set_value(true)>"Stop after this query"</button>
             <DownloadButton id="download-raw" label="Download raw_candidates.json" filename="raw_candidates.json".to_string()
                 mime="application/json" content=Signal::derive(move || state.discovered_json()) />
         </div>
         <Progress id="discover-progress" label=Signal::derive(|| "Searching the outline's queries".to_string())
             counts=Signal::derive(move || (done.get(), state.query_list().len()))
-            running=Signal::derive(move || busy.get()) />
+            running=Signal::derive(move || busy.get())
+            on_cancel=Callback::new(move |_| stop.set_value(true)) />
         <div class="stats" id="discover-stats">
             {move || format!("{} / {} queries · {} results · {} candidates", done.get(), state.query_list().len(), hits.get(), state.discovered.get().len())}
         </div>
