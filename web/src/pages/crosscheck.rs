@@ -136,31 +136,66 @@ struct Row {
     verdict: Verdict,
 }
 
-/// The cross-check page.
-#[component]
-pub fn CrossCheckPage() -> impl IntoView {
-    let services = use_context::<Services>();
-    let pool_text = RwSignal::new(String::new());
-    let source = RwSignal::new(String::new());
-    let use_crossref = RwSignal::new(true);
-    let use_openalex = RwSignal::new(true);
-    let busy = RwSignal::new(false);
-    let banner = RwSignal::new(String::new());
-    let kind = RwSignal::new(BannerKind::Info);
-    let rows = RwSignal::new(Vec::<Row>::new());
-    let filter = RwSignal::new("all".to_string());
-    let report_json = RwSignal::new(String::new());
-    let annotated = RwSignal::new(String::new());
-    let unavailable = RwSignal::new(String::new());
-    let counts = RwSignal::new((0usize, 0usize));
-    let sent = RwSignal::new(0usize);
-    // The run in flight: Cancel and each new run cancel it; it stops at its
-    // next answer and its result is dropped.
-    let checking = StoredValue::new(Latest::default());
+/// Everything the Cross-check page reads and writes, and its run in flight:
+/// one value, cheap to copy into each sub-component and handler.
+#[derive(Clone, Copy)]
+struct CrossState {
+    services: Option<Services>,
+    pool_text: RwSignal<String>,
+    /// Where the pool came from (a file name, the example, the workspace).
+    source: RwSignal<String>,
+    use_crossref: RwSignal<bool>,
+    use_openalex: RwSignal<bool>,
+    busy: RwSignal<bool>,
+    banner: RwSignal<String>,
+    kind: RwSignal<BannerKind>,
+    rows: RwSignal<Vec<Row>>,
+    /// The tier shown, or "all".
+    filter: RwSignal<String>,
+    report_json: RwSignal<String>,
+    annotated: RwSignal<String>,
+    unavailable: RwSignal<String>,
+    /// Papers complete of all.
+    counts: RwSignal<(usize, usize)>,
+    sent: RwSignal<usize>,
+    /// The run in flight: Cancel and each new run cancel it; it stops at its
+    /// next answer and its result is dropped.
+    checking: StoredValue<Latest>,
+}
 
-    // The pool this page was last given, else the one the Pool page built;
-    // and whether a run of it was interrupted (by a reload, say).
-    if let Some(s) = services {
+impl CrossState {
+    fn new(services: Option<Services>) -> Self {
+        CrossState {
+            services,
+            pool_text: RwSignal::new(String::new()),
+            source: RwSignal::new(String::new()),
+            use_crossref: RwSignal::new(true),
+            use_openalex: RwSignal::new(true),
+            busy: RwSignal::new(false),
+            banner: RwSignal::new(String::new()),
+            kind: RwSignal::new(BannerKind::Info),
+            rows: RwSignal::new(Vec::<Row>::new()),
+            filter: RwSignal::new("all".to_string()),
+            report_json: RwSignal::new(String::new()),
+            annotated: RwSignal::new(String::new()),
+            unavailable: RwSignal::new(String::new()),
+            counts: RwSignal::new((0usize, 0usize)),
+            sent: RwSignal::new(0usize),
+            checking: StoredValue::new(Latest::default()),
+        }
+    }
+
+    /// The pool this page was last given, else the one the Pool page built;
+    /// and whether a run of it was interrupted (by a reload, say).
+    fn restore(self) {
+        let Some(s) = self.services else { return };
+        let CrossState {
+            pool_text,
+            source,
+            banner,
+            kind,
+            ..
+        } = self;
         leptos::task::spawn_local(async move {
             let ws = s.workspace();
             let (name, text) = match ws.get::<Saved>(PAGE_KEY).await {
@@ -192,45 +227,68 @@ pub fn CrossCheckPage() -> impl IntoView {
             }
         });
     }
-    let persist = move |name: String, text: String| {
-        if let Some(s) = services {
+
+    fn persist(self, name: String, text: String) {
+        if let Some(s) = self.services {
             leptos::task::spawn_local(async move {
                 let _ = s.workspace().put(PAGE_KEY, &Saved { name, text }).await;
             });
         }
-    };
-    let take = move |name: String, text: String| {
+    }
+
+    /// Takes a pool to check, clearing the results of the last one.
+    fn take(self, name: String, text: String) {
         match pool::parse_pool(&text) {
             Ok(p) => {
-                kind.set(BannerKind::Info);
-                banner.set(format!("{name}: {} papers", p.papers.len()));
-                persist(name.clone(), text.clone());
-                pool_text.set(text);
-                source.set(name);
+                self.kind.set(BannerKind::Info);
+                self.banner
+                    .set(format!("{name}: {} papers", p.papers.len()));
+                self.persist(name.clone(), text.clone());
+                self.pool_text.set(text);
+                self.source.set(name);
             }
             Err(e) => {
-                kind.set(BannerKind::Error);
-                banner.set(format!("{name}: {e}"));
+                self.kind.set(BannerKind::Error);
+                self.banner.set(format!("{name}: {e}"));
             }
         }
-        rows.set(Vec::new());
-        report_json.set(String::new());
-        annotated.set(String::new());
-        unavailable.set(String::new());
-    };
-    let on_files = move |files: Vec<LoadedFile>| {
-        if let Some(f) = files.into_iter().next() {
-            take(f.name, f.text);
+        self.rows.set(Vec::new());
+        self.report_json.set(String::new());
+        self.annotated.set(String::new());
+        self.unavailable.set(String::new());
+    }
+
+    /// The indices ticked.
+    fn wanted(self) -> Vec<Service> {
+        let mut wanted = Vec::new();
+        if self.use_crossref.get_untracked() {
+            wanted.push(Service::Crossref);
         }
-    };
-    let run_check = move || {
-        let Some(s) = services else {
+        if self.use_openalex.get_untracked() {
+            wanted.push(Service::OpenAlex);
+        }
+        wanted
+    }
+
+    /// Checks the pool against the indices ticked, resuming from the
+    /// answers stored for it.
+    fn run_check(self) {
+        let CrossState {
+            busy,
+            banner,
+            kind,
+            rows,
+            counts,
+            sent,
+            ..
+        } = self;
+        let Some(s) = self.services else {
             kind.set(BannerKind::Error);
             banner.set("browser storage is unavailable; the cross-check cannot run".into());
             return;
         };
-        let text = pool_text.get_untracked();
-        let mut pool = match pool::parse_pool(&text) {
+        let text = self.pool_text.get_untracked();
+        let pool = match pool::parse_pool(&text) {
             Ok(p) => p,
             Err(e) => {
                 kind.set(BannerKind::Error);
@@ -238,13 +296,7 @@ pub fn CrossCheckPage() -> impl IntoView {
                 return;
             }
         };
-        let mut wanted = Vec::new();
-        if use_crossref.get_untracked() {
-            wanted.push(Service::Crossref);
-        }
-        if use_openalex.get_untracked() {
-            wanted.push(Service::OpenAlex);
-        }
+        let wanted = self.wanted();
         if wanted.is_empty() {
             kind.set(BannerKind::Error);
             banner.set("tick at least one index".into());
@@ -256,7 +308,7 @@ pub fn CrossCheckPage() -> impl IntoView {
         kind.set(BannerKind::Info);
         banner.set(format!("checking {} papers…", pool.papers.len()));
         rows.set(Vec::new());
-        let token = checking.with_value(Latest::restart);
+        let token = self.checking.with_value(Latest::restart);
         leptos::task::spawn_local(async move {
             let id = run_name(&text, &wanted);
             let cfg = crossindex::Config::default();
@@ -290,65 +342,92 @@ pub fn CrossCheckPage() -> impl IntoView {
                 return;
             }
             busy.set(false);
-            let (state, report) = match result {
-                Ok(r) => r,
+            match result {
+                Ok((state, report)) => {
+                    self.finish(s, pool, wanted, cfg, state.items, report);
+                }
                 Err(e) => {
                     kind.set(BannerKind::Error);
                     banner.set(format!("the cross-check stopped: {e}"));
-                    return;
                 }
-            };
-            let run = CrossRun::new(
-                pool.papers.clone(),
-                wanted.clone(),
-                s.endpoints(),
-                cfg,
-                state.items.clone(),
-            );
-            let (_, verdicts) = run.report();
-            for (paper, verdict) in pool.papers.iter_mut().zip(&verdicts) {
-                paper.cross_verification = serde_json::to_value(verdict).ok();
             }
-            // The run is over: every paper gets its row (an index that was out
-            // is named unavailable in it).
-            rows.set(rows_of(&run, &pool.papers, true));
-            let sm = &report.summary;
-            let counts = format!(
-                "{} papers: {} high · {} medium · {} low · {} conflict",
-                report.total_papers, sm.high, sm.medium, sm.low, sm.conflict
-            );
-            if report.indices_unavailable.is_empty() {
-                unavailable.set(String::new());
-                kind.set(if report.flagged.is_empty() {
-                    BannerKind::Ok
-                } else {
-                    BannerKind::Partial
-                });
-                banner.set(counts);
-            } else {
-                unavailable.set(format!(
-                    "unavailable: {} — its silence is not counted against any paper",
-                    report.indices_unavailable.join(", ")
-                ));
-                kind.set(BannerKind::Partial);
-                banner.set(format!(
-                    "{counts} (checked: {}; unavailable: {})",
-                    report.indices_checked.join(", "),
-                    report.indices_unavailable.join(", ")
-                ));
-            }
-            report_json.set(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n");
-            annotated.set(pool::to_json(&pool));
         });
-    };
-    let cancel = move |_: ()| {
-        checking.with_value(Latest::cancel);
-        busy.set(false);
-        kind.set(BannerKind::Partial);
-        banner
-            .set("cancelled; the answers so far are kept and Cross-check resumes from them".into());
-    };
+    }
 
+    /// Shows a finished run: every paper's row, the summary, the report and
+    /// the annotated pool to download.
+    fn finish(
+        self,
+        s: Services,
+        mut pool: Pool,
+        wanted: Vec<Service>,
+        cfg: crossindex::Config,
+        items: std::collections::BTreeMap<usize, run::CrossItem>,
+        report: crossindex::Report,
+    ) {
+        let CrossState {
+            banner,
+            kind,
+            unavailable,
+            ..
+        } = self;
+        let run = CrossRun::new(pool.papers.clone(), wanted, s.endpoints(), cfg, items);
+        let (_, verdicts) = run.report();
+        for (paper, verdict) in pool.papers.iter_mut().zip(&verdicts) {
+            paper.cross_verification = serde_json::to_value(verdict).ok();
+        }
+        // The run is over: every paper gets its row (an index that was out
+        // is named unavailable in it).
+        self.rows.set(rows_of(&run, &pool.papers, true));
+        let sm = &report.summary;
+        let counts = format!(
+            "{} papers: {} high · {} medium · {} low · {} conflict",
+            report.total_papers, sm.high, sm.medium, sm.low, sm.conflict
+        );
+        if report.indices_unavailable.is_empty() {
+            unavailable.set(String::new());
+            kind.set(if report.flagged.is_empty() {
+                BannerKind::Ok
+            } else {
+                BannerKind::Partial
+            });
+            banner.set(counts);
+        } else {
+            unavailable.set(format!(
+                "unavailable: {} — its silence is not counted against any paper",
+                report.indices_unavailable.join(", ")
+            ));
+            kind.set(BannerKind::Partial);
+            banner.set(format!(
+                "{counts} (checked: {}; unavailable: {})",
+                report.indices_checked.join(", "),
+                report.indices_unavailable.join(", ")
+            ));
+        }
+        self.report_json
+            .set(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n");
+        self.annotated.set(pool::to_json(&pool));
+    }
+
+    fn cancel(self) {
+        self.checking.with_value(Latest::cancel);
+        self.busy.set(false);
+        self.kind.set(BannerKind::Partial);
+        self.banner
+            .set("cancelled; the answers so far are kept and Cross-check resumes from them".into());
+    }
+}
+
+/// The cross-check page.
+#[component]
+pub fn CrossCheckPage() -> impl IntoView {
+    let state = CrossState::new(use_context::<Services>());
+    state.restore();
+    let on_files = move |files: Vec<LoadedFile>| {
+        if let Some(f) = files.into_iter().next() {
+            state.take(f.name, f.text);
+        }
+    };
     view! {
         <section>
             <h1>"Cross-check"</h1>
@@ -360,61 +439,93 @@ pub fn CrossCheckPage() -> impl IntoView {
             </ul>
             <div class="toolbar">
                 <FileDrop id="pool-input" label="Drop citation_pool.json here" accept=".json" on_files=on_files/>
-                <button type="button" class="secondary" id="load-example" on:click=move |_| take("citation_pool.json (example)".into(), EXAMPLE_POOL.to_string())>
+                <button type="button" class="secondary" id="load-example" on:click=move |_| state.take("citation_pool.json (example)".into(), EXAMPLE_POOL.to_string())>
                     "Load example"
                 </button>
             </div>
-            <p id="pool-source" class="muted">{move || source.with(|s| if s.is_empty() { "no pool loaded".to_string() } else { format!("pool: {s}") })}</p>
-            <div class="toolbar">
-                <label class="check"><input type="checkbox" id="use-crossref" prop:checked=move || use_crossref.get() on:change=move |ev| use_crossref.set(event_target_checked(&ev))/>"Crossref"</label>
-                <label class="check"><input type="checkbox" id="use-openalex" prop:checked=move || use_openalex.get() on:change=move |ev| use_openalex.set(event_target_checked(&ev))/>"OpenAlex"</label>
-                <button type="button" id="run-crosscheck" on:click=move |_| run_check() disabled=move || busy.get() || pool_text.with(|t| t.is_empty())>
-                    {move || if busy.get() { "checking…" } else { "Cross-check" }}
-                </button>
-                <DownloadButton id="download-report" label="Download report" filename=Signal::derive(|| "cross_verification_report.json".to_string()) mime="application/json" content=Signal::derive(move || report_json.get())/>
-                <DownloadButton id="download-annotated" label="Download annotated pool" filename=Signal::derive(|| "citation_pool.json".to_string()) mime="application/json" content=Signal::derive(move || annotated.get())/>
-            </div>
-            <Banner id="crosscheck-status" kind=kind text=banner/>
-            <Progress id="crosscheck-progress" label=Signal::derive(|| "Cross-checking papers".to_string())
-                counts=counts running=busy on_cancel=Callback::new(cancel)
-                detail=Signal::derive(move || format!("{} requests sent", sent.get())) />
-            <p id="unavailable" class="warn-text">{move || unavailable.get()}</p>
-            <label for="tier-filter">"Show "</label>
-            <select id="tier-filter" on:change=move |ev| filter.set(event_target_value(&ev))>
-                <option value="all">"all tiers"</option>
-                <option value="high">"high"</option>
-                <option value="medium">"medium"</option>
-                <option value="low">"low"</option>
-                <option value="conflict">"conflict"</option>
-            </select>
-            <div class="table-wrap">
-                <table id="tiers">
-                    <thead><tr><th>"key"</th><th>"title"</th><th>"tier"</th><th>"found in"</th><th>"evidence"</th><th>"notes"</th><th>"service errors"</th></tr></thead>
-                    <tbody>
-                        {move || {
-                            let f = filter.get();
-                            rows.get()
-                                .into_iter()
-                                .filter(|r| f == "all" || tier_name(r.verdict.confidence) == f)
-                                .map(|r| {
-                                    let tier = r.verdict.confidence;
-                                    view! {
-                                        <tr data-key=r.key.clone() data-tier=tier_name(tier)>
-                                            <td>{r.key.clone()}</td>
-                                            <td>{r.title.clone()}</td>
-                                            <td><span class=tier_class(tier)>{tier_name(tier)}</span></td>
-                                            <td>{r.verdict.indices_found.join(", ")}</td>
-                                            <td class="evidence">{r.evidence.clone()}</td>
-                                            <td>{r.verdict.notes.join(" ")}</td>
-                                            <td class="errors">{r.errors.clone()}</td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()
-                        }}
-                    </tbody>
-                </table>
-            </div>
+            <p id="pool-source" class="muted">{move || state.source.with(|s| if s.is_empty() { "no pool loaded".to_string() } else { format!("pool: {s}") })}</p>
+            <RunControls state=state />
+            <TierTable state=state />
         </section>
+    }
+}
+
+/// The indices to ask, Cross-check, the downloads, the status and the
+/// shared progress display (its Cancel stops the run).
+#[component]
+fn RunControls(state: CrossState) -> impl IntoView {
+    let CrossState {
+        pool_text,
+        use_crossref,
+        use_openalex,
+        busy,
+        banner,
+        kind,
+        report_json,
+        annotated,
+        unavailable,
+        counts,
+        sent,
+        ..
+    } = state;
+    view! {
+        <div class="toolbar">
+            <label class="check"><input type="checkbox" id="use-crossref" prop:checked=move || use_crossref.get() on:change=move |ev| use_crossref.set(event_target_checked(&ev))/>"Crossref"</label>
+            <label class="check"><input type="checkbox" id="use-openalex" prop:checked=move || use_openalex.get() on:change=move |ev| use_openalex.set(event_target_checked(&ev))/>"OpenAlex"</label>
+            <button type="button" id="run-crosscheck" on:click=move |_| state.run_check() disabled=move || busy.get() || pool_text.with(|t| t.is_empty())>
+                {move || if busy.get() { "checking…" } else { "Cross-check" }}
+            </button>
+            <DownloadButton id="download-report" label="Download report" filename=Signal::derive(|| "cross_verification_report.json".to_string()) mime="application/json" content=Signal::derive(move || report_json.get())/>
+            <DownloadButton id="download-annotated" label="Download annotated pool" filename=Signal::derive(|| "citation_pool.json".to_string()) mime="application/json" content=Signal::derive(move || annotated.get())/>
+        </div>
+        <Banner id="crosscheck-status" kind=kind text=banner/>
+        <Progress id="crosscheck-progress" label=Signal::derive(|| "Cross-checking papers".to_string())
+            counts=counts running=busy on_cancel=Callback::new(move |_: ()| state.cancel())
+            detail=Signal::derive(move || format!("{} requests sent", sent.get())) />
+        <p id="unavailable" class="warn-text">{move || unavailable.get()}</p>
+    }
+}
+
+/// The tier filter and one row per paper complete so far.
+#[component]
+fn TierTable(state: CrossState) -> impl IntoView {
+    let CrossState { rows, filter, .. } = state;
+    view! {
+        <label for="tier-filter">"Show "</label>
+        <select id="tier-filter" on:change=move |ev| filter.set(event_target_value(&ev))>
+            <option value="all">"all tiers"</option>
+            <option value="high">"high"</option>
+            <option value="medium">"medium"</option>
+            <option value="low">"low"</option>
+            <option value="conflict">"conflict"</option>
+        </select>
+        <div class="table-wrap">
+            <table id="tiers">
+                <thead><tr><th>"key"</th><th>"title"</th><th>"tier"</th><th>"found in"</th><th>"evidence"</th><th>"notes"</th><th>"service errors"</th></tr></thead>
+                <tbody>
+                    {move || {
+                        let f = filter.get();
+                        rows.get()
+                            .into_iter()
+                            .filter(|r| f == "all" || tier_name(r.verdict.confidence) == f)
+                            .map(|r| {
+                                let tier = r.verdict.confidence;
+                                view! {
+                                    <tr data-key=r.key.clone() data-tier=tier_name(tier)>
+                                        <td>{r.key.clone()}</td>
+                                        <td>{r.title.clone()}</td>
+                                        <td><span class=tier_class(tier)>{tier_name(tier)}</span></td>
+                                        <td>{r.verdict.indices_found.join(", ")}</td>
+                                        <td class="evidence">{r.evidence.clone()}</td>
+                                        <td>{r.verdict.notes.join(" ")}</td>
+                                        <td class="errors">{r.errors.clone()}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
     }
 }

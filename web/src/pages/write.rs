@@ -130,41 +130,103 @@ fn round_view(r: Round) -> impl IntoView {
     }
 }
 
-/// The writing page.
-#[component]
-pub fn WritePage() -> impl IntoView {
-    let services = use_context::<Services>();
-    let inputs = RwSignal::new(empty_inputs());
-    let names = RwSignal::new(vec![String::new(); SLOTS.len()]);
-    let max = RwSignal::new(DEFAULT_MAX_REPROMPTS.to_string());
-    let history = RwSignal::new(Vec::<Round>::new());
-    let running = RwSignal::new(false);
-    let progress = RwSignal::new(String::new());
-    let streamed = RwSignal::new(String::new());
-    let error = RwSignal::new(String::new());
-    let controller = StoredValue::new_local(None::<web_sys::AbortController>);
+/// Everything the Write page reads and writes, and its run in flight: one
+/// value, cheap to copy into each sub-component and handler.
+#[derive(Clone, Copy)]
+struct WriteState {
+    services: Option<Services>,
+    inputs: RwSignal<Inputs>,
+    /// The file name shown for each input, in [`SLOTS`] order.
+    names: RwSignal<Vec<String>>,
+    /// The re-prompts field as typed.
+    max: RwSignal<String>,
+    history: RwSignal<Vec<Round>>,
+    running: RwSignal<bool>,
+    /// What the round in flight is doing.
+    progress: RwSignal<String>,
+    /// The answer of the round in flight, as it streams in.
+    streamed: RwSignal<String>,
+    error: RwSignal<String>,
+    /// Aborts the request in flight (Cancel).
+    controller: StoredValue<Option<web_sys::AbortController>, LocalStorage>,
+    /// The loop is built from the inputs each time, so an input error shows at once.
+    check_inputs: Memo<Result<(), String>>,
+    report: Memo<Option<(Report, bool)>>,
+}
 
-    let max_n = move || {
-        max.get()
+impl WriteState {
+    fn new(services: Option<Services>) -> Self {
+        let inputs = RwSignal::new(empty_inputs());
+        let max = RwSignal::new(DEFAULT_MAX_REPROMPTS.to_string());
+        let history = RwSignal::new(Vec::<Round>::new());
+        let max_n = move || {
+            max.get()
+                .trim()
+                .parse::<usize>()
+                .unwrap_or(DEFAULT_MAX_REPROMPTS)
+        };
+        let check_inputs = Memo::new(move |_| {
+            let i = inputs.get();
+            if [&i.template, &i.pool, &i.outline, &i.idea, &i.log]
+                .iter()
+                .any(|t| t.is_empty())
+                || i.cutoff.trim().is_empty()
+            {
+                return Err(String::new());
+            }
+            WriteLoop::new(&i, max_n())
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        });
+        let report = Memo::new(move |_| report_of(&inputs.get(), max_n(), &history.get()));
+        WriteState {
+            services,
+            inputs,
+            names: RwSignal::new(vec![String::new(); SLOTS.len()]),
+            max,
+            history,
+            running: RwSignal::new(false),
+            progress: RwSignal::new(String::new()),
+            streamed: RwSignal::new(String::new()),
+            error: RwSignal::new(String::new()),
+            controller: StoredValue::new_local(None::<web_sys::AbortController>),
+            check_inputs,
+            report,
+        }
+    }
+
+    /// The re-prompts allowed (the default when the field is not a number).
+    fn max_n(self) -> usize {
+        self.max
+            .get()
             .trim()
             .parse::<usize>()
             .unwrap_or(DEFAULT_MAX_REPROMPTS)
-    };
-    let save = move || {
-        let Some(s) = services else { return };
+    }
+
+    fn save(self) {
+        let Some(s) = self.services else { return };
         let doc = Saved {
-            inputs: Some(inputs.get_untracked()),
-            names: names.get_untracked(),
-            max_reprompts: max.get_untracked().trim().parse().ok(),
-            history: history.get_untracked(),
+            inputs: Some(self.inputs.get_untracked()),
+            names: self.names.get_untracked(),
+            max_reprompts: self.max.get_untracked().trim().parse().ok(),
+            history: self.history.get_untracked(),
         };
         leptos::task::spawn_local(async move {
             let _ = s.workspace().put(PAGE_KEY, &doc).await;
         });
-    };
+    }
 
-    // Restore the last run; else offer the pool the Pool page built.
-    if let Some(s) = services {
+    /// Restores the last run from the workspace.
+    fn restore(self) {
+        let Some(s) = self.services else { return };
+        let WriteState {
+            inputs,
+            names,
+            max,
+            history,
+            ..
+        } = self;
         leptos::task::spawn_local(async move {
             let ws = s.workspace();
             if let Ok(Some(saved)) = ws.get::<Saved>(PAGE_KEY).await {
@@ -181,27 +243,30 @@ pub fn WritePage() -> impl IntoView {
             }
         });
     }
-    let use_workspace_pool = move |_| {
-        let Some(s) = services else { return };
+
+    /// Takes the pool the Pool page built as the citation_pool.json input.
+    fn use_workspace_pool(self) {
+        let Some(s) = self.services else { return };
         leptos::task::spawn_local(async move {
             match s.workspace().get::<Pool>(keys::POOL).await {
                 Ok(Some(p)) => {
                     let text = pool::to_json(&p);
-                    inputs.update(|i| {
+                    self.inputs.update(|i| {
                         i.pool = text;
                         if i.cutoff.trim().is_empty() {
                             i.cutoff = p.cutoff_date.clone().unwrap_or_default();
                         }
                     });
-                    names.update(|n| n[1] = "the pool in this workspace".into());
-                    save();
+                    self.names.update(|n| n[1] = "the pool in this workspace".into());
+                    self.save();
                 }
-                _ => error.set("this workspace has no pool yet; build one on the Pool page or drop citation_pool.json".into()),
+                _ => self.error.set("this workspace has no pool yet; build one on the Pool page or drop citation_pool.json".into()),
             }
         });
-    };
-    let set_slot = move |slot: usize, f: LoadedFile| {
-        inputs.update(|i| {
+    }
+
+    fn set_slot(self, slot: usize, f: LoadedFile) {
+        self.inputs.update(|i| {
             *slot_text(i, slot) = f.text.clone();
             if slot == 1 && i.cutoff.trim().is_empty() {
                 if let Ok(p) = pool::parse_pool(&f.text) {
@@ -209,13 +274,13 @@ pub fn WritePage() -> impl IntoView {
                 }
             }
         });
-        names.update(|n| n[slot] = f.name);
-        save();
-    };
+        self.names.update(|n| n[slot] = f.name);
+        self.save();
+    }
 
-    let load_example = move |_| {
+    fn load_example(self) {
         for (slot, (name, text)) in EXAMPLE.iter().enumerate() {
-            set_slot(
+            self.set_slot(
                 slot,
                 LoadedFile {
                     name: (*name).to_string(),
@@ -224,26 +289,21 @@ pub fn WritePage() -> impl IntoView {
                 },
             );
         }
-    };
-    // The loop is built from the inputs each time, so an input error shows at once.
-    let check_inputs = Memo::new(move |_| {
-        let i = inputs.get();
-        if [&i.template, &i.pool, &i.outline, &i.idea, &i.log]
-            .iter()
-            .any(|t| t.is_empty())
-            || i.cutoff.trim().is_empty()
-        {
-            return Err(String::new());
-        }
-        WriteLoop::new(&i, max_n())
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    });
-    let input_error = Signal::derive(move || check_inputs.get().err().unwrap_or_default());
-    let report = Memo::new(move |_| report_of(&inputs.get(), max_n(), &history.get()));
+    }
 
-    let drive = move |fresh: bool| {
-        let Some(s) = services else {
+    /// Runs the loop with the model set in Settings, from the first round
+    /// (`fresh`) or from the rounds so far.
+    fn drive(self, fresh: bool) {
+        let WriteState {
+            history,
+            running,
+            progress,
+            streamed,
+            error,
+            controller,
+            ..
+        } = self;
+        let Some(s) = self.services else {
             error.set("browser storage is unavailable; the writing step cannot run".into());
             return;
         };
@@ -269,14 +329,17 @@ pub fn WritePage() -> impl IntoView {
             model: settings.llm_model.clone(),
             max_tokens: provider::DEFAULT_MAX_TOKENS,
         };
-        let mut run =
-            match WriteLoop::resume(&inputs.get_untracked(), max_n(), history.get_untracked()) {
-                Ok(r) => r,
-                Err(e) => {
-                    error.set(e.to_string());
-                    return;
-                }
-            };
+        let mut run = match WriteLoop::resume(
+            &self.inputs.get_untracked(),
+            self.max_n(),
+            history.get_untracked(),
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                error.set(e.to_string());
+                return;
+            }
+        };
         error.set(String::new());
         running.set(true);
         leptos::task::spawn_local(async move {
@@ -308,7 +371,7 @@ pub fn WritePage() -> impl IntoView {
                     Ok(text) => {
                         run.answer(&text);
                         history.set(run.history().to_vec());
-                        save();
+                        self.save();
                         progress.set(String::new());
                     }
                     Err(e) => {
@@ -320,15 +383,141 @@ pub fn WritePage() -> impl IntoView {
             }
             running.set(false);
         });
-    };
-    let cancel = move |_: ()| {
-        if let Some(c) = controller.get_value() {
+    }
+
+    /// Aborts the request in flight.
+    fn cancel(self) {
+        if let Some(c) = self.controller.get_value() {
             c.abort();
         }
-    };
+    }
+}
 
-    let report_view = move || {
-        report.get().map(|(rep, done)| {
+/// The writing page.
+#[component]
+pub fn WritePage() -> impl IntoView {
+    let state = WriteState::new(use_context::<Services>());
+    // Restore the last run; else offer the pool the Pool page built.
+    state.restore();
+    let input_error = Signal::derive(move || state.check_inputs.get().err().unwrap_or_default());
+    view! {
+        <section class="write">
+            <h1>"Write"</h1>
+            <p class="muted">
+                "Drafts the Introduction and Related Work into your template with your own language model (set in Settings), "
+                "then holds the draft to the pool: the rest of the template unchanged, no key outside the pool, at least 90 % of the pool cited, "
+                "no paper after the cutoff as a baseline. A failed draft is sent back with what to fix, up to the re-prompts you allow; "
+                "then the best draft is kept. Your files and the key go only to the model endpoint you set."
+            </p>
+            <InputSlots state=state />
+            <div class="toolbar">
+                <button type="button" id="load-example" on:click=move |_| state.load_example()>"Load example"</button>
+                <button type="button" class="secondary" id="use-workspace-pool" on:click=move |_| state.use_workspace_pool()>"Use the pool from this workspace"</button>
+            </div>
+            <RunSettings state=state />
+            <Banner id="write-input-error" kind=BannerKind::Error text=input_error />
+            <RunControls state=state />
+            <WriteReport state=state />
+            <h2>"Rounds"</h2>
+            <ol id="rounds">
+                {move || state.history.get().into_iter().map(round_view).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// One file input per [`SLOTS`] entry, with the name of the file it holds.
+#[component]
+fn InputSlots(state: WriteState) -> impl IntoView {
+    view! {
+        <div class="two-col">
+            {SLOTS.iter().enumerate().map(|(slot, (id, label, accept))| {
+                let label: &'static str = label;
+                let on_files = move |files: Vec<LoadedFile>| {
+                    if let Some(f) = files.into_iter().next() {
+                        state.set_slot(slot, f);
+                    }
+                };
+                view! {
+                    <div>
+                        <FileDrop id=id label=label accept=accept on_files=on_files />
+                        <p class="muted slot-name">{move || { let n = state.names.get()[slot].clone(); if n.is_empty() { format!("no {label} yet") } else { n } }}</p>
+                    </div>
+                }
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// The cutoff, the re-prompts allowed, and the model set in Settings.
+#[component]
+fn RunSettings(state: WriteState) -> impl IntoView {
+    let WriteState {
+        services,
+        inputs,
+        max,
+        ..
+    } = state;
+    view! {
+        <div class="form-grid">
+            <label for="write-cutoff">"Cutoff (YYYY-MM-DD)"</label>
+            <input id="write-cutoff" type="text" prop:value=move || inputs.get().cutoff
+                on:input=move |ev| { inputs.update(|i| i.cutoff = event_target_value(&ev)); state.save(); } />
+            <label for="write-max">"Re-prompts at most"</label>
+            <input id="write-max" type="number" min="0" prop:value=move || max.get()
+                on:input=move |ev| { max.set(event_target_value(&ev)); state.save(); } />
+        </div>
+        <p class="muted" id="write-model">
+            {move || services.map(|s| {
+                let st = s.settings.get();
+                let key = if s.current_secrets().llm_api_key.is_some() { "key set" } else { "no key" };
+                if st.llm_model.trim().is_empty() {
+                    "no writing model set: choose one in Settings".to_string()
+                } else {
+                    format!("model: {} at {} ({}, {key})", st.llm_model, st.llm_base, st.llm_api)
+                }
+            })}
+        </p>
+    }
+}
+
+/// Write / Continue, the shared progress display (its Cancel aborts the
+/// request in flight), the error and the answer as it streams in.
+#[component]
+fn RunControls(state: WriteState) -> impl IntoView {
+    let WriteState {
+        history,
+        running,
+        progress,
+        streamed,
+        error,
+        check_inputs,
+        report,
+        ..
+    } = state;
+    view! {
+        <div class="toolbar">
+            <button type="button" id="write-start" disabled=move || running.get() || check_inputs.get().is_err() on:click=move |_| state.drive(true)>"Write"</button>
+            <button type="button" class="secondary" id="write-continue"
+                disabled=move || running.get() || check_inputs.get().is_err() || history.with(|h| h.is_empty()) || report.get().is_some_and(|(_, done)| done)
+                on:click=move |_| state.drive(false)>"Continue"</button>
+        </div>
+        <Progress id="write-run" label=Signal::derive(|| "Writing the two sections".to_string())
+            counts=Signal::derive(move || (history.with(Vec::len), state.max_n() + 1))
+            running=running on_cancel=Callback::new(move |_: ()| state.cancel())
+            detail=Signal::derive(move || progress.get()) />
+        <Banner id="write-error" kind=BannerKind::Error text=error />
+        <Show when=move || running.get()>
+            <pre class="prompt" id="write-stream">{move || streamed.get()}</pre>
+        </Show>
+    }
+}
+
+/// The verdict of the rounds so far, with the kept draft to download.
+#[component]
+fn WriteReport(state: WriteState) -> impl IntoView {
+    move || {
+        state.report.get().map(|(rep, done)| {
             let verdict = if rep.pass {
                 ("badge pass", "PASS")
             } else if done {
@@ -353,76 +542,5 @@ pub fn WritePage() -> impl IntoView {
                 </div>
             }
         })
-    };
-
-    view! {
-        <section class="write">
-            <h1>"Write"</h1>
-            <p class="muted">
-                "Drafts the Introduction and Related Work into your template with your own language model (set in Settings), "
-                "then holds the draft to the pool: the rest of the template unchanged, no key outside the pool, at least 90 % of the pool cited, "
-                "no paper after the cutoff as a baseline. A failed draft is sent back with what to fix, up to the re-prompts you allow; "
-                "then the best draft is kept. Your files and the key go only to the model endpoint you set."
-            </p>
-            <div class="two-col">
-                {SLOTS.iter().enumerate().map(|(slot, (id, label, accept))| {
-                    let label: &'static str = label;
-                    let on_files = move |files: Vec<LoadedFile>| {
-                        if let Some(f) = files.into_iter().next() {
-                            set_slot(slot, f);
-                        }
-                    };
-                    view! {
-                        <div>
-                            <FileDrop id=id label=label accept=accept on_files=on_files />
-                            <p class="muted slot-name">{move || { let n = names.get()[slot].clone(); if n.is_empty() { format!("no {label} yet") } else { n } }}</p>
-                        </div>
-                    }
-                }).collect_view()}
-            </div>
-            <div class="toolbar">
-                <button type="button" id="load-example" on:click=load_example>"Load example"</button>
-                <button type="button" class="secondary" id="use-workspace-pool" on:click=use_workspace_pool>"Use the pool from this workspace"</button>
-            </div>
-            <div class="form-grid">
-                <label for="write-cutoff">"Cutoff (YYYY-MM-DD)"</label>
-                <input id="write-cutoff" type="text" prop:value=move || inputs.get().cutoff
-                    on:input=move |ev| { inputs.update(|i| i.cutoff = event_target_value(&ev)); save(); } />
-                <label for="write-max">"Re-prompts at most"</label>
-                <input id="write-max" type="number" min="0" prop:value=move || max.get()
-                    on:input=move |ev| { max.set(event_target_value(&ev)); save(); } />
-            </div>
-            <p class="muted" id="write-model">
-                {move || services.map(|s| {
-                    let st = s.settings.get();
-                    let key = if s.current_secrets().llm_api_key.is_some() { "key set" } else { "no key" };
-                    if st.llm_model.trim().is_empty() {
-                        "no writing model set: choose one in Settings".to_string()
-                    } else {
-                        format!("model: {} at {} ({}, {key})", st.llm_model, st.llm_base, st.llm_api)
-                    }
-                })}
-            </p>
-            <Banner id="write-input-error" kind=BannerKind::Error text=input_error />
-            <div class="toolbar">
-                <button type="button" id="write-start" disabled=move || running.get() || check_inputs.get().is_err() on:click=move |_| drive(true)>"Write"</button>
-                <button type="button" class="secondary" id="write-continue"
-                    disabled=move || running.get() || check_inputs.get().is_err() || history.with(|h| h.is_empty()) || report.get().is_some_and(|(_, done)| done)
-                    on:click=move |_| drive(false)>"Continue"</button>
-            </div>
-            <Progress id="write-run" label=Signal::derive(|| "Writing the two sections".to_string())
-                counts=Signal::derive(move || (history.with(Vec::len), max_n() + 1))
-                running=running on_cancel=Callback::new(cancel)
-                detail=Signal::derive(move || progress.get()) />
-            <Banner id="write-error" kind=BannerKind::Error text=error />
-            <Show when=move || running.get()>
-                <pre class="prompt" id="write-stream">{move || streamed.get()}</pre>
-            </Show>
-            {report_view}
-            <h2>"Rounds"</h2>
-            <ol id="rounds">
-                {move || history.get().into_iter().map(round_view).collect_view()}
-            </ol>
-        </section>
     }
 }
