@@ -259,8 +259,8 @@ pub fn CoveragePage() -> impl IntoView {
     }
 }
 
-/// The verdict, the uncited and foreign keys and the synced sources, once
-/// the core has computed them.
+/// The uncited and foreign keys and the synced sources, after the verdict,
+/// once the core has computed them.
 #[component]
 fn CoverageResult(state: CoverageState) -> impl IntoView {
     let ok = move || state.ok();
@@ -282,62 +282,69 @@ fn CoverageResult(state: CoverageState) -> impl IntoView {
         })
         .unwrap_or_default()
     });
-    {
-        move || {
-            ok().map(|o| {
-        let c = o.gate.coverage.clone();
-        let summary = o.gate.summary.clone();
-        let pass = c.pass;
-        view! {
-            <div class="result" aria-live="polite">
-                <div class="score-line">
-                    <span class="score" id="cited">{format!("{}/{}", c.n_cited, c.n_pool)}</span>
-                    <span id="verdict" class=if pass { "badge pass" } else { "badge fail" }>{if pass { "PASS" } else { "FAIL" }}</span>
-                    <span class="muted" id="summary">{summary}</span>
+    move || {
+        ok().map(|o| {
+            let c = o.gate.coverage.clone();
+            view! {
+                {verdict(&o)}
+                <h2>"Uncited pool papers by section"</h2>
+                <div id="uncited">
+                    {if c.uncited_by_tag.is_empty() { view! { <p class="muted">"every pool paper is cited"</p> }.into_any() } else {
+                        c.uncited_by_tag.iter().map(|g| view! {
+                            <h3 class="tag">{format!("{} ({})", g.tag, g.papers.len())}</h3>
+                            <ul class="uncited">{g.papers.iter().map(|p| view! { <li><code>{p.key.clone()}</code>" "{p.title.clone()}</li> }).collect_view()}</ul>
+                        }).collect_view().into_any()
+                    }}
                 </div>
-                <meter class="gauge" id="gauge" aria-label=format!("pool papers cited: {} of {}", c.n_cited, c.n_pool) min="0" max=c.n_pool.max(1).to_string()
-                    low=c.min_required.to_string() optimum=c.n_pool.to_string()
-                    value=c.n_cited.to_string()></meter>
-                <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.gate.files.join(", "))}</p>
-                {(!o.gate.missing_includes.is_empty()).then(|| view! {
-                    <ul class="notes">{o.gate.missing_includes.iter().map(|m| view! { <li>{format!("{}:{}: included file `{}` was not given; its cites are not counted", m.file, m.line, m.name)}</li> }).collect_view()}</ul>
-                })}
-                {(!o.gate.unkeyed.is_empty()).then(|| view! {
-                    <ul class="notes">{o.gate.unkeyed.iter().map(|u| view! { <li>{format!("papers[{}] has no bibtex_key and is not counted: {}", u.index, u.title)}</li> }).collect_view()}</ul>
-                })}
-                {(!c.nocite_only.is_empty()).then(|| view! {
-                    <p class="notes">{format!("only in \\nocite (not counted): {}", c.nocite_only.join(", "))}</p>
-                })}
-            </div>
-            <h2>"Uncited pool papers by section"</h2>
-            <div id="uncited">
-                {if c.uncited_by_tag.is_empty() { view! { <p class="muted">"every pool paper is cited"</p> }.into_any() } else {
-                    c.uncited_by_tag.iter().map(|g| view! {
-                        <h3 class="tag">{format!("{} ({})", g.tag, g.papers.len())}</h3>
-                        <ul class="uncited">{g.papers.iter().map(|p| view! { <li><code>{p.key.clone()}</code>" "{p.title.clone()}</li> }).collect_view()}</ul>
-                    }).collect_view().into_any()
+                <h2>"Cited but not in the pool"</h2>
+                {if c.foreign.is_empty() { view! { <p class="muted" id="foreign-none">"none"</p> }.into_any() } else {
+                    view! { <TextTable id="foreign" headers=vec!["key", "where"] rows=foreign_rows /> }.into_any()
                 }}
+                <h2>"Sync keys"</h2>
+                <p class="muted">"Rewrites each pool paper's agent key to its bibtex_key inside cite commands only; every other byte stays."</p>
+                <div class="toolbar" id="sync">
+                    {o.synced.iter().map(|(name, text, n)| {
+                        let name = name.clone();
+                        let text = text.clone();
+                        let label = format!("{name} ({n} key{} changed)", if *n == 1 { "" } else { "s" });
+                        view! {
+                            <button type="button" class="secondary" on:click=move |_| { let _ = crate::components::download(&name, "text/x-tex;charset=utf-8", &text); }>
+                                {format!("Download {label}")}
+                            </button>
+                        }
+                    }).collect_view()}
+                </div>
+            }
+        })
+    }
+}
+
+/// The score, the PASS or FAIL badge, the gauge and the notes on what was
+/// not counted.
+fn verdict(o: &Outcome) -> impl IntoView {
+    let c = o.gate.coverage.clone();
+    let summary = o.gate.summary.clone();
+    let pass = c.pass;
+    view! {
+        <div class="result" aria-live="polite">
+            <div class="score-line">
+                <span class="score" id="cited">{format!("{}/{}", c.n_cited, c.n_pool)}</span>
+                <span id="verdict" class=if pass { "badge pass" } else { "badge fail" }>{if pass { "PASS" } else { "FAIL" }}</span>
+                <span class="muted" id="summary">{summary}</span>
             </div>
-            <h2>"Cited but not in the pool"</h2>
-            {if c.foreign.is_empty() { view! { <p class="muted" id="foreign-none">"none"</p> }.into_any() } else {
-                view! { <TextTable id="foreign" headers=vec!["key", "where"] rows=foreign_rows /> }.into_any()
-            }}
-            <h2>"Sync keys"</h2>
-            <p class="muted">"Rewrites each pool paper's agent key to its bibtex_key inside cite commands only; every other byte stays."</p>
-            <div class="toolbar" id="sync">
-                {o.synced.iter().map(|(name, text, n)| {
-                    let name = name.clone();
-                    let text = text.clone();
-                    let label = format!("{name} ({n} key{} changed)", if *n == 1 { "" } else { "s" });
-                    view! {
-                        <button type="button" class="secondary" on:click=move |_| { let _ = crate::components::download(&name, "text/x-tex;charset=utf-8", &text); }>
-                            {format!("Download {label}")}
-                        </button>
-                    }
-                }).collect_view()}
-            </div>
-        }
-    })
-        }
+            <meter class="gauge" id="gauge" aria-label=format!("pool papers cited: {} of {}", c.n_cited, c.n_pool) min="0" max=c.n_pool.max(1).to_string()
+                low=c.min_required.to_string() optimum=c.n_pool.to_string()
+                value=c.n_cited.to_string()></meter>
+            <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.gate.files.join(", "))}</p>
+            {(!o.gate.missing_includes.is_empty()).then(|| view! {
+                <ul class="notes">{o.gate.missing_includes.iter().map(|m| view! { <li>{format!("{}:{}: included file `{}` was not given; its cites are not counted", m.file, m.line, m.name)}</li> }).collect_view()}</ul>
+            })}
+            {(!o.gate.unkeyed.is_empty()).then(|| view! {
+                <ul class="notes">{o.gate.unkeyed.iter().map(|u| view! { <li>{format!("papers[{}] has no bibtex_key and is not counted: {}", u.index, u.title)}</li> }).collect_view()}</ul>
+            })}
+            {(!c.nocite_only.is_empty()).then(|| view! {
+                <p class="notes">{format!("only in \\nocite (not counted): {}", c.nocite_only.join(", "))}</p>
+            })}
+        </div>
     }
 }
