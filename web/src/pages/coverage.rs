@@ -66,68 +66,106 @@ fn run(
     Ok(Outcome { gate, synced })
 }
 
-/// The coverage gate page.
-#[component]
-pub fn CoveragePage() -> impl IntoView {
-    let tex_files = RwSignal::new(Vec::<LoadedFile>::new());
-    let pool_file = RwSignal::new(None::<LoadedFile>);
-    let threshold = RwSignal::new(coverage::DEFAULT_THRESHOLD.to_string());
+/// Everything the Coverage page reads and writes: one value, cheap to copy
+/// into each sub-component and handler.
+#[derive(Clone, Copy)]
+struct CoverageState {
+    services: Option<Services>,
+    tex_files: RwSignal<Vec<LoadedFile>>,
+    pool_file: RwSignal<Option<LoadedFile>>,
+    threshold: RwSignal<String>,
+    /// Whether the inputs came back from the workspace (or there is none):
+    /// changes are saved only from then on.
+    restored: RwSignal<bool>,
+    /// The core's verdict on the inputs; `None` until both are given.
+    outcome: Memo<Option<Result<Outcome, String>>>,
+}
 
-    let services = use_context::<Services>();
-    // Inputs come back from the workspace; without a pool of its own the
-    // page takes the one the Pool page built. Changes are saved only once
-    // the restore has run, so a reload never overwrites what it restores.
-    let restored = RwSignal::new(services.is_none());
-    if let Some(s) = services {
-        leptos::task::spawn_local(async move {
-            let ws = s.workspace();
-            let saved = ws.get::<Saved>(PAGE_KEY).await.ok().flatten();
-            if let Some(v) = &saved {
-                tex_files.set(v.tex.clone());
-                pool_file.set(v.pool.clone());
-                if !v.threshold.trim().is_empty() {
-                    threshold.set(v.threshold.clone());
+impl CoverageState {
+    fn new(services: Option<Services>) -> Self {
+        let tex_files = RwSignal::new(Vec::<LoadedFile>::new());
+        let pool_file = RwSignal::new(None::<LoadedFile>);
+        let threshold = RwSignal::new(coverage::DEFAULT_THRESHOLD.to_string());
+        CoverageState {
+            services,
+            tex_files,
+            pool_file,
+            threshold,
+            restored: RwSignal::new(services.is_none()),
+            outcome: Memo::new(move |_| {
+                let files = tex_files.get();
+                let pool = pool_file.get();
+                match (files.is_empty(), pool) {
+                    (true, _) | (_, None) => None,
+                    (false, Some(p)) => Some(run(&files, &p, &threshold.get())),
                 }
-            }
-            if saved.as_ref().and_then(|v| v.pool.as_ref()).is_none() {
-                if let Ok(Some(p)) = ws.get::<pool::Pool>(keys::POOL).await {
-                    pool_file.set(Some(LoadedFile {
-                        name: "citation_pool.json (built on the Pool page)".into(),
-                        text: pool::to_json(&p),
-                        warning: None,
-                    }));
-                }
-            }
-            restored.set(true);
-        });
-    }
-    Effect::new(move |_| {
-        let value = Saved {
-            tex: tex_files.get(),
-            pool: pool_file.get(),
-            threshold: threshold.get(),
-        };
-        if !restored.get() {
-            return;
+            }),
         }
+    }
+
+    /// Inputs come back from the workspace; without a pool of its own the
+    /// page takes the one the Pool page built. Changes are saved only once
+    /// the restore has run, so a reload never overwrites what it restores.
+    fn restore_and_keep(self) {
+        let CoverageState {
+            services,
+            tex_files,
+            pool_file,
+            threshold,
+            restored,
+            ..
+        } = self;
         if let Some(s) = services {
             leptos::task::spawn_local(async move {
-                let _ = s.workspace().put(PAGE_KEY, &value).await;
+                let ws = s.workspace();
+                let saved = ws.get::<Saved>(PAGE_KEY).await.ok().flatten();
+                if let Some(v) = &saved {
+                    tex_files.set(v.tex.clone());
+                    pool_file.set(v.pool.clone());
+                    if !v.threshold.trim().is_empty() {
+                        threshold.set(v.threshold.clone());
+                    }
+                }
+                if saved.as_ref().and_then(|v| v.pool.as_ref()).is_none() {
+                    if let Ok(Some(p)) = ws.get::<pool::Pool>(keys::POOL).await {
+                        pool_file.set(Some(LoadedFile {
+                            name: "citation_pool.json (built on the Pool page)".into(),
+                            text: pool::to_json(&p),
+                            warning: None,
+                        }));
+                    }
+                }
+                restored.set(true);
             });
         }
-    });
+        Effect::new(move |_| {
+            let value = Saved {
+                tex: tex_files.get(),
+                pool: pool_file.get(),
+                threshold: threshold.get(),
+            };
+            if !restored.get() {
+                return;
+            }
+            if let Some(s) = services {
+                leptos::task::spawn_local(async move {
+                    let _ = s.workspace().put(PAGE_KEY, &value).await;
+                });
+            }
+        });
+    }
 
-    let add_tex = move |files: Vec<LoadedFile>| {
-        tex_files.update(|all| {
+    fn add_tex(self, files: Vec<LoadedFile>) {
+        self.tex_files.update(|all| {
             for f in files {
                 all.retain(|x| x.name != f.name);
                 all.push(f);
             }
         })
-    };
-    let set_pool = move |files: Vec<LoadedFile>| pool_file.set(files.into_iter().next());
-    let load_example = move |_| {
-        tex_files.set(vec![
+    }
+
+    fn load_example(self) {
+        self.tex_files.set(vec![
             LoadedFile {
                 name: "main.tex".into(),
                 text: EXAMPLE_MAIN.into(),
@@ -139,50 +177,46 @@ pub fn CoveragePage() -> impl IntoView {
                 warning: None,
             },
         ]);
-        pool_file.set(Some(LoadedFile {
+        self.pool_file.set(Some(LoadedFile {
             name: "citation_pool.json".into(),
             text: EXAMPLE_POOL.into(),
             warning: None,
         }));
-        threshold.set(coverage::DEFAULT_THRESHOLD.to_string());
-    };
-    let clear = move |_| {
-        tex_files.set(Vec::new());
-        pool_file.set(None);
-    };
+        self.threshold.set(coverage::DEFAULT_THRESHOLD.to_string());
+    }
 
-    let outcome = Memo::new(move |_| {
-        let files = tex_files.get();
-        let pool = pool_file.get();
-        match (files.is_empty(), pool) {
-            (true, _) | (_, None) => None,
-            (false, Some(p)) => Some(run(&files, &p, &threshold.get())),
-        }
-    });
-    let ok = move || outcome.get().and_then(|o| o.ok());
+    fn clear(self) {
+        self.tex_files.set(Vec::new());
+        self.pool_file.set(None);
+    }
+
+    /// The outcome when the core could compute one.
+    fn ok(self) -> Option<Outcome> {
+        self.outcome.get().and_then(|o| o.ok())
+    }
+}
+
+/// The coverage gate page.
+#[component]
+pub fn CoveragePage() -> impl IntoView {
+    let state = CoverageState::new(use_context::<Services>());
+    state.restore_and_keep();
+    let CoverageState {
+        tex_files,
+        pool_file,
+        threshold,
+        outcome,
+        ..
+    } = state;
+    let add_tex = move |files: Vec<LoadedFile>| state.add_tex(files);
+    let set_pool = move |files: Vec<LoadedFile>| pool_file.set(files.into_iter().next());
+    let load_example = move |_| state.load_example();
+    let clear = move |_| state.clear();
     let error = Signal::derive(move || match outcome.get() {
         Some(Err(e)) => e,
         _ => String::new(),
     });
-    let reprompt = Signal::derive(move || ok().map(|o| o.gate.reprompt).unwrap_or_default());
-    let foreign_rows = Signal::derive(move || {
-        ok().map(|o| {
-            o.gate
-                .coverage
-                .foreign
-                .iter()
-                .map(|f| {
-                    let places: Vec<String> = f
-                        .places
-                        .iter()
-                        .map(|p| format!("{}:{}", p.file, p.line))
-                        .collect();
-                    vec![f.key.clone(), places.join(", ")]
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-    });
+    let reprompt = Signal::derive(move || state.ok().map(|o| o.gate.reprompt).unwrap_or_default());
 
     view! {
         <section class="coverage">
@@ -217,63 +251,100 @@ pub fn CoveragePage() -> impl IntoView {
                 pool_file.with(|p| p.as_ref().and_then(|p| p.warning.as_ref().map(|w| w.to_string())).unwrap_or_default())
             }) />
             <Banner id="coverage-error" kind=BannerKind::Error text=error />
-            {move || ok().map(|o| {
-                let c = o.gate.coverage.clone();
-                let summary = o.gate.summary.clone();
-                let pass = c.pass;
-                view! {
-                    <div class="result" aria-live="polite">
-                        <div class="score-line">
-                            <span class="score" id="cited">{format!("{}/{}", c.n_cited, c.n_pool)}</span>
-                            <span id="verdict" class=if pass { "badge pass" } else { "badge fail" }>{if pass { "PASS" } else { "FAIL" }}</span>
-                            <span class="muted" id="summary">{summary}</span>
-                        </div>
-                        <meter class="gauge" id="gauge" aria-label=format!("pool papers cited: {} of {}", c.n_cited, c.n_pool) min="0" max=c.n_pool.max(1).to_string()
-                            low=c.min_required.to_string() optimum=c.n_pool.to_string()
-                            value=c.n_cited.to_string()></meter>
-                        <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.gate.files.join(", "))}</p>
-                        {(!o.gate.missing_includes.is_empty()).then(|| view! {
-                            <ul class="notes">{o.gate.missing_includes.iter().map(|m| view! { <li>{format!("{}:{}: included file `{}` was not given; its cites are not counted", m.file, m.line, m.name)}</li> }).collect_view()}</ul>
-                        })}
-                        {(!o.gate.unkeyed.is_empty()).then(|| view! {
-                            <ul class="notes">{o.gate.unkeyed.iter().map(|u| view! { <li>{format!("papers[{}] has no bibtex_key and is not counted: {}", u.index, u.title)}</li> }).collect_view()}</ul>
-                        })}
-                        {(!c.nocite_only.is_empty()).then(|| view! {
-                            <p class="notes">{format!("only in \\nocite (not counted): {}", c.nocite_only.join(", "))}</p>
-                        })}
-                    </div>
-                    <h2>"Uncited pool papers by section"</h2>
-                    <div id="uncited">
-                        {if c.uncited_by_tag.is_empty() { view! { <p class="muted">"every pool paper is cited"</p> }.into_any() } else {
-                            c.uncited_by_tag.iter().map(|g| view! {
-                                <h3 class="tag">{format!("{} ({})", g.tag, g.papers.len())}</h3>
-                                <ul class="uncited">{g.papers.iter().map(|p| view! { <li><code>{p.key.clone()}</code>" "{p.title.clone()}</li> }).collect_view()}</ul>
-                            }).collect_view().into_any()
-                        }}
-                    </div>
-                    <h2>"Cited but not in the pool"</h2>
-                    {if c.foreign.is_empty() { view! { <p class="muted" id="foreign-none">"none"</p> }.into_any() } else {
-                        view! { <TextTable id="foreign" headers=vec!["key", "where"] rows=foreign_rows /> }.into_any()
-                    }}
-                    <h2>"Sync keys"</h2>
-                    <p class="muted">"Rewrites each pool paper's agent key to its bibtex_key inside cite commands only; every other byte stays."</p>
-                    <div class="toolbar" id="sync">
-                        {o.synced.iter().map(|(name, text, n)| {
-                            let name = name.clone();
-                            let text = text.clone();
-                            let label = format!("{name} ({n} key{} changed)", if *n == 1 { "" } else { "s" });
-                            view! {
-                                <button type="button" class="secondary" on:click=move |_| { let _ = crate::components::download(&name, "text/x-tex;charset=utf-8", &text); }>
-                                    {format!("Download {label}")}
-                                </button>
-                            }
-                        }).collect_view()}
-                    </div>
-                }
-            })}
+            <CoverageResult state=state />
             <h2>"Re-prompt"</h2>
             <div class="toolbar"><CopyButton id="copy-reprompt" label="Copy re-prompt" text=reprompt /></div>
             <pre class="prompt" id="reprompt">{move || reprompt.get()}</pre>
         </section>
+    }
+}
+
+/// The uncited and foreign keys and the synced sources, after the verdict,
+/// once the core has computed them.
+#[component]
+fn CoverageResult(state: CoverageState) -> impl IntoView {
+    let ok = move || state.ok();
+    let foreign_rows = Signal::derive(move || {
+        ok().map(|o| {
+            o.gate
+                .coverage
+                .foreign
+                .iter()
+                .map(|f| {
+                    let places: Vec<String> = f
+                        .places
+                        .iter()
+                        .map(|p| format!("{}:{}", p.file, p.line))
+                        .collect();
+                    vec![f.key.clone(), places.join(", ")]
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    move || {
+        ok().map(|o| {
+            let c = o.gate.coverage.clone();
+            view! {
+                {verdict(&o)}
+                <h2>"Uncited pool papers by section"</h2>
+                <div id="uncited">
+                    {if c.uncited_by_tag.is_empty() { view! { <p class="muted">"every pool paper is cited"</p> }.into_any() } else {
+                        c.uncited_by_tag.iter().map(|g| view! {
+                            <h3 class="tag">{format!("{} ({})", g.tag, g.papers.len())}</h3>
+                            <ul class="uncited">{g.papers.iter().map(|p| view! { <li><code>{p.key.clone()}</code>" "{p.title.clone()}</li> }).collect_view()}</ul>
+                        }).collect_view().into_any()
+                    }}
+                </div>
+                <h2>"Cited but not in the pool"</h2>
+                {if c.foreign.is_empty() { view! { <p class="muted" id="foreign-none">"none"</p> }.into_any() } else {
+                    view! { <TextTable id="foreign" headers=vec!["key", "where"] rows=foreign_rows /> }.into_any()
+                }}
+                <h2>"Sync keys"</h2>
+                <p class="muted">"Rewrites each pool paper's agent key to its bibtex_key inside cite commands only; every other byte stays."</p>
+                <div class="toolbar" id="sync">
+                    {o.synced.iter().map(|(name, text, n)| {
+                        let name = name.clone();
+                        let text = text.clone();
+                        let label = format!("{name} ({n} key{} changed)", if *n == 1 { "" } else { "s" });
+                        view! {
+                            <button type="button" class="secondary" on:click=move |_| { let _ = crate::components::download(&name, "text/x-tex;charset=utf-8", &text); }>
+                                {format!("Download {label}")}
+                            </button>
+                        }
+                    }).collect_view()}
+                </div>
+            }
+        })
+    }
+}
+
+/// The score, the PASS or FAIL badge, the gauge and the notes on what was
+/// not counted.
+fn verdict(o: &Outcome) -> impl IntoView {
+    let c = o.gate.coverage.clone();
+    let summary = o.gate.summary.clone();
+    let pass = c.pass;
+    view! {
+        <div class="result" aria-live="polite">
+            <div class="score-line">
+                <span class="score" id="cited">{format!("{}/{}", c.n_cited, c.n_pool)}</span>
+                <span id="verdict" class=if pass { "badge pass" } else { "badge fail" }>{if pass { "PASS" } else { "FAIL" }}</span>
+                <span class="muted" id="summary">{summary}</span>
+            </div>
+            <meter class="gauge" id="gauge" aria-label=format!("pool papers cited: {} of {}", c.n_cited, c.n_pool) min="0" max=c.n_pool.max(1).to_string()
+                low=c.min_required.to_string() optimum=c.n_pool.to_string()
+                value=c.n_cited.to_string()></meter>
+            <p class="muted" id="min-required">{format!("needs {} of {} (threshold {}); files scanned: {}", c.min_required, c.n_pool, c.threshold, o.gate.files.join(", "))}</p>
+            {(!o.gate.missing_includes.is_empty()).then(|| view! {
+                <ul class="notes">{o.gate.missing_includes.iter().map(|m| view! { <li>{format!("{}:{}: included file `{}` was not given; its cites are not counted", m.file, m.line, m.name)}</li> }).collect_view()}</ul>
+            })}
+            {(!o.gate.unkeyed.is_empty()).then(|| view! {
+                <ul class="notes">{o.gate.unkeyed.iter().map(|u| view! { <li>{format!("papers[{}] has no bibtex_key and is not counted: {}", u.index, u.title)}</li> }).collect_view()}</ul>
+            })}
+            {(!c.nocite_only.is_empty()).then(|| view! {
+                <p class="notes">{format!("only in \\nocite (not counted): {}", c.nocite_only.join(", "))}</p>
+            })}
+        </div>
     }
 }

@@ -56,48 +56,73 @@ fn rows_of(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The reference library page.
-#[component]
-pub fn LibraryPage() -> impl IntoView {
-    let services = use_context::<Services>();
-    let text = RwSignal::new(String::new());
-    let message = RwSignal::new(String::new());
-    let kind = RwSignal::new(BannerKind::Info);
-    let problems = RwSignal::new(Vec::<String>::new());
-    let lookup = RwSignal::new(String::new());
-    let busy = RwSignal::new(false);
+/// Everything the Library page reads and writes: one value, cheap to copy
+/// into each handler.
+#[derive(Clone, Copy)]
+struct LibraryState {
+    services: Option<Services>,
+    /// The library as its `refs.jsonl` text.
+    text: RwSignal<String>,
+    message: RwSignal<String>,
+    kind: RwSignal<BannerKind>,
+    /// The unreadable lines of the last import.
+    problems: RwSignal<Vec<String>>,
+    /// The id typed for a lookup.
+    lookup: RwSignal<String>,
+    busy: RwSignal<bool>,
+    /// The text before the last import or clear, so either can be undone.
+    undo: RwSignal<Option<String>>,
+}
 
-    if let Some(s) = services {
-        leptos::task::spawn_local(async move {
-            if let Ok(Some(saved)) = s.workspace().get::<String>(keys::LIBRARY).await {
-                text.set(saved);
-            }
-        });
+impl LibraryState {
+    fn new(services: Option<Services>) -> Self {
+        LibraryState {
+            services,
+            text: RwSignal::new(String::new()),
+            message: RwSignal::new(String::new()),
+            kind: RwSignal::new(BannerKind::Info),
+            problems: RwSignal::new(Vec::new()),
+            lookup: RwSignal::new(String::new()),
+            busy: RwSignal::new(false),
+            undo: RwSignal::new(None),
+        }
     }
-    let persist = move |t: String| {
-        text.set(t.clone());
-        if let Some(s) = services {
+
+    /// Reads the stored library back from the workspace.
+    fn restore(self) {
+        if let Some(s) = self.services {
             leptos::task::spawn_local(async move {
-                if let Err(e) = s.workspace().put(keys::LIBRARY, &t).await {
-                    kind.set(BannerKind::Error);
-                    message.set(format!("the library could not be saved ({e})"));
+                if let Ok(Some(saved)) = s.workspace().get::<String>(keys::LIBRARY).await {
+                    self.text.set(saved);
                 }
             });
         }
-    };
-    // The text before the last import or clear, so either can be undone.
-    let undo = RwSignal::new(None::<String>);
-    let import = move |name: String, body: String| {
+    }
+
+    fn persist(self, t: String) {
+        self.text.set(t.clone());
+        if let Some(s) = self.services {
+            leptos::task::spawn_local(async move {
+                if let Err(e) = s.workspace().put(keys::LIBRARY, &t).await {
+                    self.kind.set(BannerKind::Error);
+                    self.message
+                        .set(format!("the library could not be saved ({e})"));
+                }
+            });
+        }
+    }
+
+    fn import(self, name: String, body: String) {
         let (incoming, errors) = Library::parse(&body);
-        problems.set(
+        self.problems.set(
             errors
                 .iter()
                 .map(|e| format!("{name}: {e}"))
                 .collect::<Vec<_>>(),
         );
         if incoming.is_empty() {
-            kind.set(BannerKind::Error);
-            message.set(format!(
+            self.kind.set(BannerKind::Error);
+            self.message.set(format!(
                 "nothing imported: {name} has no readable record{}; the library is unchanged",
                 if errors.is_empty() {
                     String::new()
@@ -107,7 +132,7 @@ pub fn LibraryPage() -> impl IntoView {
             ));
             return;
         }
-        let before = text.get_untracked();
+        let before = self.text.get_untracked();
         let (mut lib, _) = Library::parse(&before);
         let report = lib.merge(&incoming);
         let mut parts = vec![format!("{} added from {name}", report.added.len())];
@@ -120,49 +145,50 @@ pub fn LibraryPage() -> impl IntoView {
         if !errors.is_empty() {
             parts.push(format!("{} unreadable lines skipped", errors.len()));
         }
-        kind.set(if errors.is_empty() {
+        self.kind.set(if errors.is_empty() {
             BannerKind::Ok
         } else {
             BannerKind::Partial
         });
-        message.set(parts.join(", "));
+        self.message.set(parts.join(", "));
         if !report.added.is_empty() {
-            undo.set(Some(before));
-            persist(lib.to_jsonl());
+            self.undo.set(Some(before));
+            self.persist(lib.to_jsonl());
         }
-    };
-    let clear = move || {
-        let before = text.get_untracked();
+    }
+
+    fn clear(self) {
+        let before = self.text.get_untracked();
         if before.is_empty() {
             return;
         }
-        problems.set(Vec::new());
-        kind.set(BannerKind::Info);
-        message.set("library cleared; Undo brings it back".into());
-        undo.set(Some(before));
-        persist(String::new());
-    };
-    let undo_last = move || {
-        if let Some(before) = undo.get_untracked() {
-            undo.set(None);
-            problems.set(Vec::new());
-            kind.set(BannerKind::Info);
-            message.set("undone: the library is as it was".into());
-            persist(before);
+        self.problems.set(Vec::new());
+        self.kind.set(BannerKind::Info);
+        self.message
+            .set("library cleared; Undo brings it back".into());
+        self.undo.set(Some(before));
+        self.persist(String::new());
+    }
+
+    fn undo_last(self) {
+        if let Some(before) = self.undo.get_untracked() {
+            self.undo.set(None);
+            self.problems.set(Vec::new());
+            self.kind.set(BannerKind::Info);
+            self.message.set("undone: the library is as it was".into());
+            self.persist(before);
         }
-    };
-    let on_files = move |files: Vec<LoadedFile>| {
-        if let Some(f) = files.into_iter().next() {
-            import(f.name, f.text);
-        }
-    };
-    let add = move || {
-        let Some(s) = services else {
-            kind.set(BannerKind::Error);
-            message.set("browser storage is unavailable; lookups cannot run".into());
+    }
+
+    /// Looks the typed id up with its service and adds the paper found.
+    fn add(self) {
+        let Some(s) = self.services else {
+            self.kind.set(BannerKind::Error);
+            self.message
+                .set("browser storage is unavailable; lookups cannot run".into());
             return;
         };
-        let typed = lookup.get_untracked();
+        let typed = self.lookup.get_untracked();
         if typed.trim().is_empty() {
             return;
         }
@@ -171,47 +197,71 @@ pub fn LibraryPage() -> impl IntoView {
         let req = match request::lookup(service, &s.endpoints(), &id) {
             Ok(r) => r,
             Err(e) => {
-                kind.set(BannerKind::Error);
-                message.set(e.to_string());
+                self.kind.set(BannerKind::Error);
+                self.message.set(e.to_string());
                 return;
             }
         };
-        busy.set(true);
+        self.busy.set(true);
         leptos::task::spawn_local(async move {
             let client = s.run_client();
             let answer = client.page(&req).await;
-            busy.set(false);
+            self.busy.set(false);
             let work = match answer {
                 Ok(page) => page.works.into_iter().next(),
                 Err(e) => {
-                    kind.set(BannerKind::Error);
-                    message.set(format!("{} lookup failed: {e}", service.label()));
+                    self.kind.set(BannerKind::Error);
+                    self.message
+                        .set(format!("{} lookup failed: {e}", service.label()));
                     return;
                 }
             };
             let Some(work) = work else {
-                kind.set(BannerKind::Error);
-                message.set(format!(
+                self.kind.set(BannerKind::Error);
+                self.message.set(format!(
                     "{} found no paper for {}",
                     service.label(),
                     typed.trim()
                 ));
                 return;
             };
-            let (mut lib, _) = Library::parse(&text.get_untracked());
+            let (mut lib, _) = Library::parse(&self.text.get_untracked());
             match lib.add(library::record_from_work(&work)) {
                 Ok(new_id) => {
-                    kind.set(BannerKind::Ok);
-                    message.set(format!("added `{new_id}`: {}", work.title));
-                    lookup.set(String::new());
-                    persist(lib.to_jsonl());
+                    self.kind.set(BannerKind::Ok);
+                    self.message
+                        .set(format!("added `{new_id}`: {}", work.title));
+                    self.lookup.set(String::new());
+                    self.persist(lib.to_jsonl());
                 }
                 Err(e) => {
-                    kind.set(BannerKind::Partial);
-                    message.set(format!("duplicate: {}", e.message));
+                    self.kind.set(BannerKind::Partial);
+                    self.message.set(format!("duplicate: {}", e.message));
                 }
             }
         });
+    }
+}
+
+/// The reference library page.
+#[component]
+pub fn LibraryPage() -> impl IntoView {
+    let state = LibraryState::new(use_context::<Services>());
+    state.restore();
+    let LibraryState {
+        text,
+        message,
+        kind,
+        problems,
+        lookup,
+        busy,
+        undo,
+        ..
+    } = state;
+    let on_files = move |files: Vec<LoadedFile>| {
+        if let Some(f) = files.into_iter().next() {
+            state.import(f.name, f.text);
+        }
     };
 
     view! {
@@ -223,20 +273,20 @@ pub fn LibraryPage() -> impl IntoView {
             </p>
             <div class="toolbar">
                 <FileDrop id="library-file" label="Drop refs.jsonl here" accept=".jsonl,.json,.txt" on_files=on_files/>
-                <button type="button" class="secondary" id="load-example" on:click=move |_| import("refs.jsonl (example)".into(), EXAMPLE_REFS.to_string())>
+                <button type="button" class="secondary" id="load-example" on:click=move |_| state.import("refs.jsonl (example)".into(), EXAMPLE_REFS.to_string())>
                     "Load example"
                 </button>
                 <DownloadButton id="export-library" label="Export refs.jsonl" filename=Signal::derive(|| "refs.jsonl".to_string()) mime="application/x-ndjson" content=Signal::derive(move || text.get())/>
-                <button type="button" class="secondary" id="clear-library" on:click=move |_| clear()>
+                <button type="button" class="secondary" id="clear-library" on:click=move |_| state.clear()>
                     "Clear"
                 </button>
                 <Show when=move || undo.with(Option::is_some)>
-                    <button type="button" class="secondary" id="undo-library" on:click=move |_| undo_last()>
+                    <button type="button" class="secondary" id="undo-library" on:click=move |_| state.undo_last()>
                         "Undo"
                     </button>
                 </Show>
             </div>
-            <form class="form-grid" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); add(); }>
+            <form class="form-grid" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); state.add(); }>
                 <label for="add-id">"DOI, Semantic Scholar id, arXiv id or OpenAlex W-id"</label>
                 <input id="add-id" type="text" placeholder="10.1038/srep16696" prop:value=move || lookup.get() on:input=move |ev| lookup.set(event_target_value(&ev))/>
                 <button type="submit" id="add" disabled=move || busy.get()>{move || if busy.get() { "looking up…" } else { "Add to library" }}</button>
