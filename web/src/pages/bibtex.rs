@@ -518,6 +518,36 @@ impl BibtexState {
             .unwrap_or_else(|| "references.bib".into())
     }
 
+    /// The inputs in words: the `.bib`, its entries and the `.tex` files.
+    fn inputs(self) -> String {
+        let b = self.bib_name.get().unwrap_or_else(|| "no .bib yet".into());
+        let t: Vec<String> = self
+            .tex_files
+            .with(|t| t.iter().map(|f| f.name.clone()).collect());
+        match self.bib.with(|x| x.as_ref().map(|x| x.entries.len())) {
+            Some(n) => format!(
+                "{b}: {n} entries{}",
+                if t.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {}", t.join(", "))
+                }
+            ),
+            None => b,
+        }
+    }
+
+    /// Why a read file gave nothing to check (empty when it did).
+    fn bib_error(self) -> String {
+        match self.bib.with(|b| b.as_ref().map(|b| b.entries.is_empty())) {
+            Some(true) => format!(
+                "{}: no BibTeX entries were found (is it a .bib file?)",
+                self.bib_name.get().unwrap_or_default()
+            ),
+            _ => String::new(),
+        }
+    }
+
     fn n_findings(self) -> usize {
         self.file_report
             .with(|r| r.as_ref().map_or(0, |r| r.findings.len()))
@@ -567,24 +597,12 @@ pub fn BibtexPage() -> impl IntoView {
     state.restore();
     state.follow_pause();
     let BibtexState {
-        bib_name,
-        bib,
-        tex_files,
         reading,
         note,
         online,
         ..
     } = state;
-    let bib_error =
-        Signal::derive(
-            move || match bib.with(|b| b.as_ref().map(|b| b.entries.is_empty())) {
-                Some(true) => format!(
-                    "{}: no BibTeX entries were found (is it a .bib file?)",
-                    bib_name.get().unwrap_or_default()
-                ),
-                _ => String::new(),
-            },
-        );
+    let bib_error = Signal::derive(move || state.bib_error());
     let has_online = Signal::derive(move || online.with(Option::is_some));
 
     view! {
@@ -603,14 +621,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=move |f| state.add_tex(f) />
             </div>
             <Banner id="bib-note" kind=BannerKind::Partial text=note />
-            <p class="muted" id="inputs">{move || {
-                let b = bib_name.get().unwrap_or_else(|| "no .bib yet".into());
-                let t: Vec<String> = tex_files.with(|t| t.iter().map(|f| f.name.clone()).collect());
-                match bib.with(|x| x.as_ref().map(|x| x.entries.len())) {
-                    Some(n) => format!("{b}: {n} entries{}", if t.is_empty() { String::new() } else { format!(" · {}", t.join(", ")) }),
-                    None => b,
-                }
-            }}</p>
+            <p class="muted" id="inputs">{move || state.inputs()}</p>
             <p class="muted" id="reading" aria-live="polite">{move || reading.get()}</p>
             <Banner id="bib-error" kind=BannerKind::Error text=bib_error />
             <h2>"Layer 1: format"</h2>
