@@ -441,7 +441,12 @@ impl BibtexState {
             }
             crate::components::offline::report_run(reach, &report);
             let down = crate::components::offline::services_down(reach);
-            let Some(today) = today() else { return };
+            let Some(today) = today() else {
+                // No date to judge the entries' years against: the run ends
+                // without verdicts rather than spinning forever.
+                running.set(false);
+                return;
+            };
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
             let checked: Vec<Row> = b
