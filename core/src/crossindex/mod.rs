@@ -159,6 +159,38 @@ pub struct Verdict {
     pub notes: Vec<String>,
 }
 
+impl Verdict {
+    /// The indices' evidence in one line, as the Cross-check page shows it:
+    /// `crossref: doi 100 · 2017; openalex: not found`. Indices the run
+    /// could not reach (`unavailable`, from the report) are not in
+    /// `per_index` and are named at the end.
+    pub fn evidence_line(&self, unavailable: &[String]) -> String {
+        self.per_index
+            .iter()
+            .map(|(name, v)| {
+                if v.get("available").and_then(Value::as_bool) != Some(true) {
+                    return format!("{name}: unavailable");
+                }
+                if v.get("found").and_then(Value::as_bool) != Some(true) {
+                    return format!("{name}: not found");
+                }
+                let via = v.get("via").and_then(Value::as_str).unwrap_or("");
+                let ratio = v
+                    .get("title_ratio")
+                    .map(Value::to_string)
+                    .unwrap_or_default();
+                let year = v
+                    .get("matched_year")
+                    .map(|y| format!(" · {y}"))
+                    .unwrap_or_default();
+                format!("{name}: {via} {ratio}{year}")
+            })
+            .chain(unavailable.iter().map(|n| format!("{n}: unavailable")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
 /// The pool paper's DOI (bare, lowercased) from `externalIds.DOI|doi|Doi` or `doi`.
 pub fn pool_doi(paper: &PoolPaper) -> Option<String> {
     ["DOI", "doi", "Doi"]
@@ -420,6 +452,33 @@ mod tests {
     use serde_json::json;
 
     const TITLE: &str = "Attention Is All You Need";
+
+    #[test]
+    fn evidence_line_names_each_index_and_the_unreachable_ones() {
+        let check = |per_index: serde_json::Value, unavailable: &[&str], expected: &str| {
+            let v = Verdict {
+                confidence: Confidence::High,
+                indices_found: Vec::new(),
+                doi_conflict: false,
+                year_conflict: false,
+                per_index: per_index.as_object().cloned().unwrap_or_default(),
+                notes: Vec::new(),
+            };
+            let unavailable: Vec<String> = unavailable.iter().map(|s| s.to_string()).collect();
+            assert_eq!(v.evidence_line(&unavailable), expected);
+        };
+        check(
+            json!({"crossref": {"available": true, "found": true, "via": "doi", "title_ratio": 100, "matched_year": 2017}}),
+            &["openalex"],
+            "crossref: doi 100 · 2017; openalex: unavailable",
+        );
+        check(
+            json!({"crossref": {"available": true, "found": false}, "openalex": {"available": false}}),
+            &[],
+            "crossref: not found; openalex: unavailable",
+        );
+        check(json!({}), &[], "");
+    }
 
     fn paper(doi: Option<&str>, arxiv: Option<&str>, year: i32) -> PoolPaper {
         let mut ext = Map::new();

@@ -54,36 +54,6 @@ fn tier_class(c: Confidence) -> &'static str {
     }
 }
 
-/// The indices' evidence in a line: "crossref: title 100 · 2017; openalex:
-/// unavailable". Unavailable indices are not in the verdict (the core leaves
-/// them out), so they are named from the report.
-fn evidence(verdict: &Verdict, unavailable: &[String]) -> String {
-    verdict
-        .per_index
-        .iter()
-        .map(|(name, v)| {
-            if v.get("available").and_then(|a| a.as_bool()) != Some(true) {
-                return format!("{name}: unavailable");
-            }
-            if v.get("found").and_then(|a| a.as_bool()) != Some(true) {
-                return format!("{name}: not found");
-            }
-            let via = v.get("via").and_then(|a| a.as_str()).unwrap_or("");
-            let ratio = v
-                .get("title_ratio")
-                .map(|a| a.to_string())
-                .unwrap_or_default();
-            let year = v
-                .get("matched_year")
-                .map(|a| format!(" · {a}"))
-                .unwrap_or_default();
-            format!("{name}: {via} {ratio}{year}")
-        })
-        .chain(unavailable.iter().map(|n| format!("{n}: unavailable")))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 /// The errors of the indices that could not answer for paper `i`.
 fn errors_of(run: &CrossRun, i: usize) -> String {
     run.answers()
@@ -118,7 +88,7 @@ fn rows_of(run: &CrossRun, papers: &[citegate_core::pool::PoolPaper], all: bool)
         .filter(|(i, _)| all || run.complete(*i))
         .map(|(i, (paper, verdict))| Row {
             errors: errors_of(run, i),
-            evidence: evidence(&verdict, &report.indices_unavailable),
+            evidence: verdict.evidence_line(&report.indices_unavailable),
             key: key_of(paper),
             title: paper.title.clone().unwrap_or_default(),
             verdict,
