@@ -81,7 +81,6 @@ struct SettingsState {
     remember: RwSignal<bool>,
     message: RwSignal<String>,
     kind: RwSignal<BannerKind>,
-    stats: RwSignal<Option<CacheStats>>,
 }
 
 impl SettingsState {
@@ -106,19 +105,12 @@ impl SettingsState {
             remember: RwSignal::new(remembered),
             message: RwSignal::new(String::new()),
             kind: RwSignal::new(BannerKind::Info),
-            stats: RwSignal::new(None::<CacheStats>),
         }
     }
 
     fn say(self, kind: BannerKind, message: String) {
         self.kind.set(kind);
         self.message.set(message);
-    }
-
-    fn refresh_stats(self) {
-        leptos::task::spawn_local(async move {
-            self.stats.set(Some(self.services.cache().stats().await));
-        });
     }
 
     /// The base URLs, contact email and interval as typed, each checked by
@@ -232,19 +224,6 @@ impl SettingsState {
         self.remember.set(false);
         self.say(BannerKind::Ok, "keys forgotten".into());
     }
-
-    fn clear_cache(self) {
-        leptos::task::spawn_local(async move {
-            match self.services.cache().clear().await {
-                Ok(()) => self.say(BannerKind::Ok, "cache cleared".into()),
-                Err(e) => self.say(
-                    BannerKind::Error,
-                    format!("the cache could not be cleared ({e})"),
-                ),
-            }
-            self.stats.set(Some(self.services.cache().stats().await));
-        });
-    }
 }
 
 /// A labelled text field bound to `sig`.
@@ -289,7 +268,6 @@ pub fn SettingsPage() -> impl IntoView {
         .into_any();
     };
     let state = SettingsState::new(services);
-    state.refresh_stats();
     let SettingsState {
         key_state,
         remember,
@@ -375,20 +353,47 @@ fn SettingsForm(state: SettingsState) -> impl IntoView {
     }
 }
 
-/// The response cache: its figures, Refresh and Clear cache.
+/// The response cache: its figures, Refresh and Clear cache. The figures
+/// are a `LocalResource` read from IndexedDB (refetched by Refresh and after
+/// a clear) shown under `Suspense`; clearing is an `Action`.
 #[component]
 fn CacheSection(state: SettingsState) -> impl IntoView {
+    let services = state.services;
+    let stats = LocalResource::new(move || {
+        let cache = services.cache();
+        async move { cache.stats().await }
+    });
+    let clear = Action::new_local(move |_: &()| {
+        let cache = services.cache();
+        async move { cache.clear().await.map_err(|e| e.to_string()) }
+    });
+    Effect::new(move |_| {
+        let Some(done) = clear.value().get() else {
+            return;
+        };
+        match done {
+            Ok(()) => state.say(BannerKind::Ok, "cache cleared".into()),
+            Err(e) => state.say(
+                BannerKind::Error,
+                format!("the cache could not be cleared ({e})"),
+            ),
+        }
+        stats.refetch();
+    });
+    let figures = move |s: CacheStats| {
+        format!(
+            "{} entries · {} hits · {} misses this session",
+            s.entries, s.hits, s.misses
+        )
+    };
     view! {
         <h2>"Cache"</h2>
         <p id="cache-stats">
-            {move || match state.stats.get() {
-                Some(s) => format!("{} entries · {} hits · {} misses this session", s.entries, s.hits, s.misses),
-                None => "reading…".into(),
-            }}
+            <Suspense fallback=|| "reading…">{move || stats.get().map(figures)}</Suspense>
         </p>
         <div class="toolbar">
-            <button type="button" class="secondary" id="refresh-cache" on:click=move |_| state.refresh_stats()>"Refresh"</button>
-            <button type="button" class="secondary" id="clear-cache" on:click=move |_| state.clear_cache()>"Clear cache"</button>
+            <button type="button" class="secondary" id="refresh-cache" on:click=move |_| stats.refetch()>"Refresh"</button>
+            <button type="button" class="secondary" id="clear-cache" on:click=move |_| { clear.dispatch(()); }>"Clear cache"</button>
         </div>
     }
 }
