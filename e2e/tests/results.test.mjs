@@ -262,6 +262,33 @@ test("progress: Pause stops asking, keeps the estimate on screen, and Resume fin
   assert.deepEqual(errors, []);
 });
 
+test("progress: Cross-check pauses at its checkpoint and Resume finishes every paper", async () => {
+  const errors = await withPage(app.browser, "results-cross-pause", async (page) => {
+    let asked = 0;
+    await page.route(/\/api\//, async (route) => {
+      asked += 1;
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    await app.open(page, "#/crosscheck");
+    await page.click("#load-example");
+    await page.click("#run-crosscheck");
+    await page.waitForFunction(() => /^\d+ \/ 10 · /.test(document.querySelector("#crosscheck-progress-text")?.textContent || "") && document.querySelector("#crosscheck-progress-pause")?.getAttribute("aria-disabled") === "false", null, { timeout: 30000 });
+    await page.click("#crosscheck-progress-pause");
+    await page.waitForFunction(() => / · paused/.test(document.querySelector("#crosscheck-progress-text")?.textContent || ""));
+    assert.equal(await page.textContent("#crosscheck-progress-pause"), "Resume");
+    await page.waitForTimeout(1200);
+    const whilePaused = asked;
+    await page.waitForTimeout(2000);
+    assert.equal(asked, whilePaused, "no request is sent while paused");
+    await page.click("#crosscheck-progress-pause");
+    await page.waitForFunction(() => document.querySelector("#run-crosscheck")?.textContent === "Cross-check", null, { timeout: 90000 });
+    assert.equal(await page.$$eval("#tiers tbody tr", (rs) => rs.length), 10);
+    assert.match(await page.textContent("#crosscheck-progress-text"), /^10 \/ 10 · /);
+  });
+  assert.deepEqual(errors, []);
+});
+
 test("offline: one banner says the services cannot be reached and points to Settings; cards do not repeat the fetch error", async () => {
   const errors = await withPage(app.browser, "results-offline", async (page) => {
     await app.open(page, "#/bibtex");

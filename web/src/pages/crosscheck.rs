@@ -117,6 +117,9 @@ struct CrossState {
     use_crossref: RwSignal<bool>,
     use_openalex: RwSignal<bool>,
     busy: RwSignal<bool>,
+    /// Paused by the progress display: the run stopped at its checkpoint and
+    /// resumes from it.
+    paused: RwSignal<bool>,
     banner: RwSignal<String>,
     kind: RwSignal<BannerKind>,
     rows: RwSignal<Vec<Row>>,
@@ -142,6 +145,7 @@ impl CrossState {
             use_crossref: RwSignal::new(true),
             use_openalex: RwSignal::new(true),
             busy: RwSignal::new(false),
+            paused: RwSignal::new(false),
             banner: RwSignal::new(String::new()),
             kind: RwSignal::new(BannerKind::Info),
             rows: RwSignal::new(Vec::<Row>::new()),
@@ -382,6 +386,7 @@ impl CrossState {
     fn cancel(self) {
         self.checking.with_value(Latest::cancel);
         self.busy.set(false);
+        self.paused.set(false);
         self.kind.set(BannerKind::Partial);
         self.banner
             .set("cancelled; the answers so far are kept and Cross-check resumes from them".into());
@@ -438,6 +443,19 @@ fn RunControls(state: CrossState) -> impl IntoView {
         sent,
         ..
     } = state;
+    // Pause stops the run at its checkpoint (every answer is stored as it
+    // comes); Resume runs it again from there, asking only what is missing.
+    Effect::new(move |before: Option<bool>| {
+        let now = state.paused.get();
+        if before.is_some_and(|b| b != now) && busy.get_untracked() {
+            if now {
+                state.checking.with_value(Latest::cancel);
+            } else {
+                state.run_check();
+            }
+        }
+        now
+    });
     view! {
         <div class="toolbar">
             <label class="check"><input type="checkbox" id="use-crossref" prop:checked=move || use_crossref.get() on:change=move |ev| use_crossref.set(event_target_checked(&ev))/>"Crossref"</label>
@@ -450,7 +468,7 @@ fn RunControls(state: CrossState) -> impl IntoView {
         </div>
         <Banner id="crosscheck-status" kind=kind text=banner/>
         <Progress id="crosscheck-progress" label=Signal::derive(|| "Cross-checking papers".to_string())
-            counts=counts running=busy on_cancel=Callback::new(move |_: ()| state.cancel())
+            counts=counts running=busy paused=state.paused on_cancel=Callback::new(move |_: ()| state.cancel())
             detail=Signal::derive(move || format!("{} requests sent", sent.get())) />
         <p id="unavailable" class="warn-text">{move || unavailable.get()}</p>
     }
