@@ -44,8 +44,8 @@
 //! | Does my `.bib` hold up against my `.tex`? (layer 1) | [`bibtex::check::check_file`] | [`bibtex::check::FileReport`] |
 //! | … and is each entry a real work that says what its record says? (layers 2–4) | [`resolve::Run`] over [`bibtex::check::references`], then [`bibtex::check::online_report`] | [`bibtex::check::OnlineReport`] |
 //! | Does my draft cite enough of the pool (or of a `.bib`)? | [`coverage::gate`] | [`coverage::GateReport`] |
-//! | Is this candidate a real paper from before the cutoff? | [`verify::decide_body`] | [`verify::Decision`] ([`verify::Rejection::describe`]) |
-//! | Does my pool agree with Crossref and OpenAlex? | [`crossindex::verify`] | [`crossindex::Report`] |
+//! | Is this candidate a real paper from before the cutoff? | [`verify::decide_body`]; a whole candidate list: [`verify::run::VerifyRun`] | [`verify::Decision`] ([`verify::Rejection::describe`]) |
+//! | Does my pool agree with Crossref and OpenAlex? | [`crossindex::verify`]; planned and resumable: [`crossindex::CrossRun`] | [`crossindex::Report`] |
 //! | Which keys do my LaTeX sources cite? | [`tex::scan_project`] | [`tex::Project`] |
 //! | Do these two titles name the same paper? | [`title::match_titles`] | [`title::TitleMatch`] |
 //! | Is this paper before the cutoff? | [`cutoff::check`] | [`cutoff::CutoffCheck`] |
