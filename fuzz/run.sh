@@ -14,7 +14,7 @@ fixtures="$here/../core/tests/fixtures"
 secs="${1:-30}"
 shift || true
 all=(tex_scan bib_parse pool_json candidates_json outline_json refs_jsonl works_response s2_body
-  bibliography zip_archive write_stream resolve_replies)
+  bibliography zip_archive write_stream resolve_replies verify_replies)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 work="${FUZZ_WORK:-$here/work}"
@@ -76,6 +76,13 @@ if command -v zip >/dev/null 2>&1; then
 fi
 seed_text write_stream openai $'\000data: {"choices":[{"delta":{"content":"\\\\section{Intro}"}}]}\n\n\xffdata: [DONE]\n\n'
 seed_text write_stream anthropic $'\001event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"```latex\\n\\\\section{Related}"}}\n\n\xffevent: message_stop\ndata: {"type":"message_stop"}\n\n'
+# verify_replies: raw_candidates.json, 0xFF, then replies split on 0xFE (first byte: status)
+if [ -f "$fixtures/golden/inputs/predup_small.json" ]; then
+  mkdir -p "$work/corpus/verify_replies"
+  { cat "$fixtures/golden/inputs/predup_small.json"; printf '\377\000'
+    find "$fixtures/api/semanticscholar" -type f -name '*.json' ! -name '*.request.json' | head -1 | xargs cat
+    printf '\376\006\376\002{"error":"not found"}'; } >"$work/corpus/verify_replies/seed-predup"
+fi
 # resolve_replies: a .bib, 0xFF, then replies split on 0xFE (first byte: status)
 for f in "$fixtures/api/datacite/doi_zenodo_48440.json" "$fixtures/api/dblp/search_publ_test.json"; do
   [ -f "$f" ] || continue
