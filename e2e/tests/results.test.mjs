@@ -202,13 +202,29 @@ test("bibtex exports: JSON, CSV and Markdown reports built in the core; the fixe
   assert.deepEqual(errors, []);
 });
 
+// Slow services: every answer of the mock arrives `ms` late; the returned
+// counter says how many requests the page has sent so far.
+const slowServices = async (page, ms) => {
+  const sent = { count: 0 };
+  await page.route(/\/api\//, async (route) => {
+    sent.count += 1;
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue();
+  });
+  return sent;
+};
+
+// After a pause, requests already out may land; then nothing new may go out.
+const assertQuietWhilePaused = async (page, sent, settleMs) => {
+  await page.waitForTimeout(settleMs);
+  const before = sent.count;
+  await page.waitForTimeout(2000);
+  assert.equal(sent.count, before, "no request is sent while paused");
+};
+
 test("progress: while a slow check runs the shared display estimates the time left; Cancel stops it and keeps the focus", async () => {
   const errors = await withPage(app.browser, "results-progress", async (page) => {
-    // Slow services: every answer waits 1.5 s (the mock's answer, late).
-    await page.route(/\/api\//, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      await route.continue();
-    });
+    await slowServices(page, 1500);
     await app.open(page, "#/bibtex");
     await page.waitForSelector("#load-example");
     await page.click("#clear");
@@ -231,13 +247,7 @@ test("progress: while a slow check runs the shared display estimates the time le
 
 test("progress: Pause stops asking, keeps the estimate on screen, and Resume finishes from the checkpoint", async () => {
   const errors = await withPage(app.browser, "results-pause", async (page) => {
-    // Slow services (each answer 1 s late), and every request counted.
-    let asked = 0;
-    await page.route(/\/api\//, async (route) => {
-      asked += 1;
-      await new Promise((r) => setTimeout(r, 1000));
-      await route.continue();
-    });
+    const sent = await slowServices(page, 1000);
     await app.open(page, "#/bibtex");
     await page.waitForSelector("#load-example");
     await page.click("#clear");
@@ -249,11 +259,7 @@ test("progress: Pause stops asking, keeps the estimate on screen, and Resume fin
     await page.waitForFunction(() => /^[1-4] \/ 5 · paused/.test(document.querySelector("#progress-text")?.textContent || ""));
     assert.equal(await page.textContent("#progress-pause"), "Resume");
     assert.equal(await page.evaluate(() => document.activeElement?.id), "progress-pause");
-    // Requests already out may land; nothing new goes out while paused.
-    await page.waitForTimeout(1500);
-    const whilePaused = asked;
-    await page.waitForTimeout(2500);
-    assert.equal(asked, whilePaused, "no request is sent while paused");
+    await assertQuietWhilePaused(page, sent, 1500);
     await page.click("#progress-pause");
     await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 60000 });
     assert.match(await page.textContent("#progress-text"), /^5 \/ 5/);
@@ -264,12 +270,7 @@ test("progress: Pause stops asking, keeps the estimate on screen, and Resume fin
 
 test("progress: Cross-check pauses at its checkpoint and Resume finishes every paper", async () => {
   const errors = await withPage(app.browser, "results-cross-pause", async (page) => {
-    let asked = 0;
-    await page.route(/\/api\//, async (route) => {
-      asked += 1;
-      await new Promise((r) => setTimeout(r, 800));
-      await route.continue();
-    });
+    const sent = await slowServices(page, 800);
     await app.open(page, "#/crosscheck");
     await page.click("#load-example");
     // Crossref only: the mock's keyless OpenAlex day is shared by this file's
@@ -280,10 +281,7 @@ test("progress: Cross-check pauses at its checkpoint and Resume finishes every p
     await page.click("#crosscheck-progress-pause");
     await page.waitForFunction(() => / · paused/.test(document.querySelector("#crosscheck-progress-text")?.textContent || ""));
     assert.equal(await page.textContent("#crosscheck-progress-pause"), "Resume");
-    await page.waitForTimeout(1200);
-    const whilePaused = asked;
-    await page.waitForTimeout(2000);
-    assert.equal(asked, whilePaused, "no request is sent while paused");
+    await assertQuietWhilePaused(page, sent, 1200);
     await page.click("#crosscheck-progress-pause");
     await page.waitForFunction(() => document.querySelector("#run-crosscheck")?.textContent === "Cross-check", null, { timeout: 90000 });
     assert.equal(await page.$$eval("#tiers tbody tr", (rs) => rs.length), 10);
