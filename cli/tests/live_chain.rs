@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{api_fixture, fast, json_out, run, stderr, tempdir, Answer, Server};
+use common::{api_fixture, json_out, run, run_live, stderr, tempdir, Answer, Server};
 
 const RAW: &str = r#"{"candidates": [
   {"title": "Attention Is All You Need", "discovered_for": ["intro.1"]},
@@ -31,21 +31,16 @@ fn server() -> Server {
 
 fn chain(server: &Server, ws: &std::path::Path, extra: &[&str]) -> std::process::Output {
     let ws_s = ws.display().to_string();
-    let mut args: Vec<String> = [
+    let mut args = vec![
         "pool-chain",
         "--workspace",
         &ws_s,
         "--cutoff",
         "2024-10-01",
         "--json",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.extend(fast(server));
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    run(&a, &[])
+    ];
+    args.extend_from_slice(extra);
+    run_live(server, &args, &[])
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fast, json_out, run, stderr, Answer, Hit, Server};
+use common::{json_out, run, run_live, stderr, Answer, Hit, Server};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -33,13 +33,11 @@ fn crosscheck(server: &Server, dir: &std::path::Path) -> std::process::Output {
         .display()
         .to_string();
     let cache = dir.join("s2_cache.json").display().to_string();
-    let mut args: Vec<String> = ["crosscheck", "--pool", &pool, "--json", "--cache", &cache]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.extend(fast(server));
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    run(&a, &[("OPENALEX_API_KEY", "oa-SECRET-42")])
+    run_live(
+        server,
+        &["crosscheck", "--pool", &pool, "--json", "--cache", &cache],
+        &[("OPENALEX_API_KEY", "oa-SECRET-42")],
+    )
 }
 
 #[test]

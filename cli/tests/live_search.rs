@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{api_fixture, fast, json_out, run, stderr, stdout, tempdir, Answer, Hit, Server};
+use common::{api_fixture, json_out, run, run_live, stderr, stdout, tempdir, Answer, Hit, Server};
 
 /// Semantic Scholar and OpenAlex answer their recorded "attention mechanism"
 /// searches; Crossref is down.
@@ -22,14 +22,9 @@ fn searches(hit: &Hit, _: usize) -> Answer {
 }
 
 fn fuse(server: &Server, query: &str, extra: &[&str]) -> std::process::Output {
-    let mut args: Vec<String> = ["fuse", "--query", query, "--json"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.extend(fast(server));
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    run(&a, &[])
+    let mut args = vec!["fuse", "--query", query, "--json"];
+    args.extend_from_slice(extra);
+    run_live(server, &args, &[])
 }
 
 #[test]
@@ -127,7 +122,7 @@ fn library_add_looks_a_work_up_live() {
     let dir = tempdir();
     let lib = dir.path().join("refs.jsonl").display().to_string();
     let add = |id: &str| {
-        let mut args: Vec<String> = [
+        let args = [
             "library",
             "add",
             "--library",
@@ -137,13 +132,12 @@ fn library_add_looks_a_work_up_live() {
             "--service",
             "crossref",
             "--json",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        args.extend(fast(&server));
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        run(&a, &[("PAPER_ORCHESTRA_MAILTO", "lab@example.org")])
+        ];
+        run_live(
+            &server,
+            &args,
+            &[("PAPER_ORCHESTRA_MAILTO", "lab@example.org")],
+        )
     };
     let o = add("https://doi.org/10.1038/srep16696");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{fast, fast_with, json_out, run, stderr, stdout, tempdir, write, Answer, Hit, Server};
+use common::{
+    fast_with, json_out, run, run_live, stderr, stdout, tempdir, write, Answer, Hit, Server,
+};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -234,7 +236,7 @@ fn a_seed_cache_is_reused() {
     );
     let cands = write(dir.path(), "c.json", r#"[{"title": "Only  Cached!"}]"#);
     let cache_path = dir.path().join("cache/s2_cache.json").display().to_string();
-    let mut args = vec![
+    let args = [
         "verify",
         "--in",
         &cands,
@@ -243,13 +245,8 @@ fn a_seed_cache_is_reused() {
         "--cache",
         &cache_path,
         "--json",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect::<Vec<_>>();
-    args.extend(fast(&server));
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = run(&a, &[]);
+    ];
+    let o = run_live(&server, &args, &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(json_out(&o)["n_accepted"].as_u64(), Some(1));
     assert!(server.hits().is_empty());
@@ -377,13 +374,11 @@ fn no_progress_is_drawn_when_stderr_is_not_a_terminal() {
         "c.json",
         r#"[{"title": "Attention Is All You Need"}]"#,
     );
-    let mut args: Vec<String> = ["verify", "--in", &cands, "--cutoff", "2020-01-01"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.extend(fast(&server));
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = run(&a, &[]);
+    let o = run_live(
+        &server,
+        &["verify", "--in", &cands, "--cutoff", "2020-01-01"],
+        &[],
+    );
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stderr(&o), "");
     assert!(stdout(&o).contains("1 accepted"), "{}", stdout(&o));

@@ -393,6 +393,15 @@ pub fn fast(server: &Server) -> Vec<String> {
     )
 }
 
+/// Runs `citegate` with `args` then [`fast`]'s flags pointing every
+/// service at `server`, with the extra environment `env`.
+pub fn run_live(server: &Server, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    all.extend(fast(server));
+    let a: Vec<&str> = all.iter().map(String::as_str).collect();
+    run(&a, env)
+}
+
 /// [`fast`] with the given `--interval-ms` value.
 pub fn fast_with(server: &Server, intervals: &str) -> Vec<String> {
     [
