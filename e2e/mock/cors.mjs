@@ -65,6 +65,9 @@ export function corsHeaders(service, status) {
         ...UNEXPOSED.crossref,
       };
     case "openalex":
+      // An over-long URL is refused at the edge (router.mjs): no CORS header.
+      if (status === 414) return {};
+      return { "access-control-allow-origin": "*" };
     case "datacite":
       return { "access-control-allow-origin": "*" };
     case "dblp":

@@ -280,6 +280,12 @@ export const crossrefOf = (doi) => ASTROPY.crossref.get(bareDoi(doi));
 
 /** OpenAlex's works of the bibliography whose title is `query` (normalized). */
 export function openalexTitleHits(query) {
+  // A boolean query of quoted phrases joined by OR (OpenAlex's search
+  // guide: uppercase AND, OR, NOT; double quotes for an exact phrase): the
+  // works whose title holds one of the phrases as whole words. The real
+  // search also reads abstracts and full texts, so it finds at least these.
+  const phrases = [...String(query).matchAll(/"([^"]*)"/g)].map((m) => norm(m[1])).filter(Boolean);
+  if (phrases.length) return ASTROPY.openalex.filter((w) => phrases.some((p) => ` ${norm(w.title)} `.includes(` ${p} `)));
   const q = norm(query);
   return q ? ASTROPY.openalex.filter((w) => norm(w.title) === q) : [];
 }

@@ -21,6 +21,11 @@
 //   starts a new day.
 // - `per_page` above 100 is a 400 at OpenAlex (developers.openalex.org,
 //   "Page through results": per_page 1-100).
+// - OpenAlex's request URL is limited to "about 4 KB" (developers.openalex.org,
+//   Search, "Large Boolean queries"): a longer one gets a 414 from its edge,
+//   with no CORS header (the status and the missing header are this mock's
+//   assumption: no recording of that answer was found), so a page reads no
+//   answer at all.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +51,9 @@ for (const f of fs.readdirSync(path.join(FIXTURES, "crossref"))) {
 
 // Semantic Scholar papers by arXiv id.
 const S2_ARXIV = new Map([["1706.03762", fixture("semanticscholar/paper_by_arxiv_id_full_fields.json")]]);
+
+/** The longest request URL OpenAlex takes ("about 4 KB"). */
+export const OPENALEX_URL_MAX = 4096;
 
 /** OpenAlex's daily allowance in USD: keyless and with a (free) key. */
 export const OPENALEX_BUDGET = { keyless: 0.01, keyed: 1 };
@@ -110,6 +118,7 @@ export function makeApi({ before = [], openalexBudget = OPENALEX_BUDGET, pace = 
       for await (const chunk of req) body += chunk;
     }
     if (url.pathname.startsWith("/api/openalex/")) {
+      if (url.href.length > OPENALEX_URL_MAX) return { status: 414, body: "" };
       const key = url.searchParams.get("api_key") || "";
       const allowance = Math.round((key ? openalexBudget.keyed : openalexBudget.keyless) * 1e6);
       const cost = Math.round(openalexCost(url) * 1e6);
@@ -195,8 +204,9 @@ export function route(req, url, body) {
   // A title search: the bibliography's records with that title, else 200
   // with no hits (the recorded envelopes).
   if (p === "/api/openalex/works" && url.searchParams.has("search")) {
-    const results = openalexTitleHits(url.searchParams.get("search"));
-    return json(200, { meta: { count: results.length, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results, group_by: [] });
+    const found = openalexTitleHits(url.searchParams.get("search"));
+    const perPage = Number(url.searchParams.get("per_page") || 25);
+    return json(200, { meta: { count: found.length, db_response_time_ms: 1, page: 1, per_page: perPage }, results: found.slice(0, perPage), group_by: [] });
   }
   if (p === "/api/crossref/works" && [...url.searchParams.keys()].some((k) => k.startsWith("query"))) {
     const items = crossrefTitleHits(url.searchParams.get("query.bibliographic") || url.searchParams.get("query") || "");

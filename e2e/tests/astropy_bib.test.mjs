@@ -19,7 +19,8 @@ import { makeApi } from "../mock/router.mjs";
 import { ASTROPY, ASTROPY_BIB } from "../mock/records.mjs";
 
 const PACED = process.env.CITEGATE_PACED === "1";
-const app = serve({ dist: DIST, api: makeApi({ pace: PACED }) }, { crossOrigin: true });
+const api = makeApi({ pace: PACED });
+const app = serve({ dist: DIST, api }, { crossOrigin: true });
 
 const ZENODO = ASTROPY.entries.filter((e) => /10\.5281\/zenodo/i.test(e.fields.doi || "")).map((e) => e.key);
 
@@ -59,6 +60,15 @@ test("the astropy paper's .bib: Zenodo DOIs exist, nothing is 'not found' for a 
       const key = `${r.path.split("/")[2]}${r.method === "OPTIONS" ? " (preflight)" : ""}`;
       per[key] = (per[key] || 0) + 1;
     }
+    // The titles share OpenAlex phrase searches: the keyless day's ten
+    // searches are far from spent, and each phrase search fits OpenAlex's URL.
+    const oaSearches = sent
+      .filter((r) => r.method === "GET" && r.path.startsWith("/api/openalex/works?"))
+      .map((r) => new URL(r.path, app.server.url).searchParams.get("search"))
+      .filter(Boolean);
+    assert.ok(oaSearches.some((q) => /^"[^"]+"( OR "[^"]+")+$/.test(q)), `a phrase search was sent: ${oaSearches.join(" | ")}`);
+    assert.ok(oaSearches.length <= 5, `${oaSearches.length} OpenAlex searches`);
+    assert.ok(api.openalexSpent() <= 0.005, `spent ${api.openalexSpent()} of the keyless $0.01`);
     t.diagnostic(`astropy .bib: ${sent.length} requests ${JSON.stringify(per)}, ${(wall / 1000).toFixed(1)} s${PACED ? " (paced as the real services)" : ""}`);
   });
   assert.deepEqual(errors, []);

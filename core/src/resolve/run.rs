@@ -67,6 +67,10 @@ struct IdAsk {
 enum Kind {
     Id(IdAsk),
     Title(Service),
+    /// Several titles in one OpenAlex phrase search
+    /// ([`request::openalex_phrases`]); a title it does not find goes on to
+    /// the ordinary searches, its miss taken as no evidence either way.
+    Phrases,
 }
 
 #[derive(Debug, Clone)]
@@ -83,6 +87,8 @@ struct Slot {
     reference: Reference,
     asks: VecDeque<IdAsk>,
     titles: Vec<Service>,
+    /// The title waits for an OpenAlex phrase search before its own.
+    phrase: bool,
     busy: bool,
     evidence: Vec<Evidence>,
     outcome: Option<Outcome>,
@@ -104,6 +110,8 @@ struct SlotState {
     key: String,
     asks: Vec<IdAsk>,
     titles: Vec<Service>,
+    #[serde(default)]
+    phrase: bool,
     evidence: Vec<Evidence>,
     outcome: Option<Outcome>,
 }
@@ -184,6 +192,10 @@ fn lane_of(kind: Kind) -> Lane {
         Kind::Title(s) => Lane {
             service: s,
             list: s == Service::Crossref,
+        },
+        Kind::Phrases => Lane {
+            service: Service::OpenAlex,
+            list: false,
         },
     }
 }
@@ -313,10 +325,18 @@ impl Run {
             .map(|reference| {
                 let (asks, titles) = plan_asks(&reference, &opts);
                 let nothing = asks.is_empty() && titles.is_empty();
+                let phrase = opts.batch
+                    && titles.contains(&Service::OpenAlex)
+                    && reference
+                        .title
+                        .as_deref()
+                        .and_then(request::title_phrase)
+                        .is_some();
                 Slot {
                     reference,
                     asks,
                     titles,
+                    phrase,
                     busy: false,
                     evidence: Vec::new(),
                     outcome: nothing.then(|| Outcome::Unverified {
@@ -348,6 +368,7 @@ impl Run {
                     key: s.reference.key.clone(),
                     asks: s.asks.iter().copied().collect(),
                     titles: s.titles.clone(),
+                    phrase: s.phrase,
                     evidence: s.evidence.clone(),
                     outcome: s.outcome.clone(),
                 })
@@ -379,6 +400,7 @@ impl Run {
         for (slot, saved) in run.slots.iter_mut().zip(&checkpoint.slots) {
             slot.asks = saved.asks.iter().copied().collect();
             slot.titles = saved.titles.clone();
+            slot.phrase = saved.phrase;
             slot.evidence = saved.evidence.clone();
             slot.outcome = saved.outcome.clone();
             slot.busy = false;
@@ -461,7 +483,11 @@ impl Run {
             let k = Kind::Id(*a);
             return (lane_of(k) == lane).then_some(k);
         }
-        let k = Kind::Title(lane.service);
+        let k = if s.phrase && lane.service == Service::OpenAlex {
+            Kind::Phrases
+        } else {
+            Kind::Title(lane.service)
+        };
         (s.titles.contains(&lane.service) && lane_of(k) == lane).then_some(k)
     }
 
@@ -569,7 +595,17 @@ impl Run {
     /// Builds one request for `lane` from the slots waiting on it.
     fn build(&mut self, lane: Lane) -> Option<Sent> {
         let first = (0..self.slots.len()).find(|&i| self.wants(i, lane).is_some())?;
-        let kind = self.wants(first, lane)?;
+        let mut kind = self.wants(first, lane)?;
+        if kind == Kind::Phrases {
+            match self.phrase_batch(lane) {
+                Some(sent) => return Some(sent),
+                // A lone title is better asked by relevance than as a phrase.
+                None => {
+                    self.slots[first].phrase = false;
+                    kind = Kind::Title(Service::OpenAlex);
+                }
+            }
+        }
         let slots: Vec<usize> = match kind {
             Kind::Id(a) if a.batch => (0..self.slots.len())
                 .filter(|&i| self.wants(i, lane).is_some_and(|k| same_batch(k, kind)))
@@ -602,6 +638,55 @@ impl Run {
             kind,
             lane,
             request,
+            slots,
+            tries: 0,
+        })
+    }
+
+    /// One OpenAlex phrase search for as many waiting titles as fit its
+    /// limits ([`request::OPENALEX_PHRASES_MAX`] titles, a URL of at most
+    /// [`request::OPENALEX_URL_MAX`] bytes); `None` when fewer than two do.
+    fn phrase_batch(&mut self, lane: Lane) -> Option<Sent> {
+        let ep = &self.opts.endpoints;
+        let mut slots = Vec::new();
+        let mut phrases = Vec::new();
+        let mut request = None;
+        for i in 0..self.slots.len() {
+            if slots.len() == request::OPENALEX_PHRASES_MAX {
+                break;
+            }
+            if self.wants(i, lane) != Some(Kind::Phrases) {
+                continue;
+            }
+            let Some(p) = self.slots[i]
+                .reference
+                .title
+                .as_deref()
+                .and_then(request::title_phrase)
+            else {
+                continue;
+            };
+            phrases.push(p);
+            match request::openalex_phrases(ep, &phrases) {
+                Ok(r) if r.url.len() <= request::OPENALEX_URL_MAX => {
+                    request = Some(r);
+                    slots.push(i);
+                }
+                _ => {
+                    phrases.pop();
+                }
+            }
+        }
+        if slots.len() < 2 {
+            return None;
+        }
+        for &i in &slots {
+            self.slots[i].busy = true;
+        }
+        Some(Sent {
+            kind: Kind::Phrases,
+            lane,
+            request: request?,
             slots,
             tries: 0,
         })
@@ -641,6 +726,7 @@ impl Run {
                 request::search(service, ep, &title, self.opts.title_hits, None)
                     .map_err(|e| e.to_string())
             }
+            Kind::Phrases => Err("a phrase search is built by phrase_batch".to_string()),
         }
     }
 
@@ -753,6 +839,32 @@ impl Run {
 
     fn read_page(&mut self, sent: &Sent, page: works::Page) {
         match sent.kind {
+            Kind::Phrases => {
+                // Each title takes the records of the shared page that match
+                // it; one that none matches is asked again on its own.
+                for &i in &sent.slots {
+                    let title = self.slots[i].reference.title.clone().unwrap_or_default();
+                    let mut hits: Vec<(f64, &Work)> = page
+                        .works
+                        .iter()
+                        .filter(|w| {
+                            crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD)
+                                .pass
+                        })
+                        .map(|w| (crate::title::ratio(&title, &w.title), w))
+                        .collect();
+                    hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    hits.truncate(self.opts.title_hits.max(1));
+                    let answer = if hits.is_empty() {
+                        Answer::NotHere
+                    } else {
+                        Answer::Hits {
+                            works: hits.into_iter().map(|(_, w)| w.clone()).collect(),
+                        }
+                    };
+                    self.record(i, sent.kind, answer);
+                }
+            }
             Kind::Title(_) => {
                 let i = sent.slots[0];
                 let title = self.slots[i].reference.title.clone().unwrap_or_default();
@@ -843,6 +955,16 @@ impl Run {
         if s.outcome.is_some() {
             return;
         }
+        if kind == Kind::Phrases {
+            s.phrase = false;
+            if !matches!(answer, Answer::Hits { .. }) {
+                // A phrase search's miss or failure says nothing about the
+                // title (a near-miss is not a phrase of it): no evidence,
+                // and the title's own searches follow.
+                self.advance(i);
+                return;
+            }
+        }
         let (service, route) = match kind {
             Kind::Id(a) => {
                 // The slot's own ask: a batch may mix routes.
@@ -852,6 +974,10 @@ impl Run {
             Kind::Title(service) => {
                 s.titles.retain(|t| *t != service);
                 (service, Route::Title)
+            }
+            Kind::Phrases => {
+                s.titles.retain(|t| *t != Service::OpenAlex);
+                (Service::OpenAlex, Route::Title)
             }
         };
         s.evidence.push(Evidence {
@@ -915,6 +1041,11 @@ impl Run {
             Kind::Title(t) => {
                 s.titles.retain(|x| *x != t);
                 (t, Route::Title)
+            }
+            Kind::Phrases => {
+                s.phrase = false;
+                s.titles.retain(|x| *x != Service::OpenAlex);
+                (Service::OpenAlex, Route::Title)
             }
         };
         s.evidence.push(Evidence {

@@ -329,6 +329,57 @@ pub fn search(
     Ok(get(service, url, ep))
 }
 
+/// Longest request URL sent to OpenAlex. Its search guide says the whole
+/// URL of a boolean query is limited to "about 4 KB" (developers.openalex.org,
+/// Search, "Large Boolean queries"); this keeps a margin below that.
+pub const OPENALEX_URL_MAX: usize = 3500;
+
+/// Most titles asked in one OpenAlex phrase search ([`openalex_phrases`]):
+/// with 100 hits a page, about five records for each title.
+pub const OPENALEX_PHRASES_MAX: usize = 20;
+
+/// Fewest words a title needs to be asked as a phrase: a shorter one
+/// ("NumPy", "The SciPy library") appears in the text of too many works
+/// to come back on the first page of a shared query.
+pub const PHRASE_MIN_WORDS: usize = 4;
+
+/// A title as an exact-phrase query: lowercase words (letters and digits)
+/// joined by single spaces, so quotes, boolean operators and punctuation in
+/// the title cannot change the query's meaning; `None` below
+/// [`PHRASE_MIN_WORDS`] words.
+pub fn title_phrase(title: &str) -> Option<String> {
+    let words: Vec<String> = title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    (words.len() >= PHRASE_MIN_WORDS).then(|| words.join(" "))
+}
+
+/// One OpenAlex search for several titles at once: each an exact phrase,
+/// joined by `OR` (OpenAlex's boolean search: uppercase operators, double
+/// quotes for phrases), 100 hits. A keyless caller's daily allowance pays
+/// for ten searches (a search costs $0.001 of $0.01), so asking twenty
+/// titles in one is what lets a bibliography's titles be checked at all.
+/// `phrases` come from [`title_phrase`].
+pub fn openalex_phrases(ep: &Endpoints, phrases: &[String]) -> Result<Request> {
+    if phrases.is_empty() {
+        return Err(Error::new(ErrorKind::Query, "no title to search for"));
+    }
+    let query = phrases
+        .iter()
+        .map(|p| format!("\"{}\"", p.replace('"', " ")))
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    let mut q: Vec<(&'static str, String)> = vec![
+        ("search", query),
+        ("per_page", OPENALEX_PER_PAGE_MAX.to_string()),
+    ];
+    polite(Service::OpenAlex, ep, &mut q);
+    let url = join(&ep.openalex_base, "/works", &q);
+    Ok(get(Service::OpenAlex, url, ep))
+}
+
 /// Semantic Scholar's search finds nothing for some hyphenated terms
 /// (`pre-training`), so a hyphen between two word characters becomes a
 /// space; other hyphens (a leading minus, `--`) stay.
@@ -711,6 +762,58 @@ mod tests {
         }
         let r = search(Service::SemanticScholar, &ep(), "self-attention", 5, None).unwrap();
         assert!(r.url.contains("query=self+attention"), "{}", r.url);
+    }
+
+    #[test]
+    fn titles_become_phrases_of_plain_words() {
+        let check = |title: &str, expected: Option<&str>| {
+            assert_eq!(title_phrase(title).as_deref(), expected, "{title}");
+        };
+        check(
+            "Astropy: A community Python package for astronomy",
+            Some("astropy a community python package for astronomy"),
+        );
+        check(
+            "\"Quoted\" AND boolean OR words NOT kept",
+            Some("quoted and boolean or words not kept"),
+        );
+        check("Élan vital des étoiles", Some("élan vital des étoiles"));
+        check("The SciPy library", None);
+        check("NumPy", None);
+        check("", None);
+    }
+
+    #[test]
+    fn phrase_searches_join_exact_phrases_with_or() {
+        let phrases = vec![
+            "one two three four".to_string(),
+            "five six seven eight".to_string(),
+        ];
+        let mut e = ep();
+        e.openalex_api_key = Some("k".into());
+        let r = openalex_phrases(&e, &phrases).unwrap();
+        let query: Vec<(String, String)> = form_urlencoded::parse(
+            r.url
+                .split_once('?')
+                .map(|(_, q)| q)
+                .unwrap_or("")
+                .as_bytes(),
+        )
+        .into_owned()
+        .collect();
+        let get = |k: &str| {
+            query
+                .iter()
+                .find(|(kk, _)| kk == k)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(
+            get("search"),
+            Some("\"one two three four\" OR \"five six seven eight\"")
+        );
+        assert_eq!(get("per_page"), Some("100"));
+        assert_eq!(get("api_key"), Some("k"));
+        assert!(openalex_phrases(&ep(), &[]).is_err());
     }
 
     #[test]
