@@ -44,7 +44,14 @@
 //! of them has. Title
 //! searches are spread over the search services, whose limits are
 //! independent: a title goes to whichever search service is free and has
-//! not been asked about it yet, so several services work at once.
+//! not been asked about it yet, so several services work at once. OpenAlex
+//! takes up to twenty titles in one search, each an exact phrase joined by
+//! `OR` ([`crate::works::request::openalex_phrases`]; titles of four words
+//! or more, and only when two or more wait): a title it returns is decided
+//! on that page, one it does not is asked on its own as before, the phrase
+//! miss counting as no evidence (a near-miss title is not a phrase of the
+//! real one). Keyless, OpenAlex's daily allowance pays for ten searches;
+//! shared, they cover a whole bibliography's titles.
 //!
 //! Pacing and retries come from [`crate::fetch`]: one [`fetch::Lane`] per
 //! service (Crossref's list queries apart from its single lookups), the
