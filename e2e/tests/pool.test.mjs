@@ -9,8 +9,12 @@ import { withPage, screenshot, DIST } from "../browser.mjs";
 import { makeApi, fixture } from "../mock/router.mjs";
 
 let burst = 0;
+// OpenAlex down as well (server errors): once S2 is out the run asks
+// OpenAlex in its stead, so S2's silence alone would decide the rows there.
+let openalexDown = false;
 const app = serve(() => {
   const tooMany = (req, url) => {
+    if (openalexDown && url.pathname.startsWith("/api/openalex/")) return { status: 503, body: JSON.stringify({ error: "Service Unavailable" }) };
     if (burst > 0 && url.pathname === "/api/s2/paper/search") {
       burst -= 1;
       return { status: 429, headers: { "retry-after": "1" }, body: fixture("semanticscholar/error_429_too_many_requests.json") };
@@ -108,15 +112,18 @@ test("a 429 burst longer than the back-offs leaves the rows unverified, never re
     await page.reload();
     const sentBefore = app.server.requests.length;
     burst = 5;
+    openalexDown = true;
     await page.click("#load-example");
     await page.click("#verify");
     await page.waitForFunction(() => !document.querySelector("#verify")?.disabled && document.querySelectorAll("#rows tbody tr").length === 12, null, { timeout: 90000 });
     assert.equal(burst, 0);
-    // Five unreadable answers in a row: S2 is unavailable for this run,
-    // and every row it should check says so.
+    // Five unreadable answers in a row: S2 is unavailable for this run;
+    // OpenAlex, asked in its stead, fails too; every row says so.
     assert.match(await page.textContent("#stats"), /0 \/ 12 checked · 0 accepted · 0 rejected · 12 unverified/);
     assert.match(await page.textContent('#rows tr[data-index="0"]'), /unverified: service unavailable \(semantic_scholar unavailable for this run: no readable response after 5 tries/);
     assert.equal(await page.textContent("#verify"), "Resume");
+    assert.match(await page.textContent('#rows tr[data-index="0"]'), /; then openalex/);
+    openalexDown = false;
     await page.click("#verify");
     await page.waitForFunction(() => document.querySelector("#pool-summary")?.textContent.startsWith("8 papers"), null, { timeout: 90000 });
     assert.deepEqual(await rowsOf(page), EXPECTED);

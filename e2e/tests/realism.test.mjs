@@ -56,6 +56,56 @@ test("S2 refuses the keyless batch's preflight: the ids are asked one GET each a
   });
 });
 
+// Semantic Scholar shut for good: every answer a 429 without CORS headers
+// (a page reads none of them). OpenAlex answers phrase searches with the
+// example pool's records that hold a phrase, with abstracts (as
+// `abstract_inverted_index`) and dates; a relevance search finds nothing.
+const words = (t) => t.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+const shutS2 = (req, url) => {
+  if (url.pathname.startsWith("/api/s2/")) return { status: 429, body: JSON.stringify({ message: "Too Many Requests" }) };
+  if (url.pathname === "/api/openalex/works" && url.searchParams.has("search")) {
+    const phrases = [...url.searchParams.get("search").matchAll(/"([^"]*)"/g)].map((m) => words(m[1]));
+    const results = POOL.papers
+      .filter((p) => phrases.some((ph) => ` ${words(p.title)} `.includes(` ${ph} `)))
+      .map((p, n) => ({ id: `https://openalex.org/W8${n}`, title: p.title, display_name: p.title, publication_year: p.year, publication_date: `${p.year}-06-01`, abstract_inverted_index: { An: [0], abstract: [1] }, type: "article" }));
+    return { status: 200, body: JSON.stringify({ meta: { count: results.length, page: 1, per_page: 100 }, results }) };
+  }
+  return null;
+};
+const shutApp = serve({ dist: DIST, api: makeApi({ before: [shutS2] }) }, { crossOrigin: true });
+
+test("S2 stays shut: after its back-offs the pool is verified on OpenAlex, acceptances naming it, what OpenAlex lacks left unverified", async () => {
+  const titles = ["Attention Is All You Need", "Linformer: Self-Attention with Linear Complexity", "Longformer: The Long-Document Transformer", "Efficient Transformers: A Survey", "A Made-Up Study of Attention in Hallucinated Transformers"];
+  await withPage(shutApp.browser, "realism-s2-shut", async (page) => {
+    await shutApp.open(page, "#/pool");
+    await page.evaluate(() => new Promise((ok) => { const r = indexedDB.deleteDatabase("citegate"); r.onsuccess = r.onerror = r.onblocked = ok; }));
+    await page.reload();
+    const candidates = titles.map((title) => ({ title, discovered_for: ["intro"] }));
+    await page.setInputFiles("#candidates-input", { name: "raw_candidates.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(candidates)) });
+    await page.waitForFunction(() => document.querySelector("#dedup-summary")?.textContent.includes("5 candidates"));
+    await page.fill("#cutoff", "2023-01-01");
+    await page.click("#verify");
+    // Four accepted, one left unverified: the run pauses for Resume.
+    await page.waitForFunction(() => !document.querySelector("#verify")?.disabled && document.querySelectorAll("#rows tbody tr").length === 5, null, { timeout: 120000 });
+    const rows = await page.$$eval("#rows tbody tr", (rs) => rs.map((r) => ({ title: r.querySelector(".cand-title").textContent, code: r.querySelector(".decision").dataset.code, text: r.textContent })));
+    assert.deepEqual(rows.map((r) => [r.title, r.code]), [...titles.slice(0, 4).map((t) => [t, "accepted"]), [titles[4], "unverified"]]);
+    for (const r of rows.slice(0, 4)) assert.match(r.text, /decided on openalex's records/, r.text);
+    // Only Semantic Scholar's records reject: OpenAlex lacking the made-up
+    // title leaves it unverified, with both services' words.
+    assert.match(rows[4].text, /semantic_scholar.*; then openalex found no paper with this title/, rows[4].text);
+    const sent = shutApp.server.requests;
+    const s2 = sent.filter((r) => r.path.startsWith("/api/s2/") && r.method === "GET");
+    // One title asked of S2, then again after each of four back-offs
+    // (5 → 10 → 20 → 40 s, shortened here by ?s2_backoff_ms); then S2 is out.
+    assert.equal(s2.length, 5, s2.map((r) => r.path).join(", "));
+    const oa = sent.filter((r) => r.path.startsWith("/api/openalex/works?")).map((r) => new URL(r.path, shutApp.server.url).searchParams.get("search"));
+    // Five titles in one phrase search; the made-up one, which it did not
+    // return, in a relevance search of its own.
+    assert.equal(oa.length, 2, oa.join(" | "));
+    assert.match(oa[0], /^"[^"]+"( OR "[^"]+"){4}$/, oa.join(" | "));
+  });
+});
+
 test("OpenAlex's daily budget runs out mid cross-check: OpenAlex is unavailable for the rest, named with the reason, and no paper is 'not found' by it", async () => {
   api.midnight();
   // Earlier today this caller already ran five searches ($0.005 of $0.01).

@@ -13,6 +13,17 @@
 //! its candidates unverified with the reason (tried again on resume), never
 //! rejected.
 //!
+//! When Semantic Scholar stays shut (the edge's retries spent: no readable
+//! answer, a 429, a 403, a server error), the run goes on with OpenAlex for
+//! every candidate not yet decided ([`openalex`]): shared phrase searches,
+//! then a relevance search for each title a phrase search did not return,
+//! accepted by the same rules on OpenAlex's records (abstracts rebuilt
+//! from `abstract_inverted_index`) and settled as [`Settled::DecidedBy`]
+//! naming OpenAlex; a candidate OpenAlex cannot accept stays unverified
+//! with what OpenAlex found (only Semantic Scholar's records reject). If
+//! OpenAlex fails too, what is left is unverified with both reasons. While
+//! Semantic Scholar answers, the seed's gate is the only one.
+//!
 //! Resuming: build the run again with the positions already decided; it
 //! cuts the same chunks over the whole list, so every request it sends is
 //! byte-identical to the first run's and the edge's response cache answers
@@ -25,6 +36,8 @@ use crate::error::{Error, ErrorKind};
 use crate::works::request::{self, Endpoints, Request, WorkId};
 use crate::works::Service;
 use std::collections::{BTreeSet, VecDeque};
+
+mod openalex;
 
 /// Hits asked of a title search.
 pub const SEARCH_LIMIT: usize = 5;
@@ -53,8 +66,17 @@ pub enum Fetched {
 /// One candidate settled by an answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Settled {
-    /// Accepted or rejected by the core's rule.
+    /// Accepted or rejected by the core's rule, on Semantic Scholar's answer.
     Decided(Decision),
+    /// Accepted or rejected by the same rule on another index's records
+    /// (OpenAlex, once Semantic Scholar stayed shut); an accepted paper also
+    /// carries `verified_by`.
+    DecidedBy {
+        /// The decision.
+        decision: Decision,
+        /// The index whose records made it.
+        service: Service,
+    },
     /// Not checked (the reason); tried again on resume.
     Unverified(String),
 }
@@ -75,6 +97,10 @@ enum Ask {
     Batch(usize),
     One(usize),
     Title(usize),
+    /// An OpenAlex phrase search for these candidates (S2 is out).
+    Phrases(Vec<usize>),
+    /// An OpenAlex relevance search for one candidate (S2 is out).
+    OpenAlex(usize),
 }
 
 /// A pool verification run; see the module documentation.
@@ -90,6 +116,12 @@ pub struct VerifyRun {
     settled: BTreeSet<usize>,
     batch_refused: bool,
     out: Option<Ask>,
+    /// Why Semantic Scholar is out for the rest of the run.
+    s2_down: Option<String>,
+    /// Candidates waiting for OpenAlex (S2 is out).
+    openalex: BTreeSet<usize>,
+    /// Candidates an OpenAlex phrase search has asked about.
+    phrased: BTreeSet<usize>,
 }
 
 impl VerifyRun {
@@ -113,6 +145,9 @@ impl VerifyRun {
             settled: decided.clone(),
             batch_refused: false,
             out: None,
+            s2_down: None,
+            openalex: BTreeSet::new(),
+            phrased: BTreeSet::new(),
         }
     }
 
@@ -131,6 +166,9 @@ impl VerifyRun {
     pub fn next_ask(&mut self) -> Result<Next, Error> {
         if self.out.is_some() {
             return Ok(Next::AwaitReply);
+        }
+        if self.s2_down.is_some() {
+            return self.next_openalex();
         }
         // A single lookup stays at the queue's front until answered.
         while let Some((i, id)) = self.singles.front() {
@@ -203,6 +241,8 @@ impl VerifyRun {
                 self.titles.remove(&i);
                 self.answer_title(i, fetched)
             }
+            Ask::Phrases(asked) => self.answer_phrases(&asked, fetched),
+            Ask::OpenAlex(i) => self.answer_openalex(i, fetched),
         };
         // Unverified ones too: each candidate is asked once per run.
         for (i, _) in &settled {
@@ -227,10 +267,7 @@ impl VerifyRun {
                 return Vec::new();
             }
             Fetched::Failed { reason } => {
-                return chunk
-                    .into_iter()
-                    .map(|(i, _)| (i, Settled::Unverified(reason.clone())))
-                    .collect();
+                return self.s2_out(reason, chunk.iter().map(|(i, _)| *i));
             }
             Fetched::Answer { status, body } => (status, body),
         };
@@ -242,6 +279,10 @@ impl VerifyRun {
         };
         let records = match read_s2_body(&body, Some(status)) {
             Ok(S2Body::Batch(r)) => r,
+            Ok(S2Body::Error(e)) if shut(status) => {
+                let why = format!("unverified: {}", e.to_error());
+                return self.s2_out(why, chunk.iter().map(|(i, _)| *i));
+            }
             Ok(S2Body::Error(e)) => return all(format!("unverified: {}", e.to_error())),
             Ok(_) => {
                 return all(format!(
@@ -284,6 +325,9 @@ impl VerifyRun {
                     self.titles.insert(i);
                     return Vec::new();
                 }
+                Ok(S2Body::Error(e)) if shut(status) => {
+                    return self.s2_out(format!("unverified: {}", e.to_error()), [i]);
+                }
                 Ok(S2Body::Error(e)) => {
                     Settled::Unverified(format!("unverified: {}", e.to_error()))
                 }
@@ -297,7 +341,7 @@ impl VerifyRun {
                 "unverified: {} refused the request's preflight",
                 Service::SemanticScholar.name()
             )),
-            Fetched::Failed { reason } => Settled::Unverified(reason),
+            Fetched::Failed { reason } => return self.s2_out(reason, [i]),
         };
         vec![(i, settled)]
     }
@@ -310,6 +354,7 @@ impl VerifyRun {
             Fetched::Answer { status, body } => {
                 match decide_body(cand, &body, Some(status), 0, &self.opts) {
                     Ok(d) => Settled::Decided(d),
+                    Err(e) if shut(status) => return self.s2_out(unreadable(&e), [i]),
                     Err(e) => Settled::Unverified(unreadable(&e)),
                 }
             }
@@ -317,10 +362,17 @@ impl VerifyRun {
                 "unverified: {} refused the request's preflight",
                 Service::SemanticScholar.name()
             )),
-            Fetched::Failed { reason } => Settled::Unverified(reason),
+            Fetched::Failed { reason } => return self.s2_out(reason, [i]),
         };
         vec![(i, settled)]
     }
+}
+
+/// Whether an answer with `status` says the service is shut rather than
+/// answering about the paper: no readable answer, rate limited, refused,
+/// or a server error (the edge has spent its retries on it by now).
+fn shut(status: u16) -> bool {
+    matches!(status, 0 | 403 | 429) || status >= 500
 }
 
 /// The reason for an answer the core could not read; the service is named,

@@ -348,12 +348,25 @@ pub const PHRASE_MIN_WORDS: usize = 4;
 /// the title cannot change the query's meaning; `None` below
 /// [`PHRASE_MIN_WORDS`] words.
 pub fn title_phrase(title: &str) -> Option<String> {
-    let words: Vec<String> = title
+    let words = phrase_words(title);
+    (words.split(' ').count() >= PHRASE_MIN_WORDS && !words.is_empty()).then_some(words)
+}
+
+/// A title's words as a phrase query sees them: lowercase letters and
+/// digits, one space between words.
+pub fn phrase_words(title: &str) -> String {
+    title
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
-        .collect();
-    (words.len() >= PHRASE_MIN_WORDS).then(|| words.join(" "))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `title` holds `phrase` (from [`title_phrase`]) as a run of
+/// whole words: the works of a shared phrase search that answer it.
+pub fn holds_phrase(title: &str, phrase: &str) -> bool {
+    !phrase.is_empty() && format!(" {} ", phrase_words(title)).contains(&format!(" {phrase} "))
 }
 
 /// One OpenAlex search for several titles at once: each an exact phrase,
@@ -781,6 +794,26 @@ mod tests {
         check("The SciPy library", None);
         check("NumPy", None);
         check("", None);
+        for (title, phrase, held) in [
+            (
+                "Astropy: A community Python package",
+                "astropy a community python",
+                true,
+            ),
+            (
+                "The Astropy Project: building",
+                "astropy project building",
+                true,
+            ),
+            (
+                "Astropyx a community python",
+                "astropy a community python",
+                false,
+            ),
+            ("anything", "", false),
+        ] {
+            assert_eq!(holds_phrase(title, phrase), held, "{title} / {phrase}");
+        }
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //!
 //! The candidates are verified in chunks of [`CHUNK`], each a checkpointed
 //! run of the services' `verify_run` named after the candidate set, the
-//! cutoff and the chunk: pausing or cancelling waits for the chunk in
-//! flight, and a reload finds every decided row in the workspace and
-//! resumes where it stopped. The page keeps its inputs in the workspace for
+//! cutoff and the chunk: pausing or cancelling stops before the next
+//! request (the one in flight is answered and kept), and a reload finds
+//! every decided row in the workspace and resumes where it stopped. The page keeps its inputs in the workspace for
 //! the same reason. Decisions (pre-dedup, accept/reject, dedup, keys, the
 //! prompt) are the core's.
 
@@ -31,8 +31,11 @@ use std::sync::Arc;
 
 const EXAMPLE_CANDIDATES: &str = include_str!("../../examples/raw_candidates.json");
 const EXAMPLE_CUTOFF: &str = "2023-01-01";
-/// Candidates per checkpointed run.
-pub const CHUNK: usize = 4;
+/// Candidates per checkpointed run: within a run Semantic Scholar's batch
+/// takes them all in one request and OpenAlex's phrase searches twenty at a
+/// time; each answer rewrites the run's stored state, so a run is kept to a
+/// size whose state is cheap to write.
+pub const CHUNK: usize = 100;
 const PAGE_KEY: &str = "page:pool";
 /// Candidates compared per pre-dedup step within a slice: small, since an
 /// early candidate is compared with every later one (a few ms each at
@@ -75,14 +78,19 @@ fn reason_of(item: &VerifyItem) -> (String, String, String) {
             "accepted".into(),
             "accepted".into(),
             format!(
-                "title score {score}{} · {}",
+                "title score {score}{} · {}{}",
                 paper.year.map(|y| format!(" · {y}")).unwrap_or_default(),
-                paper.title.clone().unwrap_or_default()
+                paper.title.clone().unwrap_or_default(),
+                by(paper.extra.get("verified_by").and_then(|v| v.as_str()))
             ),
         ),
-        VerifyItem::Rejected { rejection } => {
+        VerifyItem::Rejected { rejection, via } => {
             match serde_json::from_value::<Rejection>(rejection.clone()) {
-                Ok(r) => (r.code().into(), r.label().into(), r.describe()),
+                Ok(r) => (
+                    r.code().into(),
+                    r.label().into(),
+                    format!("{}{}", r.describe(), by(via.as_deref())),
+                ),
                 Err(_) => ("rejected".into(), "rejected".into(), rejection.to_string()),
             }
         }
@@ -90,6 +98,14 @@ fn reason_of(item: &VerifyItem) -> (String, String, String) {
             ("unverified".into(), "not checked".into(), reason.clone())
         }
     }
+}
+
+/// " · decided on <index>'s record" when an index other than Semantic
+/// Scholar made the decision.
+fn by(index: Option<&str>) -> String {
+    index
+        .map(|i| format!(" · decided on {i}'s records (semantic scholar was unavailable)"))
+        .unwrap_or_default()
 }
 
 /// Everything the Pool page reads and writes, and its runs in flight: one
@@ -325,15 +341,25 @@ impl PoolState {
                 }
                 let base = chunk * CHUNK;
                 let id = format!("{run}-{chunk}");
-                let result =
-                    run::verify_run(&client, &s.workspace(), &ep, &id, part, &opts, |i, item| {
-                        if !cancel.is_cancelled() {
-                            rows.update(|r| {
-                                r.insert(base + i, item.clone());
-                            });
-                        }
-                    })
-                    .await;
+                let stop = || cancel.is_cancelled() || phase.get_untracked() == Phase::Pausing;
+                let on_item = |i: usize, item: &VerifyItem| {
+                    if !cancel.is_cancelled() {
+                        rows.update(|r| {
+                            r.insert(base + i, item.clone());
+                        });
+                    }
+                };
+                let result = run::verify_run(
+                    &client,
+                    &s.workspace(),
+                    &ep,
+                    &id,
+                    part,
+                    &opts,
+                    on_item,
+                    stop,
+                )
+                .await;
                 match result {
                     Ok(state) => {
                         if !cancel.is_cancelled() {
@@ -349,6 +375,10 @@ impl PoolState {
                         phase.set(Phase::Paused);
                         return;
                     }
+                }
+                if phase.get_untracked() == Phase::Pausing {
+                    phase.set(Phase::Paused);
+                    return;
                 }
                 yield_now().await;
             }

@@ -18,7 +18,7 @@
 //! let services = expect_context::<Services>();
 //! let ep = services.endpoints();          // core Endpoints with settings + secrets
 //! let client = services.run_client();     // fresh per run: unavailability resets
-//! let state = run::verify_run(&client, &services.workspace(), &ep, "verify", &cands, &opts, |i, item| ..).await;
+//! let state = run::verify_run(&client, &services.workspace(), &ep, "verify", &cands, &opts, |i, item| .., || false).await;
 //! ```
 //!
 //! Modules: [`throttle`] (one rate per service for the whole browser, via

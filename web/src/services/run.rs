@@ -52,6 +52,10 @@ pub enum VerifyItem {
     Rejected {
         /// The core's rejection, as JSON.
         rejection: Value,
+        /// The index whose records decided it, when not Semantic Scholar
+        /// (OpenAlex, once Semantic Scholar stayed shut).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        via: Option<String>,
     },
     /// Not checked; tried again on resume.
     Unverified {
@@ -139,22 +143,30 @@ fn unverified(e: &ClientError) -> VerifyItem {
     }
 }
 
-fn from_decision(d: Decision) -> VerifyItem {
+/// The row for a decision; `via` names the index when it was not Semantic
+/// Scholar (an accepted paper says so itself, in `verified_by`).
+fn from_decision(d: Decision, via: Option<Service>) -> VerifyItem {
     match d {
         Decision::Accepted { paper, score, .. } => VerifyItem::Accepted { paper, score },
         Decision::Rejected(r) => VerifyItem::Rejected {
             rejection: serde_json::to_value(&r).unwrap_or(Value::Null),
+            via: via.map(|s| s.name().to_string()),
         },
     }
 }
 
-/// Verifies `candidates` against Semantic Scholar, resuming run `id`.
+/// Verifies `candidates` against Semantic Scholar (OpenAlex once it stays
+/// shut: the core decides when), resuming run `id`.
 /// `on_item` is called after each checkpoint with (position, result).
 ///
 /// The core's [`VerifyRun`] chooses every request (batches, one lookup per
 /// id when the keyless batch's preflight is refused, title searches for
 /// the rest) and decides every answer; this loop only sends, classifies
-/// transport failures and checkpoints.
+/// transport failures and checkpoints (once per answer: a batch answer
+/// settles up to 500 candidates). `stop` is asked before each request:
+/// when it says so the run returns what it has, unfinished, and a later
+/// run resumes from it.
+#[allow(clippy::too_many_arguments)]
 pub async fn verify_run(
     client: &Client,
     ws: &Workspace,
@@ -163,6 +175,7 @@ pub async fn verify_run(
     candidates: &[Candidate],
     opts: &VerifyOptions,
     mut on_item: impl FnMut(usize, &VerifyItem),
+    stop: impl Fn() -> bool,
 ) -> Result<RunState<VerifyItem>, RunError> {
     let mut state: RunState<VerifyItem> = load(ws, id, candidates.len()).await?;
     let decided: BTreeSet<usize> = state
@@ -173,6 +186,10 @@ pub async fn verify_run(
         .collect();
     let mut run = VerifyRun::new(candidates.to_vec(), ep.clone(), opts.clone(), &decided);
     while let Next::Ask(req) = run.next_ask().map_err(|e| RunError::Plan(e.to_string()))? {
+        if stop() {
+            state.finished = false;
+            return Ok(state);
+        }
         let fetched = match client.execute(&req).await {
             Ok(f) => Fetched::Answer {
                 status: f.status,
@@ -187,14 +204,23 @@ pub async fn verify_run(
                 },
             },
         };
-        for (i, settled) in run.answer(fetched) {
+        let settled = run.answer(fetched);
+        if settled.is_empty() {
+            continue;
+        }
+        let mut items = Vec::with_capacity(settled.len());
+        for (i, settled) in settled {
             let item = match settled {
-                Settled::Decided(d) => from_decision(d),
+                Settled::Decided(d) => from_decision(d, None),
+                Settled::DecidedBy { decision, service } => from_decision(decision, Some(service)),
                 Settled::Unverified(reason) => VerifyItem::Unverified { reason },
             };
             state.items.insert(i, item.clone());
-            ws.put(&run_key(id), &state).await?;
-            on_item(i, &item);
+            items.push((i, item));
+        }
+        ws.put(&run_key(id), &state).await?;
+        for (i, item) in &items {
+            on_item(*i, item);
         }
     }
     state.finished =

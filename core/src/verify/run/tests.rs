@@ -3,6 +3,8 @@ use crate::cutoff::Date;
 use serde_json::json;
 use std::collections::BTreeMap;
 
+mod openalex;
+
 fn opts() -> VerifyOptions {
     VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap())
 }
@@ -21,8 +23,22 @@ fn paper(title: &str, year: i32) -> serde_json::Value {
 }
 
 /// A request in short: `batch N` (ids in the body), `one <path end>`,
-/// `search <query>`.
+/// `search <query>`; OpenAlex's `phrases N` (titles in one phrase search)
+/// and `openalex <query>`.
 fn short(r: &Request) -> String {
+    if r.service == Service::OpenAlex {
+        let q = r.url.split_once('?').map(|(_, q)| q).unwrap_or("");
+        let search: String = form_urlencoded::parse(q.as_bytes())
+            .find(|(k, _)| k == "search")
+            .map(|(_, v)| v.into_owned())
+            .unwrap_or_default();
+        let phrases = search.matches('"').count() / 2;
+        return if phrases > 0 {
+            format!("phrases {phrases}")
+        } else {
+            format!("openalex {search}")
+        };
+    }
     if let Some(body) = &r.body {
         let ids: serde_json::Value = serde_json::from_str(body).unwrap();
         return format!("batch {}", ids["ids"].as_array().map_or(0, Vec::len));
@@ -40,6 +56,10 @@ fn outcome(s: &Settled) -> String {
     match s {
         Settled::Decided(Decision::Accepted { .. }) => "accepted".into(),
         Settled::Decided(Decision::Rejected(r)) => format!("rejected {}", r.code()),
+        Settled::DecidedBy { decision, service } => {
+            let inner = outcome(&Settled::Decided(decision.clone()));
+            format!("{inner} by {}", service.name())
+        }
         Settled::Unverified(why) => format!("unverified {why}"),
     }
 }
@@ -138,10 +158,14 @@ fn a_failed_request_leaves_its_candidates_unverified_never_rejected() {
         cand("Attention Is All You Need", Some("10.1/a")),
         cand("Graph Attention Networks", None),
     ];
-    let why = "unverified: service unavailable (semantic_scholar: no readable response)";
-    let (_, got) = drive(cands, &[], |_| Fetched::Failed { reason: why.into() });
-    assert_eq!(got[&0], format!("unverified {why}"));
-    assert_eq!(got[&1], format!("unverified {why}"));
+    // Semantic Scholar fails, then OpenAlex (asked in its stead) fails too:
+    // both reasons are given.
+    let why = "unverified: service unavailable (no readable response)";
+    let (sent, got) = drive(cands, &[], |_| Fetched::Failed { reason: why.into() });
+    assert_eq!(sent, ["batch 1", "openalex Attention Is All You Need"]);
+    let both = format!("unverified {why}; then service unavailable (no readable response)");
+    assert_eq!(got[&0], both);
+    assert_eq!(got[&1], both);
 }
 
 #[test]
