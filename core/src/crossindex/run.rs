@@ -21,7 +21,7 @@
 use super::{pool_doi, verify, Confidence, Config, Flag, IndexAnswer, Report, Verdict};
 use crate::pool::PoolPaper;
 use crate::works::request::{self, Endpoints, Request, WorkId};
-use crate::works::{parse_response, ApiErrorKind, Page, Service, Work};
+use crate::works::{parse_response, ApiError, ApiErrorKind, Page, Service, Work};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
@@ -131,13 +131,20 @@ impl Reply {
     pub fn from_answer(service: Service, status: u16, body: &str) -> Reply {
         match parse_response(service, status, body) {
             Ok(page) => Reply::Page(page),
-            Err(e) => match e.kind {
-                ApiErrorKind::Network
-                | ApiErrorKind::RateLimited
-                | ApiErrorKind::Server
-                | ApiErrorKind::Forbidden => Reply::Unavailable(e.to_string()),
-                _ => Reply::Failed(e.to_string()),
-            },
+            Err(e) => Reply::from_error(&e, e.to_string()),
+        }
+    }
+
+    /// The same reading of a request that ended in `error` after the
+    /// caller's retries, described by `message` (a transport that has
+    /// already parsed the answer, such as the app's client, says more).
+    pub fn from_error(error: &ApiError, message: String) -> Reply {
+        match error.kind {
+            ApiErrorKind::Network
+            | ApiErrorKind::RateLimited
+            | ApiErrorKind::Server
+            | ApiErrorKind::Forbidden => Reply::Unavailable(message),
+            _ => Reply::Failed(message),
         }
     }
 }

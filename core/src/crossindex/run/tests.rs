@@ -469,6 +469,22 @@ fn a_final_answer_is_a_page_an_index_out_or_one_failed_request() {
 }
 
 #[test]
+fn an_error_already_read_is_judged_by_its_kind_and_keeps_the_callers_words() {
+    let check = |status: u16, expected: Reply| {
+        let e = crate::works::ApiError::new(Service::Crossref, status, "x");
+        assert_eq!(Reply::from_error(&e, "words".into()), expected, "{status}");
+    };
+    let out = || Reply::Unavailable("words".into());
+    let failed = || Reply::Failed("words".into());
+    for status in [0, 429, 500, 502, 503, 401, 403] {
+        check(status, out());
+    }
+    for status in [400, 404, 410, 422, 418] {
+        check(status, failed());
+    }
+}
+
+#[test]
 fn an_index_answering_server_errors_costs_one_request_not_one_per_paper() {
     // 120 DOI papers and 3 without: OpenAlex answers 503 (after the
     // transport's retries) to everything.
