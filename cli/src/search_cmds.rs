@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::io::{load_responses, recorded, response_key};
 use crate::io::{print_json, read_text, BAD_INPUT, PASS};
 use crate::live::{Fetcher, LiveArgs};
-use citegate_core::crossindex::{self, IndexAnswer};
+use citegate_core::crossindex::{self, CrossRun, IndexAnswer, RunNext, RunReply};
 use citegate_core::library::{record_from_work, Library};
 use citegate_core::pool::{self, PoolPaper};
 use citegate_core::search::probe::{Probe, ProbeMachine, ProbeOutcome, ProbeReason, ProbeState};
@@ -18,7 +18,7 @@ use citegate_core::works::request::{self, WorkId};
 use citegate_core::works::{parse_response, ApiError, ApiErrorKind, Service, Work};
 use clap::{Args, Subcommand};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
@@ -590,14 +590,13 @@ fn recorded_crosscheck(indices: &[Recorded], papers: &[PoolPaper]) -> (Vec<Servi
     (requested, answers)
 }
 
-/// Hits asked of an index per title search, as the app asks.
-const CROSSCHECK_SEARCH_LIMIT: usize = 5;
-
-/// Each paper's answers from Crossref and OpenAlex, live: the DOI lookup
-/// when the paper has a DOI, the title search when it has none or the DOI
-/// is unknown (404 or no record). Any other failure, after the core's
-/// retries, makes the index unavailable for the rest of the run, as in the
-/// reference `cross_verify.py`.
+/// Each paper's answers from Crossref and OpenAlex, live: the core's
+/// [`CrossRun`] plans every request (DOI batches of 50 cut over the whole
+/// pool, a title search for each paper without a DOI or whose DOI an index
+/// does not hold) and reads every answer ([`RunReply::from_answer`]: an
+/// index still failing after the fetch policy's retries is out for the
+/// run). This only sends what the run asks through the [`Fetcher`] (cache,
+/// spacing, retries), as the app's cross-check page does.
 pub fn live_crosscheck(
     live: &LiveArgs,
     quiet: bool,
@@ -605,61 +604,34 @@ pub fn live_crosscheck(
 ) -> Result<(Vec<Service>, Answers), Error> {
     let settings = live.settings()?;
     let mut fetcher = Fetcher::new(&settings, quiet)?;
-    let services = [Service::Crossref, Service::OpenAlex];
-    let mut down: HashSet<Service> = HashSet::new();
-    let mut answers = Vec::with_capacity(papers.len());
-    let works = |service: Service, status: u16, body: &str| -> Result<Vec<Work>, ApiError> {
-        match parse_response(service, status, body) {
-            Ok(page) => Ok(page.works),
-            Err(e) if e.kind == ApiErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(e),
+    let mut run = CrossRun::new(
+        papers.to_vec(),
+        vec![Service::Crossref, Service::OpenAlex],
+        settings.endpoints_shared(),
+        crossindex::Config::default(),
+        BTreeMap::new(),
+    );
+    // A sequential sender has nothing in flight when it asks again, so
+    // `AwaitReplies` does not occur; it ends the loop all the same.
+    while let RunNext::Send(ask) = run.next() {
+        let service = ask.request.service;
+        let f = fetcher.one(ask.request, "crosscheck");
+        let reply = RunReply::from_answer(service, f.status, &f.body);
+        if let RunReply::Unavailable(e) | RunReply::Failed(e) = &reply {
+            eprintln!("warning: {}: {e}", waiting_on(&ask.papers));
         }
-    };
-    for (i, paper) in papers.iter().enumerate() {
-        let mut row = Vec::new();
-        for service in services {
-            if down.contains(&service) {
-                row.push((service, IndexAnswer::Unavailable));
-                continue;
-            }
-            let ep = settings.endpoints(service);
-            let mut failed = None;
-            let mut by_doi = None;
-            if let Some(doi) = crossindex::pool_doi(paper) {
-                if let Ok(req) = request::lookup(service, &ep, &WorkId::Doi(doi)) {
-                    let f = fetcher.one(req, "crosscheck");
-                    match works(service, f.status, &f.body) {
-                        Ok(ws) => by_doi = ws.into_iter().next().map(Box::new),
-                        Err(e) => failed = Some(e),
-                    }
-                }
-            }
-            let title = paper.title.as_deref().unwrap_or("").trim().to_string();
-            let mut search = Vec::new();
-            if failed.is_none() && by_doi.is_none() && !title.is_empty() {
-                if let Ok(req) =
-                    request::search(service, &ep, &title, CROSSCHECK_SEARCH_LIMIT, None)
-                {
-                    let f = fetcher.one(req, "crosscheck");
-                    match works(service, f.status, &f.body) {
-                        Ok(ws) => search = ws,
-                        Err(e) => failed = Some(e),
-                    }
-                }
-            }
-            let answer = match failed {
-                Some(e) => {
-                    eprintln!("warning: paper {i}: {e}");
-                    down.insert(service);
-                    IndexAnswer::Unavailable
-                }
-                None => IndexAnswer::Answered { by_doi, search },
-            };
-            row.push((service, answer));
-        }
-        answers.push(row);
+        run.answer(ask.id, reply);
     }
-    Ok((services.to_vec(), answers))
+    Ok((run.services().to_vec(), run.index_answers()))
+}
+
+/// "paper 3", or "50 papers (0 to 52)" for a batch, as the warnings name them.
+fn waiting_on(papers: &[usize]) -> String {
+    match papers {
+        [one] => format!("paper {one}"),
+        [first, .., last] => format!("{} papers ({first} to {last})", papers.len()),
+        [] => "no paper".into(),
+    }
 }
 
 fn run_crosscheck(a: CrosscheckArgs) -> crate::error::Outcome {

@@ -1,11 +1,12 @@
 //! `citegate crosscheck` live against a loopback Crossref and OpenAlex that
-//! answer with the recorded bodies of `tests/fixtures/crosscheck` (copies of
+//! answer the core's batch requests (`filter=doi:a,doi:b`, `filter=doi:a|b`)
+//! with the recorded bodies of `tests/fixtures/crosscheck` (copies of
 //! `core/tests/fixtures/api`), with scripted faults: the report is the one
 //! the recorded run gives, and a rerun with the cache asks nothing answered.
 
 mod common;
 
-use common::{json_out, run, run_live, stderr, Answer, Hit, Server};
+use common::{batch_answer, json_out, run, run_live, stderr, Answer, Hit, Server};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -14,12 +15,21 @@ fn fixture(rel: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// Crossref from the recorded bodies; OpenAlex down (503), as the
-/// recorded `dir/openalex` says.
+/// Crossref from the recorded bodies: the two DOI papers by batch, the
+/// phantom's title search; OpenAlex down (503), as the recorded
+/// `dir/openalex` says.
 fn recorded_world(hit: &Hit) -> Answer {
+    let records = [
+        (
+            "10.1371/journal.pone.0033693",
+            fixture("dir/crossref/plos2012.json"),
+        ),
+        ("10.1038/srep16696", fixture("dir/crossref/srep2013.json")),
+    ];
+    if let Some(a) = batch_answer(hit, &records) {
+        return a;
+    }
     match hit.path.as_str() {
-        "/works/10.1371/journal.pone.0033693" => Answer::ok(fixture("dir/crossref/plos2012.json")),
-        "/works/10.1038/srep16696" => Answer::ok(fixture("dir/crossref/srep2013.json")),
         "/works" if hit.param("query.bibliographic").is_some() => {
             Answer::ok(fixture("dir/crossref/phantom2021.json"))
         }
@@ -48,16 +58,20 @@ fn live_faulty_run_gives_the_recorded_report_and_a_rerun_asks_nothing_answered()
         let faults = on.load(Ordering::SeqCst);
         let openalex = hit.param("mailto").is_none() && hit.param("api_key").is_some();
         if openalex {
-            // OpenAlex: down for the whole first run.
+            // OpenAlex: down for the whole first run, then holding none of
+            // the papers (an empty list, as it answers a batch or a search).
             if faults {
                 return Answer::status(503, "Service Unavailable");
             }
-            return Answer::status(404, "not found");
+            return Answer::ok(r#"{"meta": {"count": 0, "page": 1}, "results": []}"#);
         }
-        match (faults, hit.path.as_str(), seen) {
-            (true, "/works/10.1371/journal.pone.0033693", 0) => Answer::too_many(Some("0")),
-            (true, "/works/10.1038/srep16696", 0) => Answer::too_many(None),
-            (true, "/works", 0) => Answer::status(500, "<html>oops</html>"),
+        // Crossref: its batch is rate-limited twice (with and without a
+        // Retry-After), its title search fails once.
+        let batch = hit.batch_dois().is_some();
+        match (faults, batch, seen) {
+            (true, true, 0) => Answer::too_many(Some("0")),
+            (true, true, 1) => Answer::too_many(None),
+            (true, false, 0) => Answer::status(500, "<html>oops</html>"),
             _ => recorded_world(hit),
         }
     });
@@ -109,7 +123,8 @@ fn live_faulty_run_gives_the_recorded_report_and_a_rerun_asks_nothing_answered()
         .filter(|h| matches!(h.answered, 200 | 404))
         .map(|h| (h.method, h.target))
         .collect();
-    assert_eq!(answered.len(), 3, "{answered:?}");
+    // One Crossref batch for the two DOI papers, one search for the third.
+    assert_eq!(answered.len(), 2, "{answered:?}");
     faulty.store(false, Ordering::SeqCst);
     server.clear();
     let again = crosscheck(&server, dir.path());

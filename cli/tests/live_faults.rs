@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{api_fixture, fast, json_out, run, stderr, Answer, Hit, Server};
+use common::{api_fixture, batch_answer, fast, json_out, run, stderr, Answer, Hit, Server};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -57,8 +57,11 @@ const MATRIX: [(Fault, usize, bool); 10] = [
 /// answer with `ok`; other services answer with `other`.
 fn faulty(fault: Fault, times: usize, ok: fn(&Hit) -> Answer, other: fn(&Hit) -> Answer) -> Server {
     Server::start(move |hit, seen| {
+        let crossref_batch = hit.batch_dois().is_some() && hit.param("rows").is_some();
         let crossref = hit.param("mailto").is_none()
-            && (hit.path.starts_with("/works/10.") || hit.param("query.bibliographic").is_some());
+            && (crossref_batch
+                || hit.path.starts_with("/works/10.")
+                || hit.param("query.bibliographic").is_some());
         if !crossref {
             return other(hit);
         }
@@ -71,6 +74,19 @@ fn faulty(fault: Fault, times: usize, ok: fn(&Hit) -> Answer, other: fn(&Hit) ->
 }
 
 fn crossref_ok(hit: &Hit) -> Answer {
+    let records = [
+        (
+            "10.1371/journal.pone.0033693",
+            api_fixture("crossref/work_by_doi_plos_article.json"),
+        ),
+        (
+            "10.1038/srep16696",
+            api_fixture("crossref/work_by_doi_nature_srep.json"),
+        ),
+    ];
+    if let Some(a) = batch_answer(hit, &records) {
+        return a;
+    }
     match hit.path.as_str() {
         "/works/10.1371/journal.pone.0033693" => {
             Answer::ok(api_fixture("crossref/work_by_doi_plos_article.json"))
@@ -84,6 +100,10 @@ fn crossref_ok(hit: &Hit) -> Answer {
 }
 
 fn s2_and_openalex(hit: &Hit) -> Answer {
+    // OpenAlex holds neither DOI of the pool.
+    if let Some(a) = batch_answer(hit, &[]) {
+        return a;
+    }
     if hit.path.ends_with("/paper/search") {
         return Answer::ok(api_fixture(
             "semanticscholar/search_relevance_with_abstracts.json",

@@ -462,6 +462,41 @@ async fn cross_checking_100_doi_papers_stays_within_the_request_budget() {
 }
 
 #[wasm_bindgen_test]
+async fn crossref_failing_after_its_retries_is_out_of_the_cross_check_after_one_request() {
+    // Crossref answers 503 to everything: its first batch is tried three
+    // times, then the core reads the index as out (as the CLI does), so no
+    // paper is searched there one by one.
+    let t = Rc::new(ScriptedTransport::new(|req: &Request, n: usize| {
+        if req.service == Service::Crossref {
+            Ok(RawResponse::new(503, "Service Unavailable"))
+        } else {
+            mock(req, n)
+        }
+    }));
+    let c = client(&t, "t-cross-down");
+    let ws = workspace("t-cross-down").await;
+    let papers: Vec<PoolPaper> = (0..60)
+        .map(|n| serde_json::from_value(s2_record(n)).unwrap())
+        .collect();
+    let (state, report) = run::cross_check_run(
+        &c,
+        &ws,
+        &ep(),
+        "x",
+        &papers,
+        &[Service::Crossref, Service::OpenAlex],
+        &crossindex::Config::default(),
+    )
+    .await
+    .unwrap();
+    let count = |s: Service| t.sent().iter().filter(|x| x.request.service == s).count();
+    assert_eq!(count(Service::Crossref), 3, "one batch, three tries");
+    assert_eq!(report.indices_unavailable, ["crossref"]);
+    assert!(!state.finished, "a resume asks Crossref again");
+    assert_eq!(report.summary.high, 60, "{:?}", report.summary);
+}
+
+#[wasm_bindgen_test]
 async fn the_page_drives_the_core_run_sending_only_what_it_plans() {
     use citegate_core::ids::Doi;
     use citegate_core::resolve::{Options, Outcome, Reference, Run, Surface};

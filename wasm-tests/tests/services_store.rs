@@ -446,3 +446,52 @@ async fn a_workspace_from_before_papers_moves_into_the_first_and_papers_keep_the
         Some(json!({"papers": []}))
     );
 }
+
+/// Five `.bib` runs of one paper in turn: only the checkpoints of the three
+/// most recently started stay, with those stored before the list existed
+/// pruned first; another paper's checkpoint and other runs are untouched.
+#[wasm_bindgen_test]
+async fn only_the_most_recent_bib_runs_keep_their_checkpoints() {
+    use citegate_core::resolve::{Options, Reference, Surface};
+    use citegate_web::services::db::WORKSPACE_STORE;
+    use citegate_web::services::{prune, resolve};
+    let db = fresh("t-prune-resolve").await;
+    let ws = Workspace::new(db.clone());
+    let stale = json!({"stale": true});
+    ws.put("run:resolve-0000000000000000", &stale)
+        .await
+        .unwrap();
+    ws.put("run:verify-1", &stale).await.unwrap();
+    db.put(WORKSPACE_STORE, "paper:p2:run:resolve-theirs", "{}")
+        .await
+        .unwrap();
+    let mut started = Vec::new();
+    for n in 0..5 {
+        let refs = vec![Reference {
+            key: format!("k{n}"),
+            title: Some(format!("A title of draft {n}")),
+            ..Reference::default()
+        }];
+        let key = resolve::checkpoint_key(&refs);
+        let opts = Options::new(Endpoints::public(), Surface::Browser);
+        let (_, resumed) = resolve::resume_or_new(&ws, &key, refs, opts).await;
+        assert!(!resumed);
+        // The page's drive writes the checkpoint as replies come in.
+        ws.put(&key, &json!({"run": n})).await.unwrap();
+        started.push(key);
+    }
+    let mut left = ws.keys_with_prefix(&prune::resolve_prefix()).await.unwrap();
+    left.sort();
+    let mut newest: Vec<String> = started[2..].to_vec();
+    newest.sort();
+    assert_eq!(left, newest);
+    let recent: Vec<String> = ws.get(prune::RECENT).await.unwrap().unwrap();
+    let newest_first: Vec<String> = started.iter().rev().take(3).cloned().collect();
+    assert_eq!(recent, newest_first);
+    assert_eq!(ws.get::<Value>("run:verify-1").await.unwrap(), Some(stale));
+    assert!(db
+        .get(WORKSPACE_STORE, "paper:p2:run:resolve-theirs")
+        .await
+        .unwrap()
+        .is_some());
+}

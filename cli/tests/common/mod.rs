@@ -128,6 +128,43 @@ impl Hit {
     }
 }
 
+impl Hit {
+    /// The DOIs a batch lookup asks for, lowercased: Crossref's
+    /// `filter=doi:a,doi:b` or OpenAlex's `filter=doi:a|b`; `None` for any
+    /// other request.
+    pub fn batch_dois(&self) -> Option<Vec<String>> {
+        let f = self.param("filter")?.strip_prefix("doi:")?;
+        Some(
+            f.split([',', '|'])
+                .map(|d| d.trim().trim_start_matches("doi:").to_lowercase())
+                .collect(),
+        )
+    }
+}
+
+/// A batch lookup answered as the service answers it, from recorded
+/// single-work bodies (`(DOI, body)`): the records whose DOI the batch asks
+/// for, in one list. Crossref's form (it asks `rows`) is a `work-list` of
+/// each body's `message`; OpenAlex's (it asks `per_page`) a `results` list
+/// of the bodies. A DOI it does not hold is simply absent, as in life.
+/// `None` when `hit` is no batch.
+pub fn batch_answer(hit: &Hit, records: &[(&str, String)]) -> Option<Answer> {
+    let dois = hit.batch_dois()?;
+    let found: Vec<serde_json::Value> = records
+        .iter()
+        .filter(|(doi, _)| dois.contains(&doi.to_lowercase()))
+        .map(|(_, body)| serde_json::from_str(body).expect("recorded json"))
+        .collect();
+    let body = if hit.param("rows").is_some() {
+        let items: Vec<&serde_json::Value> = found.iter().map(|r| &r["message"]).collect();
+        serde_json::json!({"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
+            "message": {"facets": {}, "total-results": items.len(), "items": items}})
+    } else {
+        serde_json::json!({"meta": {"count": found.len(), "page": 1}, "results": found})
+    };
+    Some(Answer::ok(body.to_string()))
+}
+
 /// What the server does with one request.
 #[derive(Debug, Clone)]
 pub enum Answer {

@@ -21,7 +21,7 @@
 use super::{pool_doi, verify, Confidence, Config, Flag, IndexAnswer, Report, Verdict};
 use crate::pool::PoolPaper;
 use crate::works::request::{self, Endpoints, Request, WorkId};
-use crate::works::{Page, Service, Work};
+use crate::works::{parse_response, ApiError, ApiErrorKind, Page, Service, Work};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
@@ -118,6 +118,35 @@ pub enum Reply {
     /// This request failed (a rejected query, an unreadable body); the
     /// service stays in the run.
     Failed(String),
+}
+
+impl Reply {
+    /// How the run reads the final answer to one of its requests, once the
+    /// caller's transport has retried it as the fetch policy says: a
+    /// readable list is a [`Reply::Page`]; no response (status 0), a rate
+    /// limit or a server error still standing after the retries, or a
+    /// refusal (401, 403) is [`Reply::Unavailable`], the index is out for
+    /// the run; any other status (a rejected query, a 404 route) or an
+    /// unreadable success body is [`Reply::Failed`], this request only.
+    pub fn from_answer(service: Service, status: u16, body: &str) -> Reply {
+        match parse_response(service, status, body) {
+            Ok(page) => Reply::Page(page),
+            Err(e) => Reply::from_error(&e, e.to_string()),
+        }
+    }
+
+    /// The same reading of a request that ended in `error` after the
+    /// caller's retries, described by `message` (a transport that has
+    /// already parsed the answer, such as the app's client, says more).
+    pub fn from_error(error: &ApiError, message: String) -> Reply {
+        match error.kind {
+            ApiErrorKind::Network
+            | ApiErrorKind::RateLimited
+            | ApiErrorKind::Server
+            | ApiErrorKind::Forbidden => Reply::Unavailable(message),
+            _ => Reply::Failed(message),
+        }
+    }
 }
 
 /// One request to send.
@@ -447,20 +476,34 @@ impl CrossRun {
         })
     }
 
-    /// The report and each paper's verdict over the answers so far
-    /// ([`super::verify`]). Unlike the reference script, whose `flagged`
-    /// lists only `low` and `conflict`, this report's `flagged` lists every
-    /// paper below `high`, so a `medium` paper is not missing from the list
-    /// of papers to review.
-    pub fn report(&self) -> (Report, Vec<Verdict>) {
-        let answers: Vec<Vec<(Service, IndexAnswer)>> = (0..self.papers.len())
+    /// The services asked, in the run's order.
+    pub fn services(&self) -> &[Service] {
+        &self.services
+    }
+
+    /// Each paper's answers so far in the form [`super::verify`] reads,
+    /// by paper position (a paper nobody answered has an empty row). A
+    /// caller that keeps the reference report, whose `flagged` lists only
+    /// `low` and `conflict` (the CLI), passes them to [`super::verify`]
+    /// with [`CrossRun::services`].
+    pub fn index_answers(&self) -> Vec<Vec<(Service, IndexAnswer)>> {
+        (0..self.papers.len())
             .map(|i| {
                 self.answers
                     .get(&i)
                     .map(|m| m.iter().map(|(s, a)| (*s, a.to_core())).collect())
                     .unwrap_or_default()
             })
-            .collect();
+            .collect()
+    }
+
+    /// The report and each paper's verdict over the answers so far
+    /// ([`super::verify`]). Unlike the reference script, whose `flagged`
+    /// lists only `low` and `conflict`, this report's `flagged` lists every
+    /// paper below `high`, so a `medium` paper is not missing from the list
+    /// of papers to review.
+    pub fn report(&self) -> (Report, Vec<Verdict>) {
+        let answers = self.index_answers();
         let (mut report, verdicts) = verify(&self.papers, &self.services, &answers, &self.cfg);
         report.flagged = self
             .papers

@@ -159,6 +159,22 @@ impl Db {
         Ok(())
     }
 
+    /// Every key of `store`, in key order (the values are not read).
+    pub async fn keys(&self, store: &str) -> Result<Vec<String>, StoreError> {
+        let tx = self
+            .db
+            .transaction(&[store], TransactionMode::ReadOnly)
+            .map_err(|e| err("list", e))?;
+        let st = tx.object_store(store).map_err(|e| err("list", e))?;
+        let keys = st
+            .get_all_keys(None, None)
+            .map_err(|e| err("list", e))?
+            .await
+            .map_err(|e| err("list", e))?;
+        let _ = tx.await;
+        Ok(keys.into_iter().filter_map(|k| k.as_string()).collect())
+    }
+
     /// Every key and text of `store`, in key order.
     pub async fn entries(&self, store: &str) -> Result<Vec<(String, String)>, StoreError> {
         let tx = self

@@ -25,6 +25,7 @@
 //! Web Locks), [`cache`] (IndexedDB response cache with `s2_cache.json`
 //! export), [`store`] (workspace documents), [`settings`] (persistent
 //! settings; secrets kept apart by type), [`run`] (checkpointed drivers),
+//! [`prune`] (old `.bib` run checkpoints deleted, the few most recent kept),
 //! [`sliced`] (long work a slice at a time, with a cancel token),
 //! and the plumbing [`db`], [`lock`], [`clock`].
 
@@ -32,6 +33,7 @@ pub mod cache;
 pub mod clock;
 pub mod db;
 pub mod lock;
+pub mod prune;
 pub mod resolve;
 pub mod run;
 pub mod settings;

@@ -13,7 +13,8 @@
 //! [`drive_saving`] also writes the run's [`Checkpoint`] to the workspace as
 //! replies come in (at most twice a second, and at the end), and
 //! [`resume_or_new`] starts from it, so a reload mid-`.bib` goes on where it
-//! stopped instead of asking the services again.
+//! stopped instead of asking the services again; only the few most recently
+//! started runs of a paper keep their checkpoints ([`super::prune`]).
 
 use crate::api::Client;
 use crate::services::clock::{sleep_ms, wall_now};
@@ -49,13 +50,16 @@ pub fn checkpoint_key(refs: &[Reference]) -> String {
 /// The run of `refs` stored under `key` when one for these references
 /// stopped before the end, else a new run (a finished run is not resumed:
 /// checking again asks again what could not be asked, and the response
-/// cache answers the rest); `true` when it was resumed.
+/// cache answers the rest); `true` when it was resumed. The run becomes the
+/// paper's most recent one and its checkpoints beyond the few most recent
+/// are deleted ([`super::prune`]; a store failure there costs nothing).
 pub async fn resume_or_new(
     ws: &Workspace,
     key: &str,
     refs: Vec<Reference>,
     opts: Options,
 ) -> (Run, bool) {
+    let _ = super::prune::on_start(ws, key).await;
     if let Ok(Some(saved)) = ws.get::<Checkpoint>(key).await {
         let (done, total) = saved.progress();
         if done < total {

@@ -292,10 +292,16 @@ pub async fn cross_check_drive(
             CrossNext::Send(ask) => ask,
             CrossNext::AwaitReplies | CrossNext::Done => break,
         };
+        // Whether a failure takes the index out for the run is the core's
+        // reading of the service's error ([`CrossReply::from_error`]), as
+        // in the CLI; the client has already retried it.
         let reply = match client.page(&ask.request).await {
             Ok(page) => CrossReply::Page(page),
             Err(e) if e.is_unavailable() => CrossReply::Unavailable(e.to_string()),
-            Err(e) => CrossReply::Failed(e.to_string()),
+            Err(e) => match &e {
+                ClientError::Api { error, .. } => CrossReply::from_error(error, e.to_string()),
+                _ => CrossReply::Failed(e.to_string()),
+            },
         };
         let changed = run.answer(ask.id, reply);
         if !changed.is_empty() {

@@ -227,6 +227,22 @@ impl Workspace {
         self.db.delete_key(WORKSPACE_STORE, &self.key(key)).await
     }
 
+    /// The names of the open paper's documents that start with `prefix`
+    /// (as pages name them, without the paper's prefix), in key order.
+    pub async fn keys_with_prefix(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let scope = scoped(&self.paper.borrow(), "");
+        Ok(self
+            .db
+            .keys(WORKSPACE_STORE)
+            .await?
+            .into_iter()
+            .filter_map(|k| {
+                let name = k.strip_prefix(&scope)?;
+                (name.starts_with(prefix) && !is_shared(name)).then(|| name.to_string())
+            })
+            .collect())
+    }
+
     /// Every document, as one JSON object (name → document).
     pub async fn export_json(&self) -> Result<String, StoreError> {
         let mut all = Map::new();

@@ -415,6 +415,139 @@ fn a_paper_without_a_title_or_doi_is_asked_nothing() {
     assert_eq!(run.report().1[0].confidence, Confidence::Low);
 }
 
+// ---- reading a transport's final answer ------------------------------------
+
+/// The kind of [`Reply::from_answer`]'s reading of `(status, body)` from `service`.
+fn check_reply(service: Service, status: u16, body: &str, expected: &str) {
+    let got = match Reply::from_answer(service, status, body) {
+        Reply::Page(p) => format!("page:{}", p.works.len()),
+        Reply::Unavailable(_) => "unavailable".into(),
+        Reply::Failed(_) => "failed".into(),
+    };
+    assert_eq!(got, expected, "{service:?} {status} {body:.60}");
+}
+
+#[test]
+fn a_final_answer_is_a_page_an_index_out_or_one_failed_request() {
+    use Service::{Crossref, OpenAlex};
+    let list = fixture("crossref/search_query_ecology_rows2.json");
+    check_reply(Crossref, 200, &list, "page:2");
+    check_reply(
+        OpenAlex,
+        200,
+        &fixture("openalex/list_5_mixed_types.json"),
+        "page:5",
+    );
+    check_reply(
+        OpenAlex,
+        200,
+        r#"{"meta":{"count":0},"results":[]}"#,
+        "page:0",
+    );
+    // Still failing after the caller's retries, or refused: out for the run.
+    check_reply(Crossref, 0, "crossref: connection refused", "unavailable");
+    check_reply(OpenAlex, 429, r#"{"error":"rate limit"}"#, "unavailable");
+    check_reply(Crossref, 503, "Service Unavailable", "unavailable");
+    check_reply(Crossref, 500, "<html>oops</html>", "unavailable");
+    check_reply(OpenAlex, 403, r#"{"error":"bad key"}"#, "unavailable");
+    check_reply(OpenAlex, 401, "", "unavailable");
+    // This request only: a rejected query, a missing route, a broken body.
+    check_reply(
+        Crossref,
+        400,
+        &fixture("crossref/error_400_query_with_doi.json"),
+        "failed",
+    );
+    check_reply(Crossref, 404, "Resource not found.", "failed");
+    check_reply(
+        Crossref,
+        200,
+        r#"{"message": {"items": [ {"DOI": "#,
+        "failed",
+    );
+    check_reply(OpenAlex, 200, "[1, 2]", "failed");
+}
+
+#[test]
+fn an_error_already_read_is_judged_by_its_kind_and_keeps_the_callers_words() {
+    let check = |status: u16, expected: Reply| {
+        let e = crate::works::ApiError::new(Service::Crossref, status, "x");
+        assert_eq!(Reply::from_error(&e, "words".into()), expected, "{status}");
+    };
+    let out = || Reply::Unavailable("words".into());
+    let failed = || Reply::Failed("words".into());
+    for status in [0, 429, 500, 502, 503, 401, 403] {
+        check(status, out());
+    }
+    for status in [400, 404, 410, 422, 418] {
+        check(status, failed());
+    }
+}
+
+#[test]
+fn an_index_answering_server_errors_costs_one_request_not_one_per_paper() {
+    // 120 DOI papers and 3 without: OpenAlex answers 503 (after the
+    // transport's retries) to everything.
+    let papers = pool(123, |i| i >= 120);
+    let w = world(&papers);
+    let answer = |req: &Request| {
+        if req.service == Service::OpenAlex {
+            Reply::from_answer(Service::OpenAlex, 503, "Service Unavailable")
+        } else {
+            w(req)
+        }
+    };
+    let mut run = CrossRun::new(
+        papers.clone(),
+        both(),
+        ep(),
+        Config::default(),
+        BTreeMap::new(),
+    );
+    let sent = drive(&mut run, answer);
+    let kinds: Vec<String> = sent.iter().map(kind).collect();
+    let count = |k: &str| kinds.iter().filter(|x| *x == k).count();
+    assert_eq!(count("openalex:batch") + count("openalex:search"), 1);
+    assert_eq!(count("crossref:batch"), 3);
+    assert_eq!(count("crossref:search"), 3);
+    let (report, _) = run.report();
+    assert_eq!(report.indices_unavailable, ["openalex"]);
+}
+
+#[test]
+fn index_answers_give_verify_the_runs_answers() {
+    // Paper 1 is nowhere, paper 0 a year off: the run's report flags both,
+    // `verify` over `index_answers` only the low one (the reference report).
+    let mut papers = pool(3, |_| true);
+    papers[0].year = Some(2017);
+    papers[1].title = Some("A title no index holds".into());
+    let found = pool(3, |_| true);
+    let w = world(&found);
+    let mut run = CrossRun::new(
+        papers.clone(),
+        both(),
+        ep(),
+        Config::default(),
+        BTreeMap::new(),
+    );
+    drive(&mut run, |r| w(r));
+    let answers = run.index_answers();
+    assert_eq!(answers.len(), 3);
+    assert!(answers.iter().all(|row| row.len() == 2));
+    let (reference, verdicts) = verify(&papers, run.services(), &answers, &Config::default());
+    let (report, run_verdicts) = run.report();
+    assert_eq!(verdicts, run_verdicts);
+    assert_eq!(reference.summary, report.summary);
+    let keys = |r: &Report| {
+        r.flagged
+            .iter()
+            .map(|f| f.bibtex_key.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keys(&reference), ["p1"]);
+    assert_eq!(keys(&report), ["p0", "p1"]);
+}
+
 #[test]
 fn tiers_are_described_in_words() {
     for t in Confidence::ALL {
