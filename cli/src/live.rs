@@ -555,6 +555,31 @@ fn with_contact(req: &mut Request, contacts: &HashMap<Service, String>) {
     req.url = format!("{base}?{}", ser.finish());
 }
 
+/// Whether progress is drawn: not when `quiet` (e.g. `--json`), nor when
+/// stderr is not a terminal.
+fn shows_progress(quiet: bool) -> bool {
+    !quiet && std::io::stderr().is_terminal()
+}
+
+/// A progress bar with an ETA on stderr, labelled `what`.
+fn new_bar(what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{msg} [{bar:30}] {pos}/{len} elapsed {elapsed} eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
+/// The progress bar of a driver that counts its own items (the length is
+/// the caller's to set), or `None` when progress is not drawn.
+pub fn progress_bar(what: &str, quiet: bool) -> Option<indicatif::ProgressBar> {
+    shows_progress(quiet).then(|| new_bar(what))
+}
+
 /// Sends, sleeps, caches and shows progress; one per run.
 pub struct Executor {
     contacts: HashMap<Service, String>,
@@ -590,7 +615,7 @@ impl Executor {
             client: Client::new(settings.timeout_ms),
             cache,
             clock: Instant::now(),
-            show_progress: !quiet && std::io::stderr().is_terminal(),
+            show_progress: shows_progress(quiet),
             sent: 0,
             from_cache: 0,
         })
@@ -609,17 +634,7 @@ impl Executor {
 
     /// Runs `machine` to `Done`; `what` labels the progress line.
     pub fn drive(&mut self, machine: &mut impl Machine, what: &str) {
-        let bar = self.show_progress.then(|| {
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg} [{bar:30}] {pos}/{len} elapsed {elapsed} eta {eta}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar.set_message(what.to_string());
-            bar
-        });
+        let bar = self.show_progress.then(|| new_bar(what));
         loop {
             if let Some(b) = &bar {
                 let (done, total) = machine.progress();

@@ -16,6 +16,7 @@ mod live;
 mod llm;
 mod match_cmds;
 mod pool_cmds;
+mod pool_verify;
 mod search_cmds;
 mod tex_cmds;
 mod write_cmds;

@@ -6,18 +6,15 @@
 //! candidates that could not be decided), 2 bad input.
 
 use crate::error::{Error, Outcome};
-use crate::io::{
-    json_error, load_responses, print_json, read_text, recorded, response_key, FAIL, PASS,
-};
-use crate::live::{Fetcher, LiveArgs};
+use crate::io::{json_error, print_json, read_text, FAIL, PASS};
+use crate::live::LiveArgs;
+use crate::pool_verify::{self, Verified};
 use citegate_core::bibtex::write::write_bib;
 use citegate_core::candidates::{self, PRE_DEDUP_THRESHOLD};
 use citegate_core::cutoff::Date;
 use citegate_core::pool::{self, Pool, Severity};
 use citegate_core::prompt::{self, PromptValues};
-use citegate_core::verify::{self, Decision, VerifyOptions};
-use citegate_core::works::request;
-use citegate_core::works::Service;
+use citegate_core::verify::VerifyOptions;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -100,7 +97,8 @@ pub struct VerifyArgs {
     /// directory of `<key>.json` files, where the key is the title
     /// lowercased with only letters and digits kept. A value is a response
     /// body, or {"status": N, "body": …} to give the HTTP status. Without
-    /// it, each candidate is searched on Semantic Scholar (live)
+    /// it, Semantic Scholar is asked live: candidates with a DOI or arXiv id
+    /// in batches of 500, the rest (and ids it does not know) by title
     #[arg(long)]
     responses: Option<PathBuf>,
     /// The research cutoff, YYYY-MM-DD
@@ -255,152 +253,23 @@ fn run_outline(a: OutlineArgs) -> Outcome {
     Ok(PASS)
 }
 
-/// Hits asked of Semantic Scholar per candidate, as the reference's
-/// `s2_search.py` does by default.
-const S2_SEARCH_LIMIT: usize = 5;
-
-/// An answer: the HTTP status when known, and the body.
-type Recorded = (Option<u16>, String);
-
-/// Each candidate's Semantic Scholar answer `(status, body)`, from the
-/// recorded responses (`None`: none recorded) or live.
-fn verify_answers(
-    responses: Option<&Path>,
-    live: &LiveArgs,
-    quiet: bool,
-    cands: &[candidates::Candidate],
-) -> Result<Vec<Option<Recorded>>, Error> {
-    if let Some(path) = responses {
-        let responses = load_responses(path)?;
-        let mut by_key: std::collections::HashMap<String, &Value> =
-            std::collections::HashMap::new();
-        for (k, v) in &responses {
-            by_key.insert(k.clone(), v);
-            by_key.entry(response_key(k)).or_insert(v);
-        }
-        return Ok(cands
-            .iter()
-            .map(|c| {
-                by_key
-                    .get(&c.title)
-                    .or_else(|| by_key.get(&response_key(&c.title)))
-                    .map(|v| recorded(v))
-            })
-            .collect());
-    }
-    let settings = live.settings()?;
-    let mut fetcher = Fetcher::new(&settings, quiet)?;
-    let ep = settings.endpoints(Service::SemanticScholar);
-    let mut requests = Vec::new();
-    for c in cands {
-        let req = request::search(
-            Service::SemanticScholar,
-            &ep,
-            &c.title,
-            S2_SEARCH_LIMIT,
-            None,
-        )
-        .map_err(Error::core)?;
-        requests.push(req);
-    }
-    let finals = fetcher.fetch(requests, "verify");
-    Ok(finals
-        .into_iter()
-        .map(|f| Some((Some(f.status), f.body)))
-        .collect())
-}
-
-/// What became of one candidate.
-#[derive(serde::Serialize)]
-#[serde(untagged)]
-enum RowOutcome {
-    /// `"no_response"` or `"error"`.
-    Missing(&'static str),
-    /// The core's decision.
-    Decided(Decision),
-}
-
-/// One candidate's row of `verify --json`.
-#[derive(serde::Serialize)]
-struct Row {
-    index: usize,
-    title: String,
-    outcome: RowOutcome,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<citegate_core::Error>,
-}
-
-impl Row {
-    /// The row in words, for the text output.
-    fn describe(&self) -> String {
-        match (&self.outcome, &self.error) {
-            (RowOutcome::Decided(d), _) => d.describe(),
-            (RowOutcome::Missing(_), Some(e)) => format!("undecided: {}", e.message),
-            (RowOutcome::Missing(_), None) => "undecided: no response".to_string(),
-        }
-    }
-}
-
-/// Every candidate decided: the accepted papers, a row per candidate with
-/// its outcome, and how many could not be decided.
-struct Verified {
-    accepted: Vec<citegate_core::pool::PoolPaper>,
-    rows: Vec<Row>,
-    undecided: usize,
-}
-
-fn decide_all(
-    cands: &[candidates::Candidate],
-    answers: Vec<Option<Recorded>>,
-    opts: &VerifyOptions,
-) -> Verified {
-    let mut v = Verified {
-        accepted: Vec::new(),
-        rows: Vec::new(),
-        undecided: 0,
-    };
-    for (i, (c, found)) in cands.iter().zip(answers).enumerate() {
-        let (outcome, error) = match found {
-            None => {
-                v.undecided += 1;
-                (RowOutcome::Missing("no_response"), None)
-            }
-            Some((status, body)) => match verify::decide_body(c, &body, status, 0, opts) {
-                Ok(d) => {
-                    if let Decision::Accepted { paper, .. } = &d {
-                        v.accepted.push((**paper).clone());
-                    }
-                    (RowOutcome::Decided(d), None)
-                }
-                Err(e) => {
-                    v.undecided += 1;
-                    (RowOutcome::Missing("error"), Some(e))
-                }
-            },
-        };
-        v.rows.push(Row {
-            index: i,
-            title: c.title.clone(),
-            outcome,
-            error,
-        });
-    }
-    v
-}
-
 fn run_verify(a: VerifyArgs) -> Outcome {
     let cutoff = parse_cutoff(&a.cutoff)?;
     let text = read_text(&a.candidates)?;
     let cands = candidates::parse_candidates(&text).map_err(|e| Error::input(&a.candidates, e))?;
-    let answers = verify_answers(a.responses.as_deref(), &a.live, a.json, &cands)?;
     let mut opts = VerifyOptions::new(cutoff);
     opts.paper_faithful = a.paper_faithful;
     opts.substring_bypass = !a.no_substring_bypass;
+    let v = match &a.responses {
+        Some(path) => pool_verify::recorded_run(path, &cands, &opts)?,
+        None => pool_verify::live_run(&a.live, a.json, &cands, &opts)?,
+    };
+    let n_rejected = v.rejected();
     let Verified {
         accepted,
         rows,
         undecided,
-    } = decide_all(&cands, answers, &opts);
+    } = v;
     if let Some(out) = &a.out {
         let pool = Pool {
             papers: accepted.clone(),
@@ -408,7 +277,6 @@ fn run_verify(a: VerifyArgs) -> Outcome {
         };
         write_text(out, &pool::to_json(&pool))?;
     }
-    let n_rejected = cands.len() - accepted.len() - undecided;
     if a.json {
         print_json(&json!({
             "n_candidates": cands.len(),
@@ -631,15 +499,14 @@ fn run_chain(mut a: ChainArgs) -> Outcome {
     // 2. verify (live, Semantic Scholar, 1 request/s unless told otherwise)
     let cands =
         candidates::parse_candidates(&to_pretty(&deduped)).map_err(|e| Error::input(&path, e))?;
-    let answers = verify_answers(None, &a.live, a.json, &cands)?;
-    let v = decide_all(&cands, answers, &VerifyOptions::new(cutoff));
+    let v = pool_verify::live_run(&a.live, a.json, &cands, &VerifyOptions::new(cutoff))?;
     let path = ws.join("raw_pool.json");
     let raw = Pool {
         papers: v.accepted.clone(),
         ..Pool::default()
     };
     write_text(&path, &pool::to_json(&raw))?;
-    let n_rejected = cands.len() - v.accepted.len() - v.undecided;
+    let n_rejected = v.rejected();
     say(format!(
         "verify: {} accepted, {} rejected, {} undecided -> {}",
         v.accepted.len(),

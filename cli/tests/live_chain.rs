@@ -123,3 +123,29 @@ fn a_missing_workspace_is_bad_input() {
     let o = run(&["pool-chain", "--cutoff", "October"], &[]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn the_chain_verifies_candidates_with_ids_in_one_batch() {
+    use common::s2_pool::{self, Paper};
+    let server = s2_pool::server(vec![
+        Paper::new("Sparse Attention Routing", "2018-03-01").doi("10.1000/a1"),
+        Paper::new("Graph Kernels at Scale", "2019-05-02").arxiv("1905.00002"),
+        Paper::new("Learning to Rank Citations", "2018-11-11"),
+    ]);
+    let ws = tempdir();
+    common::write(
+        ws.path(),
+        "raw_candidates.json",
+        r#"[{"title": "Sparse Attention Routing", "doi": "10.1000/a1"},
+            {"title": "Graph Kernels at Scale", "url": "https://arxiv.org/abs/1905.00002"},
+            {"title": "Learning to Rank Citations"}]"#,
+    );
+    let o = chain(&server, ws.path(), &["--no-crosscheck"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Three candidates, two requests (one search each would be three).
+    assert_eq!(
+        s2_pool::requests(&server),
+        ["batch 2", "search Learning to Rank Citations"]
+    );
+    assert_eq!(json_out(&o)["steps"][1]["detail"]["n_accepted"], 3);
+}

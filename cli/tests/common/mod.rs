@@ -14,6 +14,8 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub mod s2_pool;
+
 /// The `citegate` binary under test.
 pub fn citegate() -> Command {
     Command::new(env!("CARGO_BIN_EXE_citegate"))
