@@ -22,6 +22,11 @@ const CANDIDATES: &str = r#"{"candidates": [
 
 /// The scripted faults by title; everything else answers from the fixture.
 fn faulty(hit: &Hit, seen: usize) -> Answer {
+    // OpenAlex, which the run asks once Semantic Scholar is given up, is
+    // down as well: what is left stays unverified with both reasons.
+    if hit.path.ends_with("/works") {
+        return Answer::status(503, "openalex is down too");
+    }
     let q = hit.param("query").unwrap_or("");
     // The core sends "R-CNN" as "R CNN" (Semantic Scholar reads a hyphen
     // as an operator): titles are matched with every space as a hyphen.
@@ -125,7 +130,11 @@ fn a_faulty_run_ends_with_every_candidate_decided_or_unverified_and_a_rerun_asks
     }
     assert!(got[4].1.contains("parsing"), "{}", got[4].1);
     assert!(got[5].1.contains("semantic_scholar"), "{}", got[5].1);
-    assert!(got[6].1.contains("unreachable"), "{}", got[6].1);
+    // The candidate after the drop is not sent to Semantic Scholar (out for
+    // the run) but to OpenAlex, which fails too.
+    for row in &got[5..] {
+        assert!(row.1.contains("; then openalex answered 503"), "{}", row.1);
+    }
     assert_eq!(
         (
             v["n_accepted"].as_u64(),
