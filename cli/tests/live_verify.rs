@@ -392,3 +392,80 @@ fn no_progress_is_drawn_when_stderr_is_not_a_terminal() {
     assert_eq!(stderr(&o), "");
     assert!(stdout(&o).contains("1 accepted"), "{}", stdout(&o));
 }
+
+#[test]
+fn semantic_scholar_shut_the_pool_is_accepted_on_openalex_records_and_says_so() {
+    // Semantic Scholar answers 429 to everything; OpenAlex holds two of the
+    // three titles, with abstracts and dates.
+    let server = Server::start(|h, _| {
+        if !h.path.ends_with("/works") {
+            return Answer::too_many(None);
+        }
+        let search = h.param("search").unwrap_or("");
+        let work = |title: &str, date: &str| {
+            serde_json::json!({"id": "https://openalex.org/W7", "title": title, "display_name": title,
+                "publication_date": date, "publication_year": date[..4].parse::<i32>().unwrap(),
+                "abstract_inverted_index": {"An": [0], "abstract": [1]}})
+        };
+        let results = if search.contains('"') {
+            vec![
+                work("Attention Is All You Need", "2017-06-12"),
+                work("Deep Residual Learning for Image Recognition", "2015-12-10"),
+            ]
+        } else {
+            Vec::new()
+        };
+        Answer::ok(
+            serde_json::json!({"meta": {"count": results.len()}, "results": results}).to_string(),
+        )
+    });
+    let dir = tempdir();
+    let cands = write(
+        dir.path(),
+        "candidates.json",
+        r#"{"candidates": [
+          {"title": "Attention Is All You Need"},
+          {"title": "Deep Residual Learning for Image Recognition"},
+          {"title": "A Paper That Only Semantic Scholar Might Know"}
+        ]}"#,
+    );
+    let out = dir.path().join("raw_pool.json").display().to_string();
+    let o = run_live(
+        &server,
+        &[
+            "verify",
+            "--in",
+            &cands,
+            "--cutoff",
+            "2020-01-01",
+            "--out",
+            &out,
+            "--json",
+        ],
+        &[],
+    );
+    let v = json_out(&o);
+    let got = rows(&v);
+    assert_eq!(got[0].1, "accepted", "{}", stderr(&o));
+    assert_eq!(got[1].1, "accepted");
+    // OpenAlex lacking a title does not reject it: undecided, both reasons.
+    assert!(got[2].1.starts_with("error:"), "{}", got[2].1);
+    assert!(
+        got[2]
+            .1
+            .contains("; then openalex found no paper with this title"),
+        "{}",
+        got[2].1
+    );
+    let pool: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    for p in pool["papers"].as_array().unwrap() {
+        assert_eq!(p["verified_by"], "openalex", "{p}");
+    }
+    // Semantic Scholar was given up once; the rest went to OpenAlex.
+    let s2 = server
+        .hits()
+        .iter()
+        .filter(|h| !h.path.ends_with("/works"))
+        .count();
+    assert!((2..=6).contains(&s2), "{s2} requests to semantic scholar");
+}
