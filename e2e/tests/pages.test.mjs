@@ -82,3 +82,24 @@ test("bibtex check of the example flags the fabricated entry and verifies a real
   });
   assert.deepEqual(errors, []);
 });
+
+test("pages without storage are shown at once: with IndexedDB never opening, Title match and Start render, the Pool says it is starting", async () => {
+  await withPage(app.browser, "storage-wait", async (page) => {
+    // An IndexedDB whose open request never succeeds nor fails.
+    await page.addInitScript(() => {
+      indexedDB.open = () => ({});
+    });
+    await app.open(page, "#/match");
+    await page.waitForSelector("#score");
+    await page.fill("#candidate", "Attention Is All You Need");
+    await page.fill("#found", "Attention is all you need");
+    await page.waitForFunction(() => document.querySelector("#score")?.textContent === "100");
+    assert.equal(await page.$("#loading"), null);
+    await page.evaluate(() => { location.hash = "#/"; });
+    await page.waitForFunction(() => document.title === "citegate — check your citations");
+    assert.equal(await page.$("#loading"), null);
+    await page.evaluate(() => { location.hash = "#/pool"; });
+    await page.waitForSelector("#loading");
+    assert.equal(await page.textContent("#loading"), "starting…");
+  });
+});

@@ -169,13 +169,18 @@ pub fn App() -> impl IntoView {
             <main class="page" id="main" tabindex="-1">
                 {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
                 {move || {
-                    let Some(services) = ready.get() else {
-                        return view! { <p class="muted" id="loading">"starting…"</p> }.into_any();
-                    };
-                    if let Some(s) = services {
-                        provide_context(s);
+                    let page = page.get();
+                    // A page without storage is shown at once (and not
+                    // rebuilt when the services open); the others wait.
+                    if page.needs_services() {
+                        let Some(services) = ready.get() else {
+                            return view! { <p class="muted" id="loading">"starting…"</p> }.into_any();
+                        };
+                        if let Some(s) = services {
+                            provide_context(s);
+                        }
                     }
-                    match page.get() {
+                    match page {
                     Page::Start => pages::start::StartPage().into_any(),
                     Page::TitleMatch => pages::title_match::TitleMatchPage().into_any(),
                     Page::Coverage => pages::coverage::CoveragePage().into_any(),

@@ -78,6 +78,13 @@ impl Page {
         matches!(self, Page::TitleMatch)
     }
 
+    /// Whether the page needs the browser services (storage, throttle,
+    /// cache) and so waits for them to open; the others are shown at once,
+    /// which is the app's first render on a cold load.
+    pub fn needs_services(self) -> bool {
+        !matches!(self, Page::Start | Page::TitleMatch)
+    }
+
     /// The document title while the page is shown.
     pub fn document_title(self) -> String {
         match self {
@@ -129,5 +136,14 @@ mod tests {
         );
         let tools: Vec<Page> = Page::ALL.into_iter().filter(|p| p.is_tool()).collect();
         assert_eq!(tools, vec![Page::TitleMatch]);
+    }
+
+    #[test]
+    fn only_pages_without_storage_skip_the_wait() {
+        let at_once: Vec<Page> = Page::ALL
+            .into_iter()
+            .filter(|p| !p.needs_services())
+            .collect();
+        assert_eq!(at_once, vec![Page::Start, Page::TitleMatch]);
     }
 }
