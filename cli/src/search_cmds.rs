@@ -15,7 +15,7 @@ use citegate_core::search::{
 };
 use citegate_core::works::request::YearRange;
 use citegate_core::works::request::{self, WorkId};
-use citegate_core::works::{parse_response, ApiError, ApiErrorKind, Service, Work};
+use citegate_core::works::{parse_response, Service};
 use clap::{Args, Subcommand};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -523,18 +523,14 @@ impl Recorded {
             })
     }
 
-    /// The works of one recorded response; `Ok(vec![])` for a 404, `Err` for
-    /// any other error (the index counts as unavailable, as in the reference).
-    fn works(&self, value: &Value) -> Result<Vec<Work>, ApiError> {
-        let (status, body) = recorded(value);
-        match parse_response(self.service, status.unwrap_or(200), &body) {
-            Ok(page) => Ok(page.works),
-            Err(e) if e.kind == ApiErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(e),
-        }
-    }
-
-    fn answer(&self, paper: &PoolPaper, value: &Value) -> Result<IndexAnswer, ApiError> {
+    /// The paper's recorded answers in this index: a `{"by_doi", "search"}`
+    /// object, or one response (the DOI lookup when the paper has a DOI,
+    /// else the title search). The core reads them.
+    fn answers(&self, paper: &PoolPaper, value: &Value) -> crossindex::RecordedAnswer {
+        let pair = |v: &Value| {
+            let (status, body) = recorded(v);
+            (status.unwrap_or(200), body)
+        };
         let wrapped = value
             .as_object()
             .filter(|m| m.contains_key("by_doi") || m.contains_key("search"));
@@ -543,51 +539,51 @@ impl Recorded {
             None if crossindex::pool_doi(paper).is_some() => (Some(value), None),
             None => (None, Some(value)),
         };
-        let by_doi = match doi {
-            Some(v) => self.works(v)?.into_iter().next().map(Box::new),
-            None => None,
-        };
-        let search = match (&by_doi, search) {
-            (None, Some(v)) => self.works(v)?,
-            _ => Vec::new(),
-        };
-        Ok(IndexAnswer::Answered { by_doi, search })
+        crossindex::RecordedAnswer {
+            by_doi: doi.map(pair),
+            search: search.map(pair),
+        }
     }
 }
 
 /// Each paper's answers, index by index.
 type Answers = Vec<Vec<(Service, IndexAnswer)>>;
 
-/// Each paper's answers from the recorded responses.
+/// Each paper's answers from the recorded responses, replayed by the core
+/// ([`crossindex::replay`]: an index whose answer is an error is out for
+/// the rest, as in the reference); this only finds them in the files.
 fn recorded_crosscheck(indices: &[Recorded], papers: &[PoolPaper]) -> (Vec<Service>, Answers) {
     let requested: Vec<Service> = indices.iter().map(|r| r.service).collect();
-    let mut answers = Vec::with_capacity(papers.len());
-    // An index that failed once is not asked again, as in the reference.
-    let mut down: HashSet<Service> = HashSet::new();
-    for (i, paper) in papers.iter().enumerate() {
-        let mut row = Vec::new();
-        for idx in indices {
-            if down.contains(&idx.service) {
-                continue;
-            }
-            let Some(value) = idx.find(paper) else {
-                eprintln!(
-                    "warning: no recorded {} response for paper {i} ({}); index not checked",
-                    idx.service.name(),
-                    paper.title.as_deref().unwrap_or("untitled")
-                );
-                continue;
-            };
-            let answer = idx.answer(paper, value).unwrap_or_else(|e| {
-                eprintln!("warning: paper {i}: {e}");
-                down.insert(idx.service);
-                IndexAnswer::Unavailable
-            });
-            row.push((idx.service, answer));
-        }
-        answers.push(row);
+    let r = crossindex::replay(papers.len(), &requested, |i, service| {
+        let idx = indices.iter().find(|x| x.service == service)?;
+        let paper = papers.get(i)?;
+        idx.find(paper).map(|v| idx.answers(paper, v))
+    });
+    // The warnings in paper order, then index order, as they arose.
+    let pos = |s: &Service| requested.iter().position(|x| x == s).unwrap_or(0);
+    let mut warnings: Vec<(usize, usize, String)> = r
+        .missing
+        .iter()
+        .map(|(i, service)| {
+            let title = papers.get(*i).and_then(|p| p.title.as_deref());
+            let what = format!(
+                "no recorded {} response for paper {i} ({}); index not checked",
+                service.name(),
+                title.unwrap_or("untitled")
+            );
+            (*i, pos(service), what)
+        })
+        .chain(
+            r.out
+                .iter()
+                .map(|(i, service, e)| (*i, pos(service), format!("paper {i}: {e}"))),
+        )
+        .collect();
+    warnings.sort_by_key(|(i, p, _)| (*i, *p));
+    for (_, _, w) in warnings {
+        eprintln!("warning: {w}");
     }
-    (requested, answers)
+    (requested, r.answers)
 }
 
 /// Each paper's answers from Crossref and OpenAlex, live: the core's

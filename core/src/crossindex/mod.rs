@@ -14,8 +14,10 @@
 //! expected in Crossref", so Crossref's silence alone never makes them `low`.
 //! The core does no requests: the caller passes each index's answer.
 
+mod replay;
 mod run;
 
+pub use replay::{replay, Recorded as RecordedAnswer, Replay};
 pub use run::{
     batch_size, plan_chunks, Ask, Chunks, CrossRun, Next as RunNext, Reply as RunReply,
     StoredAnswer,
