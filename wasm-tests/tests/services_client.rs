@@ -400,7 +400,7 @@ async fn verifying_100_doi_candidates_takes_at_most_2_s2_requests() {
     cands.push(Candidate::titled("An unindexed title about graphs"));
     cands.push(Candidate::titled("Another unindexed title about trees"));
     let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
-    let state = run::verify_run(&c, &ws, &ep(), "v", &cands, &opts, |_, _| {})
+    let state = run::verify_run(&c, &ws, &ep(), "v", &cands, &opts, |_, _| {}, || false)
         .await
         .unwrap();
     let sent = t.sent();

@@ -228,7 +228,7 @@ async fn an_interrupted_run_resumes_without_losing_or_repeating_anything() {
     {
         let ws = Workspace::new(db.clone());
         let c = run_client(&t, Rc::new(ResponseCache::new(db.clone())));
-        let run = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {});
+        let run = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {}, || false);
         let stop = sleep_ms(500.0);
         futures::pin_mut!(run);
         futures::pin_mut!(stop);
@@ -247,7 +247,7 @@ async fn an_interrupted_run_resumes_without_losing_or_repeating_anything() {
     let kept: Vec<usize> = saved.items.keys().copied().collect();
     assert!(!kept.is_empty(), "at least one checkpoint was written");
     let c = run_client(&t, Rc::new(ResponseCache::new(db.clone())));
-    let state = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {})
+    let state = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {}, || false)
         .await
         .unwrap();
     assert!(state.finished);
@@ -269,11 +269,47 @@ async fn an_interrupted_run_resumes_without_losing_or_repeating_anything() {
         "each title sent exactly once across the reload"
     );
     // A third open sends nothing at all.
-    let again = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {})
+    let again = run::verify_run(&c, &ws, &ep, "resume", &cands, &opts, |_, _| {}, || false)
         .await
         .unwrap();
     assert_eq!(again, state);
     assert_eq!(t.count(), 8);
+}
+
+#[wasm_bindgen_test]
+async fn a_stopped_run_sends_nothing_more_and_the_next_run_finishes_it() {
+    let name = "t-stop";
+    let db = fresh(name).await;
+    let ws = Workspace::new(db.clone());
+    let cands: Vec<Candidate> = (0..6).map(|n| Candidate::titled(title_of(n))).collect();
+    let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
+    let t = Rc::new(ScriptedTransport::new(answer));
+    let ep = Endpoints::public();
+    let c = run_client(&t, Rc::new(ResponseCache::new(db.clone())));
+    // Pause pressed after two answers: the run asks nothing more.
+    let settled = std::cell::Cell::new(0usize);
+    let state = run::verify_run(
+        &c,
+        &ws,
+        &ep,
+        "stop",
+        &cands,
+        &opts,
+        |_, _| settled.set(settled.get() + 1),
+        || settled.get() >= 2,
+    )
+    .await
+    .unwrap();
+    assert!(!state.finished);
+    assert_eq!(state.items.len(), 2);
+    assert_eq!(t.count(), 2);
+    // Resume: the four left, nothing asked twice.
+    let state = run::verify_run(&c, &ws, &ep, "stop", &cands, &opts, |_, _| {}, || false)
+        .await
+        .unwrap();
+    assert!(state.finished);
+    assert_eq!(state.items.len(), 6);
+    assert_eq!(t.count(), 6);
 }
 
 #[wasm_bindgen_test]
@@ -301,9 +337,18 @@ async fn unavailable_items_are_recorded_as_unverified_not_not_found() {
         .with_s2_backoff_ms(5);
     let cands: Vec<Candidate> = (0..3).map(|n| Candidate::titled(title_of(n))).collect();
     let opts = VerifyOptions::new(Date::parse_iso("2024-10-01").unwrap());
-    let state = run::verify_run(&c, &ws, &Endpoints::public(), "u", &cands, &opts, |_, _| {})
-        .await
-        .unwrap();
+    let state = run::verify_run(
+        &c,
+        &ws,
+        &Endpoints::public(),
+        "u",
+        &cands,
+        &opts,
+        |_, _| {},
+        || false,
+    )
+    .await
+    .unwrap();
     assert!(!state.finished);
     for item in state.items.values() {
         // The reason names the unavailability and carries the service's error.
@@ -315,11 +360,23 @@ async fn unavailable_items_are_recorded_as_unverified_not_not_found() {
             other => panic!("{other:?}"),
         }
     }
+    let sent = t.sent();
+    let s2 = sent
+        .iter()
+        .filter(|s| s.request.service == Service::SemanticScholar)
+        .count();
     assert_eq!(
-        t.count() as u32,
+        s2 as u32,
         citegate_core::fetch::S2_UNREADABLE_WAITS + 1,
         "semantic scholar's four back-offs (an unreadable answer may be its 429), then no more requests"
     );
+    // OpenAlex was asked in its stead, and failed too: both reasons.
+    assert!(sent.iter().any(|s| s.request.service == Service::OpenAlex));
+    for item in state.items.values() {
+        if let VerifyItem::Unverified { reason } = item {
+            assert!(reason.contains("; then "), "{reason}");
+        }
+    }
 }
 
 #[wasm_bindgen_test]
@@ -377,6 +434,7 @@ async fn a_batch_whose_preflight_fails_is_sent_as_one_get_per_id() {
         &cands,
         &opts,
         |_, _| {},
+        || false,
     )
     .await
     .unwrap();
