@@ -715,6 +715,10 @@ pub fn bib_check_format(
 
 /// Layer 2, first half: the lookup each entry needs (`null` when an entry
 /// has nothing to look up by).
+///
+/// @deprecated One lookup per entry, so a DOI Crossref does not hold
+/// (Zenodo's, arXiv's own) reads as missing: use `VerificationRun`, which
+/// falls through every source and says "not found" only when all answered.
 #[wasm_bindgen(js_name = bibPlan, unchecked_return_type = "Array<{ key: string; lookup: Lookup | null }>")]
 pub fn bib_plan(bib: JsValue) -> JsResult {
     #[derive(Serialize)]
@@ -736,6 +740,8 @@ pub fn bib_plan(bib: JsValue) -> JsResult {
 
 /// Layers 2–4 for one entry: reads the answer (`status`, `body`) to the
 /// entry's planned lookup and matches the record against the entry.
+///
+/// @deprecated See `bibPlan`: use `VerificationRun`.
 #[wasm_bindgen(js_name = bibVerify, unchecked_return_type = "BibVerification")]
 pub fn bib_verify(
     bib: JsValue,
