@@ -844,45 +844,17 @@ impl Run {
                 // it; one that none matches is asked again on its own.
                 for &i in &sent.slots {
                     let title = self.slots[i].reference.title.clone().unwrap_or_default();
-                    let mut hits: Vec<(f64, &Work)> = page
-                        .works
-                        .iter()
-                        .filter(|w| {
-                            crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD)
-                                .pass
-                        })
-                        .map(|w| (crate::title::ratio(&title, &w.title), w))
-                        .collect();
-                    hits.sort_by(|a, b| b.0.total_cmp(&a.0));
-                    hits.truncate(self.opts.title_hits.max(1));
-                    let answer = if hits.is_empty() {
-                        Answer::NotHere
-                    } else {
-                        Answer::Hits {
-                            works: hits.into_iter().map(|(_, w)| w.clone()).collect(),
-                        }
-                    };
+                    let matching = page.works.iter().filter(|w| {
+                        crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD).pass
+                    });
+                    let answer = self.nearest(&title, matching);
                     self.record(i, sent.kind, answer);
                 }
             }
             Kind::Title(_) => {
                 let i = sent.slots[0];
                 let title = self.slots[i].reference.title.clone().unwrap_or_default();
-                let mut hits: Vec<(f64, Work)> = page
-                    .works
-                    .into_iter()
-                    .filter(|w| !w.title.trim().is_empty())
-                    .map(|w| (crate::title::ratio(&title, &w.title), w))
-                    .collect();
-                hits.sort_by(|a, b| b.0.total_cmp(&a.0));
-                hits.truncate(self.opts.title_hits.max(1));
-                let answer = if hits.is_empty() {
-                    Answer::NotHere
-                } else {
-                    Answer::Hits {
-                        works: hits.into_iter().map(|(_, w)| w).collect(),
-                    }
-                };
+                let answer = self.nearest(&title, page.works.iter());
                 self.record(i, sent.kind, answer);
             }
             Kind::Id(a) if a.batch && a.service == Service::SemanticScholar => {
@@ -936,6 +908,24 @@ impl Run {
                     None => Answer::NotHere,
                 };
                 self.record(i, sent.kind, answer);
+            }
+        }
+    }
+
+    /// The records nearest `title` among `works` (untitled ones aside), best
+    /// first, at most [`Options::title_hits`]; "not here" when none.
+    fn nearest<'w>(&self, title: &str, works: impl Iterator<Item = &'w Work>) -> Answer {
+        let mut hits: Vec<(f64, &Work)> = works
+            .filter(|w| !w.title.trim().is_empty())
+            .map(|w| (crate::title::ratio(title, &w.title), w))
+            .collect();
+        hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+        hits.truncate(self.opts.title_hits.max(1));
+        if hits.is_empty() {
+            Answer::NotHere
+        } else {
+            Answer::Hits {
+                works: hits.into_iter().map(|(_, w)| w.clone()).collect(),
             }
         }
     }
