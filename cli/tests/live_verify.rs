@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    fast_with, json_out, run, run_live, stderr, stdout, tempdir, write, Answer, Hit, Server,
+    fast_with, json_out, run, run_live, stderr, stdout, tempdir, verify_rows as rows, write,
+    Answer, Hit, Server,
 };
 use serde_json::Value;
 use std::time::Duration;
@@ -47,29 +48,6 @@ fn faulty(hit: &Hit, seen: usize) -> Answer {
         )),
         _ => common::s2_search_answer(q),
     }
-}
-
-/// `(title, outcome)` rows: `accepted`, `rejected:<reason>` or `error:<message>`.
-fn rows(v: &Value) -> Vec<(String, String)> {
-    v["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .map(|r| {
-            let title = r["title"].as_str().unwrap_or("").to_string();
-            let o = &r["outcome"];
-            let what = match o["decision"].as_str() {
-                Some("accepted") => "accepted".to_string(),
-                Some(d) => format!("{d}:{}", o["reason"].as_str().unwrap_or("")),
-                None => format!(
-                    "{}:{}",
-                    o.as_str().unwrap_or("?"),
-                    r["error"]["message"].as_str().unwrap_or("")
-                ),
-            };
-            (title, what)
-        })
-        .collect()
 }
 
 fn verify(

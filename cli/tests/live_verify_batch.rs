@@ -7,7 +7,9 @@
 mod common;
 
 use common::s2_pool::{self, Paper};
-use common::{json_out, run_live, stderr, stdout, tempdir, write, Answer, Server};
+use common::{
+    json_out, run_live, stderr, stdout, tempdir, verify_rows as rows, write, Answer, Server,
+};
 use serde_json::{json, Value};
 
 /// The papers the server knows; none is known by the DOI `10.1000/gone`.
@@ -44,28 +46,6 @@ fn candidates() -> Value {
         {"title": "A Late Result"},
         {"title": "A Paper Nobody Wrote"}
     ]})
-}
-
-/// `(title, outcome)` rows: `accepted`, `rejected:<reason>` or `error:<message>`.
-fn rows(v: &Value) -> Vec<(String, String)> {
-    v["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .map(|r| {
-            let o = &r["outcome"];
-            let what = match o["decision"].as_str() {
-                Some("accepted") => "accepted".to_string(),
-                Some(d) => format!("{d}:{}", o["reason"].as_str().unwrap_or("")),
-                None => format!(
-                    "{}:{}",
-                    o.as_str().unwrap_or("?"),
-                    r["error"]["message"].as_str().unwrap_or("")
-                ),
-            };
-            (r["title"].as_str().unwrap_or("").to_string(), what)
-        })
-        .collect()
 }
 
 fn verify(

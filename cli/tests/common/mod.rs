@@ -469,3 +469,26 @@ pub fn fast_with(server: &Server, intervals: &str) -> Vec<String> {
     .map(|s| s.to_string())
     .collect()
 }
+
+/// `(title, outcome)` rows of `verify --json`: `accepted`,
+/// `rejected:<reason>` or `<undecided kind>:<error message>`.
+pub fn verify_rows(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let o = &r["outcome"];
+            let what = match o["decision"].as_str() {
+                Some("accepted") => "accepted".to_string(),
+                Some(d) => format!("{d}:{}", o["reason"].as_str().unwrap_or("")),
+                None => format!(
+                    "{}:{}",
+                    o.as_str().unwrap_or("?"),
+                    r["error"]["message"].as_str().unwrap_or("")
+                ),
+            };
+            (r["title"].as_str().unwrap_or("").to_string(), what)
+        })
+        .collect()
+}
