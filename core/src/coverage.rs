@@ -21,7 +21,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::inert;
 use crate::pool::PoolPaper;
-use rustc_hash::FxHashMap as HashMap;
+use crate::short_keys::ShortKeys;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -318,115 +318,240 @@ pub fn check_refs<'a>(
     cites: impl IntoIterator<Item = CiteRef<'a>>,
     threshold: &Threshold,
 ) -> Coverage {
-    // First entry of a key wins for its title and tags; keys in order.
-    let mut by_key: BTreeMap<&str, &PoolEntry> = BTreeMap::new();
-    for e in pool {
-        by_key.entry(e.key.as_str()).or_insert(e);
-    }
-    let sorted: Vec<(&str, &PoolEntry)> = by_key.into_iter().collect();
-    let index: HashMap<&str, usize> = sorted
-        .iter()
-        .enumerate()
-        .map(|(i, (k, _))| (*k, i))
-        .collect();
-    let mut cited = vec![false; sorted.len()];
-    let mut nocited = vec![false; sorted.len()];
-    let mut foreign: HashMap<&str, Vec<(&str, usize)>> = HashMap::default();
+    let mut tally = Tally::new(pool);
     for c in cites {
-        match index.get(c.key) {
-            Some(&i) => {
-                let flags = if c.nocite { &mut nocited } else { &mut cited };
-                if let Some(f) = flags.get_mut(i) {
-                    *f = true;
+        tally.add(c.key, c.nocite, || (File::Named(c.file), c.line));
+    }
+    tally.finish(threshold)
+}
+
+/// Where a cite outside the pool is: a file by its name, or by its index
+/// in [`Tally::files`].
+enum File<'a> {
+    Named(&'a str),
+    Index(usize),
+}
+
+/// The gate's count, taken one cite at a time: each cite is one lookup
+/// of its key (a [`ShortKeys`] lookup: no hashing or `memcmp` for a key
+/// of up to 16 bytes) and a flag, and a place (file and line) is asked for
+/// only for a key the pool does not hold.
+struct Tally<'p> {
+    pool: &'p [PoolEntry],
+    /// The entry of each of the pool's keys, sorted, each once (the first
+    /// entry of a key wins for its title and tags).
+    sorted: Vec<&'p PoolEntry>,
+    /// The keys of `sorted`, in its order, then the keys outside the pool
+    /// in the order they are first cited.
+    keys: ShortKeys<()>,
+    cited: Vec<bool>,
+    nocited: Vec<bool>,
+    /// Every place of each key outside the pool (`keys` after the pool's):
+    /// index in `files`, line.
+    foreign: Vec<Vec<(usize, usize)>>,
+    files: Vec<String>,
+}
+
+impl<'p> Tally<'p> {
+    fn new(pool: &'p [PoolEntry]) -> Tally<'p> {
+        let mut by_key: BTreeMap<&str, &PoolEntry> = BTreeMap::new();
+        for e in pool {
+            by_key.entry(e.key.as_str()).or_insert(e);
+        }
+        let mut keys = ShortKeys::default();
+        for k in by_key.keys() {
+            keys.add(k, ());
+        }
+        let sorted: Vec<&PoolEntry> = by_key.into_values().collect();
+        Tally {
+            pool,
+            cited: vec![false; sorted.len()],
+            nocited: vec![false; sorted.len()],
+            sorted,
+            keys,
+            foreign: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
+    /// Counts one cite of `key`; `place` says where it is, asked only when
+    /// the pool does not hold the key.
+    fn add<'f>(&mut self, key: &str, nocite: bool, place: impl FnOnce() -> (File<'f>, usize)) {
+        let n_pool = self.sorted.len();
+        let found = self.keys.find(key);
+        if let Some(i) = found.filter(|&i| i < n_pool) {
+            let flags = if nocite {
+                &mut self.nocited
+            } else {
+                &mut self.cited
+            };
+            if let Some(f) = flags.get_mut(i) {
+                *f = true;
+            }
+            return;
+        }
+        let (file, line) = place();
+        let file = match file {
+            File::Index(i) => i,
+            File::Named(name) => match self.files.iter().rposition(|f| f == name) {
+                Some(i) => i,
+                None => {
+                    self.files.push(name.to_string());
+                    self.files.len() - 1
                 }
-            }
-            None => foreign.entry(c.key).or_default().push((c.file, c.line)),
+            },
+        };
+        let i = found.unwrap_or_else(|| self.keys.add(key, ()));
+        match self.foreign.get_mut(i - n_pool) {
+            Some(places) => places.push((file, line)),
+            None => self.foreign.push(vec![(file, line)]),
         }
     }
-    let n_pool = sorted.len();
-    let is_cited = |i: usize| cited.get(i).copied().unwrap_or(false);
-    let n_cited = (0..n_pool).filter(|&i| is_cited(i)).count();
-    let min_required = threshold.min_required(n_pool);
-    let percent = if n_pool == 0 {
-        0.0
-    } else {
-        n_cited as f64 / n_pool as f64 * 100.0
-    };
-    let uncited: Vec<Uncited> = sorted
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !is_cited(*i))
-        .map(|(_, (k, e))| Uncited {
-            key: (*k).to_string(),
-            title: e.title.clone(),
-            discovered_for: e.discovered_for.clone(),
-        })
-        .collect();
-    let mut tag_order: Vec<&str> = Vec::new();
-    for e in pool {
-        for t in &e.discovered_for {
-            if !tag_order.contains(&t.as_str()) {
-                tag_order.push(t);
-            }
+
+    /// Forgets every cite counted.
+    fn clear(&mut self) {
+        self.cited.iter_mut().for_each(|f| *f = false);
+        self.nocited.iter_mut().for_each(|f| *f = false);
+        self.foreign.clear();
+        let mut keys = ShortKeys::default();
+        for e in &self.sorted {
+            keys.add(&e.key, ());
         }
+        self.keys = keys;
     }
-    let mut uncited_by_tag: Vec<TagGroup> = tag_order
-        .iter()
-        .map(|tag| TagGroup {
-            tag: (*tag).to_string(),
-            papers: uncited
-                .iter()
-                .filter(|u| u.discovered_for.iter().any(|t| t == tag))
-                .cloned()
-                .collect(),
-        })
-        .filter(|g| !g.papers.is_empty())
-        .collect();
-    let untagged: Vec<Uncited> = uncited
-        .iter()
-        .filter(|u| u.discovered_for.is_empty())
-        .cloned()
-        .collect();
-    if !untagged.is_empty() {
-        uncited_by_tag.push(TagGroup {
-            tag: "(untagged)".to_string(),
-            papers: untagged,
-        });
-    }
-    let mut foreign: Vec<(&str, Vec<(&str, usize)>)> = foreign.into_iter().collect();
-    foreign.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let keys_where = |flag: &dyn Fn(usize) -> bool| -> Vec<String> {
-        sorted
+
+    fn finish(self, threshold: &Threshold) -> Coverage {
+        let Tally {
+            pool,
+            sorted,
+            keys,
+            cited,
+            nocited,
+            foreign,
+            files,
+        } = self;
+        let n_pool = sorted.len();
+        let is_cited = |i: usize| cited.get(i).copied().unwrap_or(false);
+        let n_cited = (0..n_pool).filter(|&i| is_cited(i)).count();
+        let min_required = threshold.min_required(n_pool);
+        let percent = if n_pool == 0 {
+            0.0
+        } else {
+            n_cited as f64 / n_pool as f64 * 100.0
+        };
+        let uncited: Vec<Uncited> = sorted
             .iter()
             .enumerate()
-            .filter(|(i, _)| flag(*i))
-            .map(|(_, (k, _))| (*k).to_string())
-            .collect()
-    };
-    Coverage {
-        pass: n_cited >= min_required,
-        n_pool,
-        n_cited,
-        min_required,
-        percent,
-        threshold: threshold.text.clone(),
-        cited: keys_where(&is_cited),
-        nocite_only: keys_where(&|i| nocited.get(i).copied().unwrap_or(false) && !is_cited(i)),
-        foreign: foreign
-            .into_iter()
-            .map(|(k, places)| Foreign {
-                key: k.to_string(),
-                places: places
-                    .into_iter()
-                    .map(|(file, line)| FileLine {
-                        file: file.to_string(),
-                        line,
-                    })
+            .filter(|(i, _)| !is_cited(*i))
+            .map(|(_, e)| Uncited {
+                key: e.key.clone(),
+                title: e.title.clone(),
+                discovered_for: e.discovered_for.clone(),
+            })
+            .collect();
+        let mut tag_order: Vec<&str> = Vec::new();
+        for e in pool {
+            for t in &e.discovered_for {
+                if !tag_order.contains(&t.as_str()) {
+                    tag_order.push(t);
+                }
+            }
+        }
+        let mut uncited_by_tag: Vec<TagGroup> = tag_order
+            .iter()
+            .map(|tag| TagGroup {
+                tag: (*tag).to_string(),
+                papers: uncited
+                    .iter()
+                    .filter(|u| u.discovered_for.iter().any(|t| t == tag))
+                    .cloned()
                     .collect(),
             })
-            .collect(),
-        uncited,
-        uncited_by_tag,
+            .filter(|g| !g.papers.is_empty())
+            .collect();
+        let untagged: Vec<Uncited> = uncited
+            .iter()
+            .filter(|u| u.discovered_for.is_empty())
+            .cloned()
+            .collect();
+        if !untagged.is_empty() {
+            uncited_by_tag.push(TagGroup {
+                tag: "(untagged)".to_string(),
+                papers: untagged,
+            });
+        }
+        let names = keys.entries().iter().skip(n_pool).map(|(k, _)| k);
+        let mut foreign: Vec<(&String, Vec<(usize, usize)>)> = names.zip(foreign).collect();
+        foreign.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let keys_where = |flag: &dyn Fn(usize) -> bool| -> Vec<String> {
+            sorted
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| flag(*i))
+                .map(|(_, e)| e.key.clone())
+                .collect()
+        };
+        let file_name = |i: usize| files.get(i).cloned().unwrap_or_default();
+        Coverage {
+            pass: n_cited >= min_required,
+            n_pool,
+            n_cited,
+            min_required,
+            percent,
+            threshold: threshold.text.clone(),
+            cited: keys_where(&is_cited),
+            nocite_only: keys_where(&|i| nocited.get(i).copied().unwrap_or(false) && !is_cited(i)),
+            foreign: foreign
+                .into_iter()
+                .map(|(key, places)| Foreign {
+                    key: key.clone(),
+                    places: places
+                        .into_iter()
+                        .map(|(file, line)| FileLine {
+                            file: file_name(file),
+                            line,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            uncited,
+            uncited_by_tag,
+        }
+    }
+}
+
+/// A [`Tally`] fed by a streamed scan ([`crate::tex::visit_project_with`]).
+struct Streamed<'p> {
+    tally: Tally<'p>,
+    /// The file being scanned, its index in `tally.files`.
+    file: usize,
+    lines: crate::tex::Lines,
+}
+
+impl crate::tex::Visit for Streamed<'_> {
+    fn cite(&mut self, source: &str, cite: crate::tex::Found<'_>) {
+        let (file, lines) = (self.file, &mut self.lines);
+        self.tally.add(cite.key, cite.nocite, || {
+            (File::Index(file), lines.line(source, cite.start))
+        });
+    }
+}
+
+impl crate::tex::VisitProject for Streamed<'_> {
+    fn file(&mut self, index: usize, name: &str) {
+        self.file = index;
+        self.lines = crate::tex::Lines::default();
+        let files = &mut self.tally.files;
+        if files.len() <= index {
+            files.resize(index + 1, String::new());
+        }
+        if let Some(f) = files.get_mut(index) {
+            name.clone_into(f);
+        }
+    }
+
+    fn restart(&mut self) {
+        self.tally.clear();
     }
 }
 
@@ -666,4 +791,51 @@ pub fn gate(
         files: project.files.iter().map(|f| f.name.clone()).collect(),
         missing_includes: project.missing.clone(),
     })
+}
+
+/// [`gate`] on a draft as it is scanned: the root files `roots` and the
+/// files they include, read through `load` as [`crate::tex::scan_project_with`]
+/// reads them, each cite counted as the scanner finds it
+/// ([`crate::tex::visit_project_with`]) and none kept. The report is the one
+/// [`gate`] gives on the scanned project; the project comes back beside it
+/// without its cites (its includes, `\nocite{*}` places and sources are
+/// there). The pool's entries are read first: a pool that cannot be
+/// counted is an error before any file is loaded.
+///
+/// ```
+/// use citegate_core::coverage::{gate, gate_streamed, Against, Threshold};
+/// use std::collections::BTreeMap;
+/// let bib = citegate_core::bibtex::parse::parse("@misc{a, title={A}}\n@misc{b, title={B}}");
+/// let files = BTreeMap::from([("main.tex".to_string(), r"\cite{a} \cite{c}".to_string())]);
+/// let roots = ["main.tex".to_string()];
+/// let (against, t) = (Against::Bib(bib), Threshold::parse("100%").unwrap());
+/// let (r, _) = gate_streamed(&roots, |n| files.get(n).cloned(), &against, &t).unwrap();
+/// let project = citegate_core::tex::scan_project(&roots, &files);
+/// assert_eq!(r, gate(&project, &against, &t).unwrap());
+/// assert_eq!(r.coverage.foreign[0].key, "c");
+/// ```
+pub fn gate_streamed(
+    roots: &[String],
+    load: impl FnMut(&str) -> Option<String>,
+    against: &Against,
+    threshold: &Threshold,
+) -> Result<(GateReport, crate::tex::Project)> {
+    let (keyed, unkeyed) = against.entries()?;
+    let mut streamed = Streamed {
+        tally: Tally::new(&keyed),
+        file: 0,
+        lines: crate::tex::Lines::default(),
+    };
+    let project = crate::tex::visit_project_with(roots, load, &mut streamed);
+    let c = streamed.tally.finish(threshold);
+    let reprompt = if c.pass { String::new() } else { reprompt(&c) };
+    let report = GateReport {
+        summary: summary_line(&c, threshold),
+        reprompt,
+        coverage: c,
+        unkeyed,
+        files: project.files.iter().map(|f| f.name.clone()).collect(),
+        missing_includes: project.missing.clone(),
+    };
+    Ok((report, project))
 }

@@ -85,6 +85,7 @@ pub mod prompt;
 pub mod resolve;
 pub mod search;
 pub mod settings;
+mod short_keys;
 pub mod stepwise;
 pub mod tex;
 pub mod text;

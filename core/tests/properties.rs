@@ -302,3 +302,61 @@ proptest! {
         prop_assert_eq!(back.ok(), Some(p));
     }
 }
+
+/// LaTeX made of the pieces the scanner treats specially: cite commands
+/// with notes and cites nested in them, wrappers with repeated fixed keys,
+/// comments, paragraph breaks, unbalanced brackets and braces.
+fn latex_soup() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        r"\cite{a}",
+        r"\citep[p.~2]{b, c}",
+        r"\citep[see \citet{d}]{e}",
+        r"\citep[{\cite{f,g}}][]{h}",
+        r"\citep[see \citep[x]{i}]{j}",
+        r"\nocite{k}",
+        r"\nocite{*}",
+        r"\newcommand{\fixed}{\citep{x,y,x}}",
+        r"\fixed",
+        r"\newcommand{\w}[1]{\citet{#1}}",
+        r"\w{l,m}",
+        r"\cites{n}[p]{o}",
+        "\\cite{p%\n q}",
+        " % \\cite{r}\n",
+        "\n",
+        "\n\n",
+        " ",
+        "{",
+        "}",
+        "[",
+        "]",
+        r"\iffalse",
+        r"\fi",
+        r"\verb|\cite{s}|",
+    ]);
+    prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
+}
+
+/// Each cite a streamed scan hands over: key, offset, `\nocite`.
+struct Handed(Vec<(String, usize, bool)>);
+
+impl citegate_core::tex::Visit for Handed {
+    fn cite(&mut self, _: &str, c: citegate_core::tex::Found<'_>) {
+        self.0.push((c.key.to_string(), c.start, c.nocite));
+    }
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// A streamed scan hands over exactly the cites a scan records, in order.
+    #[test]
+    fn streamed_scan_hands_over_the_recorded_cites(tex in latex_soup()) {
+        let recorded: Vec<(String, usize, bool)> = citegate_core::tex::scan(&tex)
+            .cites()
+            .map(|c| (c.key.to_string(), c.start, c.nocite))
+            .collect();
+        let mut handed = Handed(Vec::new());
+        citegate_core::tex::visit_owned(tex.clone(), &[], &mut handed);
+        prop_assert_eq!(handed.0, recorded);
+    }
+}

@@ -1,12 +1,45 @@
 //! Cite extraction: one line per case, natbib and biblatex forms, comments,
 //! verbatim text and malformed input.
 
-use citegate_core::tex::{extract_cites, scan};
+use citegate_core::tex::{extract_cites, scan, visit_owned, Found, Lines, Visit};
 
-/// The keys `tex` cites, in order.
+/// The keys `tex` cites, in order; a streamed scan hands over the same cites.
 fn check(tex: &str, expected: &[&str]) {
     let got: Vec<String> = extract_cites(tex).into_iter().map(|c| c.key).collect();
     assert_eq!(got, expected, "source: {tex:?}");
+    check_streamed(tex);
+}
+
+/// Each cite a streamed scan hands over: key, offset, `\nocite`, line.
+struct Handed(Vec<(String, usize, bool, usize)>, Lines);
+
+impl Visit for Handed {
+    fn cite(&mut self, source: &str, c: Found<'_>) {
+        let line = self.1.line(source, c.start);
+        self.0.push((c.key.to_string(), c.start, c.nocite, line));
+    }
+}
+
+/// `visit_owned` hands over the cites `scan` records, in order, and the
+/// lines `Lines` gives are the records' lines.
+fn check_streamed(tex: &str) {
+    let s = scan(tex);
+    let recorded: Vec<(String, usize, bool, usize)> = s
+        .cites()
+        .map(|c| (c.key.to_string(), c.start, c.nocite, c.line))
+        .collect();
+    let mut handed = Handed(Vec::new(), Lines::default());
+    let streamed = visit_owned(tex.to_string(), &[], &mut handed);
+    assert_eq!(handed.0, recorded, "source: {tex:?}");
+    assert_eq!(streamed.cites().len(), 0);
+    assert_eq!(
+        (
+            &streamed.includes,
+            &streamed.nocite_all,
+            &streamed.definitions
+        ),
+        (&s.includes, &s.nocite_all, &s.definitions)
+    );
 }
 
 #[test]
@@ -703,6 +736,7 @@ fn check_views(tex: &str, expected: &[&str]) {
         })
         .collect();
     assert_eq!(got, expected, "source: {tex:?}");
+    check_streamed(tex);
     for (record, view) in s.cite_records().iter().zip(s.cites()) {
         assert_eq!((s.key(record), s.command(record)), (view.key, view.command));
     }

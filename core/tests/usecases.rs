@@ -4,7 +4,7 @@
 //! the re-prompt only on failure, the report's two field names).
 
 use citegate_core::bibtex::{check, parse};
-use citegate_core::coverage::{gate, Against, Threshold};
+use citegate_core::coverage::{gate, gate_streamed, Against, Threshold};
 use citegate_core::pool::{self, PoolPaper};
 use std::collections::BTreeMap;
 
@@ -39,6 +39,7 @@ fn check(tex: &str, keys: &[&str], threshold: &str, pass: bool, cited: usize, mi
     let p = project(tex);
     for against in [Against::Pool(papers(keys)), Against::Bib(bib(keys))] {
         let r = gate(&p, &against, &t).unwrap();
+        check_streamed(&[("main.tex", tex)], &against, &t);
         let c = &r.coverage;
         assert_eq!(
             (c.pass, c.n_cited, c.min_required),
@@ -54,6 +55,75 @@ fn check(tex: &str, keys: &[&str], threshold: &str, pass: bool, cited: usize, mi
             .summary
             .starts_with(&format!("Coverage: {cited}/{}", keys.len())));
         assert_eq!(r.files, ["main.tex"]);
+    }
+}
+
+/// `gate_streamed` (each cite counted as the scan finds it) gives the
+/// report `gate` gives on the scanned project, and the same project but
+/// for its cites and sources.
+fn check_streamed(files: &[(&str, &str)], against: &Against, t: &Threshold) {
+    let files: BTreeMap<String, String> = files
+        .iter()
+        .map(|(n, s)| (n.to_string(), s.to_string()))
+        .collect();
+    let roots = ["main.tex".to_string()];
+    let project = citegate_core::tex::scan_project(&roots, &files);
+    let expected = gate(&project, against, t).unwrap();
+    let (got, streamed) = gate_streamed(&roots, |n| files.get(n).cloned(), against, t).unwrap();
+    assert_eq!(got, expected, "{files:?}");
+    let names = |p: &citegate_core::tex::Project| -> Vec<String> {
+        p.files.iter().map(|f| f.name.clone()).collect()
+    };
+    assert_eq!(names(&streamed), names(&project));
+    for (s, f) in streamed.files.iter().zip(&project.files) {
+        assert_eq!(s.scan.cites().len(), 0);
+        assert_eq!(
+            (&s.scan.nocite_all, &s.scan.includes, &s.scan.definitions),
+            (&f.scan.nocite_all, &f.scan.includes, &f.scan.definitions)
+        );
+    }
+}
+
+#[test]
+fn streamed_gate_equals_the_gate() {
+    let t = Threshold::parse("0.5").unwrap();
+    let against = Against::Pool(papers(&["a", "b", "c", "d"]));
+    let cases: &[&[(&str, &str)]] = &[
+        // Keys outside the pool in several files, in and out of order
+        // (a cite in a note is found after the command around it).
+        &[
+            (
+                "main.tex",
+                "\\cite{x}\n\\input{s1}\n\\citep[see \\citet{y}]{a,x}\n\\input{s2}",
+            ),
+            (
+                "s1.tex",
+                "\\cite{b}\n\n\\cite{y,z} % \\cite{w}\n\\nocite{c,v}",
+            ),
+            ("s2.tex", "\\citep[see \\citep[x]{z}]{x}\\nocite{*}"),
+        ],
+        // A wrapper defined in a later file: every file is read again.
+        &[
+            (
+                "main.tex",
+                "\\input{macros}\n\\mycite{a,q}\n\\classics\\classics",
+            ),
+            (
+                "macros.tex",
+                "\\newcommand{\\mycite}[1]{\\citep{#1}}\n\\newcommand{\\classics}{\\citep{q,d,q}}",
+            ),
+        ],
+        // A key broken by a comment, a missing include, a runaway argument.
+        &[(
+            "main.tex",
+            "\\cite{ab%\n  cd,a}\n\\input{gone}\n\\cite{b\n\nc} \\cite{e}",
+        )],
+        // Nothing cited at all.
+        &[("main.tex", "no cites")],
+    ];
+    for files in cases {
+        check_streamed(files, &against, &t);
+        check_streamed(files, &Against::Bib(bib(&["a", "b", "x"])), &t);
     }
 }
 

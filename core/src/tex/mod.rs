@@ -42,11 +42,11 @@ mod scan;
 mod sync;
 
 pub use project::{
-    include_candidates, normalize_path, scan_project, scan_project_with, MissingInclude, Project,
-    SourceFile,
+    include_candidates, normalize_path, scan_project, scan_project_with, visit_project_with,
+    MissingInclude, Project, SourceFile, VisitProject,
 };
 pub use scan::{
-    extract_cites, scan, scan_owned, scan_with, Cite, Cited, Definition, Form, Include, OwnedCite,
-    Place, Scan,
+    extract_cites, scan, scan_owned, scan_with, visit_owned, Cite, Cited, Definition, Form, Found,
+    Include, Lines, OwnedCite, Place, Scan, Visit,
 };
 pub use sync::{pool_key_map, sync_keys, Replacement};

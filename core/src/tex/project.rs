@@ -1,6 +1,6 @@
 //! Several sources scanned together, includes followed as LaTeX follows them.
 
-use super::scan::{scan_owned, Cited, Definition, Include, Scan};
+use super::scan::{scan_owned, visit_owned, Cited, Definition, Found, Include, Scan, Visit};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -219,9 +219,80 @@ fn resolve(
 /// Cite commands a file defines (`\newcommand{\mycite}[1]{\citep{#1}}`, often
 /// in a macro file the main file inputs) hold for the whole project: when
 /// any file defines one, every file is read again knowing them all.
-pub fn scan_project_with(
+pub fn scan_project_with(roots: &[String], load: impl FnMut(&str) -> Option<String>) -> Project {
+    project_with(roots, load, &mut Records)
+}
+
+/// What [`visit_project_with`] hands the cites of a project to: a [`Visit`]
+/// told which file the cites that follow are in, and told when the scan
+/// starts over.
+pub trait VisitProject: Visit {
+    /// The cites that follow, up to the next call, are in file `index` of
+    /// [`Project::files`], named `name`.
+    fn file(&mut self, index: usize, name: &str);
+    /// Forget every cite handed over so far: a file defined a cite command,
+    /// and every file is read again knowing it (see [`scan_project_with`]).
+    fn restart(&mut self);
+}
+
+/// [`scan_project_with`] handing each file's cites to `visit` as they are
+/// found ([`super::visit_owned`]) instead of keeping records of them: the
+/// project returned is the same but for its files' cites, which are empty.
+/// What `visit` has been handed when this returns, since its last
+/// [`VisitProject::restart`], is [`Project::cites`] of the project that
+/// [`scan_project_with`] returns, file by file, in order.
+pub fn visit_project_with(
+    roots: &[String],
+    load: impl FnMut(&str) -> Option<String>,
+    visit: &mut dyn VisitProject,
+) -> Project {
+    project_with(roots, load, &mut Visiting(visit))
+}
+
+/// How [`project_with`] scans one file.
+trait ScanFile {
+    /// Scans file `index` of the project, `name`, knowing the commands `known`.
+    fn scan(&mut self, index: usize, name: &str, text: String, known: &[Definition]) -> Scan;
+    /// Every file is about to be scanned again.
+    fn restart(&mut self);
+}
+
+/// Scans that keep their cites ([`scan_project_with`]).
+struct Records;
+
+impl ScanFile for Records {
+    fn scan(&mut self, _: usize, _: &str, text: String, known: &[Definition]) -> Scan {
+        scan_owned(text, known)
+    }
+
+    fn restart(&mut self) {}
+}
+
+/// Scans that hand their cites over ([`visit_project_with`]).
+struct Visiting<'v>(&'v mut dyn VisitProject);
+
+impl ScanFile for Visiting<'_> {
+    fn scan(&mut self, index: usize, name: &str, text: String, known: &[Definition]) -> Scan {
+        self.0.file(index, name);
+        visit_owned(text, known, self)
+    }
+
+    fn restart(&mut self) {
+        self.0.restart();
+    }
+}
+
+impl Visit for Visiting<'_> {
+    fn cite(&mut self, source: &str, cite: Found<'_>) {
+        self.0.cite(source, cite);
+    }
+}
+
+/// The work of [`scan_project_with`], each file scanned by `scan`.
+fn project_with(
     roots: &[String],
     mut load: impl FnMut(&str) -> Option<String>,
+    scanner: &mut dyn ScanFile,
 ) -> Project {
     let mut project = Project::default();
     let mut seen: BTreeSet<String> = BTreeSet::new();
@@ -237,7 +308,7 @@ pub fn scan_project_with(
     let mut known: Vec<Definition> = Vec::new();
     let mut known_at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     while let Some((name, root, base, text)) = queue.pop_front() {
-        let found = scan_owned(text, &known);
+        let found = scanner.scan(project.files.len(), &name, text, &known);
         for d in &found.definitions {
             match known_at.get(&d.name) {
                 Some(&at) => {
@@ -277,10 +348,11 @@ pub fn scan_project_with(
         project.files.push(SourceFile { name, scan: found });
     }
     if !known.is_empty() {
-        for file in project.files.iter_mut() {
+        scanner.restart();
+        for (index, file) in project.files.iter_mut().enumerate() {
             let includes = std::mem::take(&mut file.scan.includes);
             let text = std::mem::take(&mut file.scan).into_source();
-            file.scan = scan_owned(text, &known);
+            file.scan = scanner.scan(index, &file.name, text, &known);
             file.scan.includes = includes;
         }
     }

@@ -1,5 +1,6 @@
 //! The scanner: one forward pass over a source that finds cites, `\nocite{*}` and includes.
 
+use crate::short_keys::ShortKeys;
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
@@ -141,6 +142,60 @@ pub struct OwnedCite {
     pub end: usize,
     /// True for `\nocite` and commands like it.
     pub nocite: bool,
+}
+
+/// A cite handed to a [`Visit`] as the scan finds it: what a [`Cited`]
+/// holds but its line and column, which cost a walk over the source that a
+/// visitor needing few of them makes itself ([`Lines`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found<'a> {
+    /// See [`Cited::key`].
+    pub key: &'a str,
+    /// Byte offset of the key's first byte in the source (for a wrapper's
+    /// fixed key, of the wrapper's backslash).
+    pub start: usize,
+    /// True for `\nocite` and commands like it (see [`Cite::nocite`]).
+    pub nocite: bool,
+}
+
+/// What a streamed scan ([`visit_owned`]) hands each cite to, instead of
+/// keeping a record of it.
+pub trait Visit {
+    /// One cite of `source`. The cites come in the order and number of
+    /// [`Scan::cites`]: by offset, each once.
+    fn cite(&mut self, source: &str, cite: Found<'_>);
+}
+
+/// 1-based line numbers of byte offsets asked in increasing order, counted
+/// from the last offset asked (newlines counted in bulk, no columns), so a
+/// visitor that needs the lines of a few cites pays for one walk at most.
+/// An offset before the last one starts the count over.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Lines {
+    at: usize,
+    newlines: usize,
+}
+
+impl Lines {
+    /// The line of `offset` in `source` (offsets past the end count as the end).
+    ///
+    /// ```
+    /// let mut lines = citegate_core::tex::Lines::default();
+    /// assert_eq!(lines.line("a\nb\nc", 2), 2);
+    /// assert_eq!(lines.line("a\nb\nc", 4), 3);
+    /// assert_eq!(lines.line("a\nb\nc", 0), 1);
+    /// ```
+    pub fn line(&mut self, source: &str, offset: usize) -> usize {
+        let b = source.as_bytes();
+        if offset < self.at || self.at > b.len() {
+            *self = Lines::default();
+        }
+        let to = offset.min(b.len()).max(self.at);
+        let between = b.get(self.at..to).unwrap_or(&[]);
+        self.newlines += memchr::memchr_iter(b'\n', between).count();
+        self.at = to;
+        self.newlines + 1
+    }
 }
 
 /// A 1-based line and column.
@@ -396,10 +451,13 @@ fn builtin(name: &str) -> Option<Known> {
 
 /// [`builtin`] without the filter.
 fn builtin_lookup(name: &str) -> Option<Known> {
-    static TABLE: std::sync::OnceLock<HashMap<&'static str, Known>> = std::sync::OnceLock::new();
+    // Command names are short: a `ShortKeys` finds one without hashing
+    // it or calling `memcmp`, and this runs once per cite command.
+    static TABLE: std::sync::OnceLock<ShortKeys<Known>> = std::sync::OnceLock::new();
     TABLE
         .get_or_init(|| {
-            COMMANDS
+            let mut table = ShortKeys::default();
+            let rows = COMMANDS
                 .lines()
                 .filter(|l| !l.starts_with('#'))
                 .filter_map(|l| {
@@ -409,9 +467,11 @@ fn builtin_lookup(name: &str) -> Option<Known> {
                     let nocite = cols.next()? == "nocite";
                     Some((name, shape, nocite))
                 })
-                .zip(0u16..LEARNED)
-                .map(|((name, shape, nocite), row)| (name, Known { shape, nocite, row }))
-                .collect()
+                .zip(0u16..LEARNED);
+            for ((name, shape, nocite), row) in rows {
+                table.add(name, Known { shape, nocite, row });
+            }
+            table
         })
         .get(name)
         .copied()
@@ -460,7 +520,35 @@ pub fn scan_with(source: &str, known: &[Definition]) -> Scan {
 
 /// [`scan_with`] on a source the scan takes over (no copy is made).
 pub fn scan_owned(source: String, known: &[Definition]) -> Scan {
+    scan_into(source, known, None)
+}
+
+/// [`scan_owned`] handing each cite to `visit` as it is found, in the order
+/// and number [`Scan::cites`] would list them, instead of keeping a record
+/// of it: the scan returned has everything but the cites (its
+/// [`Scan::cites`] is empty). A draft's cites then cost no memory, and no
+/// line or column is computed that the visitor does not ask [`Lines`] for.
+///
+/// ```
+/// use citegate_core::tex::{visit_owned, Found, Visit};
+/// struct Keys(Vec<String>);
+/// impl Visit for Keys {
+///     fn cite(&mut self, _source: &str, c: Found<'_>) {
+///         self.0.push(c.key.to_string());
+///     }
+/// }
+/// let mut keys = Keys(Vec::new());
+/// let scan = visit_owned(r"\citep[see \citet{b}]{a} \nocite{c}".to_string(), &[], &mut keys);
+/// assert_eq!(keys.0, ["b", "a", "c"]);
+/// assert_eq!(scan.cites().len(), 0);
+/// ```
+pub fn visit_owned(source: String, known: &[Definition], visit: &mut dyn Visit) -> Scan {
+    scan_into(source, known, Some(visit))
+}
+
+fn scan_into(source: String, known: &[Definition], visit: Option<&mut dyn Visit>) -> Scan {
     let mut s = Scanner::new(&source, false);
+    s.visit = visit;
     for d in known {
         s.learned.insert(d.name.clone(), d.form.clone());
     }
@@ -541,7 +629,7 @@ impl<'b> Liner<'b> {
     }
 }
 
-struct Scanner<'a> {
+struct Scanner<'a, 'v> {
     src: &'a str,
     b: &'a [u8],
     pos: usize,
@@ -573,6 +661,11 @@ struct Scanner<'a> {
     /// not recorded: no `.aux` is open yet, so LaTeX drops a `\nocite` there.
     /// biblatex records them, so with biblatex loaded this is 0.
     preamble_end: usize,
+    /// Where a streamed scan hands its cites ([`visit_owned`]); `out.cites`
+    /// then holds only the cites not handed over yet.
+    visit: Option<&'v mut dyn Visit>,
+    /// The last cite handed over, for dropping a repeat as [`Self::finish`] does.
+    handed: Option<Cite>,
 }
 
 /// Bytes that carry on a key with nothing to note: not a space, a comment,
@@ -594,8 +687,8 @@ fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
-impl<'a> Scanner<'a> {
-    fn new(src: &'a str, in_definition: bool) -> Scanner<'a> {
+impl<'a, 'v> Scanner<'a, 'v> {
+    fn new(src: &'a str, in_definition: bool) -> Scanner<'a, 'v> {
         Scanner {
             src,
             b: src.as_bytes(),
@@ -613,6 +706,50 @@ impl<'a> Scanner<'a> {
             in_definition,
             stop_at: None,
             preamble_end: if in_definition { 0 } else { preamble_end(src) },
+            visit: None,
+            handed: None,
+        }
+    }
+
+    /// Hands the visitor every pending cite before offset `upto`, in the
+    /// order and number [`Self::finish`] leaves them: sorted by offset (a
+    /// stable sort: cites at one offset keep the order they were found in),
+    /// a repeat of the cite before it (same offset, same key) dropped.
+    ///
+    /// Every cite found later starts at or after the backslash of the
+    /// command being read, so called with that offset before each command,
+    /// and with `usize::MAX` at the end, this hands over the same sequence as
+    /// sorting all the cites at the end would.
+    fn hand_over(&mut self, upto: usize) {
+        let Some(visit) = self.visit.as_deref_mut() else {
+            return;
+        };
+        let pending = &mut self.out.cites;
+        if pending.first().is_none_or(|c| c.start >= upto) && pending.is_sorted_by_key(|c| c.start)
+        {
+            return;
+        }
+        if !pending.is_sorted_by_key(|c| c.start) {
+            pending.sort_by_key(|c| c.start);
+        }
+        let n = pending.partition_point(|c| c.start < upto);
+        let (src, written) = (self.src, &self.out.written);
+        for c in pending.drain(..n) {
+            let key = key_text(src, written, &c);
+            if let Some(last) = &self.handed {
+                if last.start == c.start && key_text(src, written, last) == key {
+                    continue;
+                }
+            }
+            visit.cite(
+                src,
+                Found {
+                    key,
+                    start: c.start,
+                    nocite: c.nocite(),
+                },
+            );
+            self.handed = Some(c);
         }
     }
 
@@ -734,11 +871,15 @@ impl<'a> Scanner<'a> {
                     if self.at(self.pos) == Some(b'%') {
                         self.pos = self.line_end(self.pos);
                     } else {
+                        if !self.out.cites.is_empty() {
+                            self.hand_over(self.pos);
+                        }
                         self.control();
                     }
                 }
             }
         }
+        self.hand_over(usize::MAX);
     }
 
     /// The offset just past the newline that ends the line holding `i`.
