@@ -12,6 +12,7 @@ use citegate_core::tex::{self, Project};
 use clap::{ArgGroup, Args, Subcommand};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
@@ -246,26 +247,34 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
         return leave(code, (project, gate));
     }
     let c = &gate.coverage;
+    // The report is written into one buffer and printed at once: a draft's
+    // foreign keys can have thousands of places.
+    let mut out = String::new();
     // The reference script's lines first, in its format.
-    println!("{}", gate.summary);
+    let _ = writeln!(out, "{}", gate.summary);
     if !c.foreign.is_empty() {
-        println!(
+        let _ = writeln!(
+            out,
             "\nWARNING: {} cited keys NOT in citation pool (violates 'cite ONLY collected_papers' rule):",
             c.foreign.len()
         );
         for f in &c.foreign {
-            let places: Vec<String> = f
-                .places
-                .iter()
-                .map(|p| format!("{}:{}", p.file, p.line))
-                .collect();
-            println!("  - {}  ({})", f.key, places.join(", "));
+            let _ = write!(out, "  - {}  (", f.key);
+            for (i, p) in f.places.iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                let _ = write!(out, "{sep}{}:{}", p.file, p.line);
+            }
+            out.push_str(")\n");
         }
     }
     if c.pass {
-        println!("OK: citation coverage meets threshold");
+        out.push_str("OK: citation coverage meets threshold\n");
     } else {
-        println!("\nFAIL: missing {} pool papers from .tex:", c.uncited.len());
+        let _ = writeln!(
+            out,
+            "\nFAIL: missing {} pool papers from .tex:",
+            c.uncited.len()
+        );
         for u in &c.uncited {
             let tags = if u.discovered_for.is_empty() {
                 "?".to_string()
@@ -273,18 +282,19 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
                 u.discovered_for.join(",")
             };
             let title: String = u.title.chars().take(60).collect();
-            println!("  - {:40}  [{tags}]  {title}", u.key);
+            let _ = writeln!(out, "  - {:40}  [{tags}]  {title}", u.key);
         }
-        println!("\nUncited papers by outline tag:");
+        out.push_str("\nUncited papers by outline tag:\n");
         for g in &c.uncited_by_tag {
-            println!("  {} ({}):", g.tag, g.papers.len());
+            let _ = writeln!(out, "  {} ({}):", g.tag, g.papers.len());
             for p in &g.papers {
-                println!("    - {}  {}", p.key, p.title);
+                let _ = writeln!(out, "    - {}  {}", p.key, p.title);
             }
         }
-        println!("\nRe-prompt for the writing step:\n");
-        print!("{}", gate.reprompt);
+        out.push_str("\nRe-prompt for the writing step:\n\n");
+        out.push_str(&gate.reprompt);
     }
+    print!("{out}");
     if !c.nocite_only.is_empty() {
         eprintln!(
             "note: only in \\nocite (listed in the bibliography, not cited in the text; not counted): {}",
