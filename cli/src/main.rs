@@ -11,6 +11,7 @@ mod annotate;
 mod bib_cmds;
 mod error;
 mod http;
+mod huge_text;
 mod io;
 mod live;
 mod llm;

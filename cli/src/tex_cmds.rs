@@ -5,6 +5,7 @@
 //! relative to the root file, and one that is missing is reported, not fatal.
 
 use crate::error::{Error, Outcome};
+use crate::huge_text;
 use crate::io::{print_json, read_text, FAIL, PASS};
 use citegate_core::coverage::{self, Threshold};
 use citegate_core::pool::{self, Pool};
@@ -237,9 +238,24 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
     let text = read_text(&a.pool)?;
     let against = coverage::Against::read(&a.pool.to_string_lossy(), &text)
         .map_err(|e| Error::input(&a.pool, e))?;
-    let (names, given) = read_roots(&a.tex)?;
-    // Each cite counted as the scan finds it: no record of 100,000 cites.
-    let (gate, project) = coverage::gate_streamed(&names, loader(given), &against, &threshold)
+    // The roots as texts of their own (a large draft in huge pages), each
+    // cite counted as the scan finds it: no record of 100,000 cites.
+    let mut given: BTreeMap<String, huge_text::Text> = BTreeMap::new();
+    let mut names = Vec::new();
+    for path in &a.tex {
+        let text = huge_text::read_text(path)?;
+        let name = path.to_string_lossy().replace('\\', "/");
+        given.insert(name.clone(), text);
+        names.push(name);
+    }
+    let load = |name: &str| {
+        given.remove(name).or_else(|| {
+            std::fs::read_to_string(name)
+                .ok()
+                .map(huge_text::Text::Plain)
+        })
+    };
+    let (gate, project) = coverage::gate_streamed(&names, load, &against, &threshold)
         .map_err(|e| Error::input(&a.pool, e))?;
     let code = if gate.coverage.pass { PASS } else { FAIL };
     if a.json {

@@ -795,11 +795,11 @@ pub fn gate(
 
 /// [`gate`] on a draft as it is scanned: the root files `roots` and the
 /// files they include, read through `load` as [`crate::tex::scan_project_with`]
-/// reads them, each cite counted as the scanner finds it
+/// reads them (as any text type that reads as a `str`), each cite counted as the scanner finds it
 /// ([`crate::tex::visit_project_with`]) and none kept. The report is the one
 /// [`gate`] gives on the scanned project; the project comes back beside it
-/// without its cites (its includes, `\nocite{*}` places and sources are
-/// there). The pool's entries are read first: a pool that cannot be
+/// without its cites and sources (its includes and `\nocite{*}` places
+/// are there). The pool's entries are read first: a pool that cannot be
 /// counted is an error before any file is loaded.
 ///
 /// ```
@@ -814,9 +814,9 @@ pub fn gate(
 /// assert_eq!(r, gate(&project, &against, &t).unwrap());
 /// assert_eq!(r.coverage.foreign[0].key, "c");
 /// ```
-pub fn gate_streamed(
+pub fn gate_streamed<T: AsRef<str>>(
     roots: &[String],
-    load: impl FnMut(&str) -> Option<String>,
+    load: impl FnMut(&str) -> Option<T>,
     against: &Against,
     threshold: &Threshold,
 ) -> Result<(GateReport, crate::tex::Project)> {

@@ -356,7 +356,7 @@ proptest! {
             .map(|c| (c.key.to_string(), c.start, c.nocite))
             .collect();
         let mut handed = Handed(Vec::new());
-        citegate_core::tex::visit_owned(tex.clone(), &[], &mut handed);
+        citegate_core::tex::visit(&tex, &[], &mut handed);
         prop_assert_eq!(handed.0, recorded);
     }
 }

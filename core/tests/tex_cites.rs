@@ -1,7 +1,7 @@
 //! Cite extraction: one line per case, natbib and biblatex forms, comments,
 //! verbatim text and malformed input.
 
-use citegate_core::tex::{extract_cites, scan, visit_owned, Found, Lines, Visit};
+use citegate_core::tex::{extract_cites, scan, visit, Found, Lines, Visit};
 
 /// The keys `tex` cites, in order; a streamed scan hands over the same cites.
 fn check(tex: &str, expected: &[&str]) {
@@ -20,7 +20,7 @@ impl Visit for Handed {
     }
 }
 
-/// `visit_owned` hands over the cites `scan` records, in order, and the
+/// `visit` hands over the cites `scan` records, in order, and the
 /// lines `Lines` gives are the records' lines.
 fn check_streamed(tex: &str) {
     let s = scan(tex);
@@ -29,7 +29,7 @@ fn check_streamed(tex: &str) {
         .map(|c| (c.key.to_string(), c.start, c.nocite, c.line))
         .collect();
     let mut handed = Handed(Vec::new(), Lines::default());
-    let streamed = visit_owned(tex.to_string(), &[], &mut handed);
+    let streamed = visit(tex, &[], &mut handed);
     assert_eq!(handed.0, recorded, "source: {tex:?}");
     assert_eq!(streamed.cites().len(), 0);
     assert_eq!(

@@ -46,7 +46,7 @@ pub use project::{
     MissingInclude, Project, SourceFile, VisitProject,
 };
 pub use scan::{
-    extract_cites, scan, scan_owned, scan_with, visit_owned, Cite, Cited, Definition, Form, Found,
+    extract_cites, scan, scan_owned, scan_with, visit, Cite, Cited, Definition, Form, Found,
     Include, Lines, OwnedCite, Place, Scan, Visit,
 };
 pub use sync::{pool_key_map, sync_keys, Replacement};

@@ -1,6 +1,6 @@
 //! Several sources scanned together, includes followed as LaTeX follows them.
 
-use super::scan::{scan_owned, visit_owned, Cited, Definition, Found, Include, Scan, Visit};
+use super::scan::{scan_owned, visit, Cited, Definition, Found, Include, Scan, Visit};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -236,68 +236,96 @@ pub trait VisitProject: Visit {
 }
 
 /// [`scan_project_with`] handing each file's cites to `visit` as they are
-/// found ([`super::visit_owned`]) instead of keeping records of them: the
-/// project returned is the same but for its files' cites, which are empty.
-/// What `visit` has been handed when this returns, since its last
-/// [`VisitProject::restart`], is [`Project::cites`] of the project that
-/// [`scan_project_with`] returns, file by file, in order.
-pub fn visit_project_with(
+/// found ([`super::visit()`]) instead of keeping records of them, on texts
+/// of any type that reads as a `str` (the files are read again from them
+/// if the scan starts over). The project returned is the one
+/// [`scan_project_with`] returns but for its files' cites and sources,
+/// which are empty. What `visit` has been handed when this returns, since
+/// its last [`VisitProject::restart`], is [`Project::cites`] of that
+/// project, file by file, in order.
+pub fn visit_project_with<T: AsRef<str>>(
     roots: &[String],
-    load: impl FnMut(&str) -> Option<String>,
+    load: impl FnMut(&str) -> Option<T>,
     visit: &mut dyn VisitProject,
 ) -> Project {
-    project_with(roots, load, &mut Visiting(visit))
+    let mut scanner = Visiting {
+        cites: Cites(visit),
+        texts: Vec::new(),
+    };
+    project_with(roots, load, &mut scanner)
 }
 
-/// How [`project_with`] scans one file.
-trait ScanFile {
+/// How [`project_with`] scans one file of texts of type `T`.
+trait ScanFile<T> {
     /// Scans file `index` of the project, `name`, knowing the commands `known`.
-    fn scan(&mut self, index: usize, name: &str, text: String, known: &[Definition]) -> Scan;
-    /// Every file is about to be scanned again.
+    fn scan(&mut self, index: usize, name: &str, text: T, known: &[Definition]) -> Scan;
+    /// Every file is about to be scanned again ([`Self::rescan`]).
     fn restart(&mut self);
+    /// Scans file `index` again, `old` being its scan so far.
+    fn rescan(&mut self, index: usize, name: &str, old: Scan, known: &[Definition]) -> Scan;
 }
 
-/// Scans that keep their cites ([`scan_project_with`]).
+/// Scans that keep their cites and sources ([`scan_project_with`]).
 struct Records;
 
-impl ScanFile for Records {
+impl ScanFile<String> for Records {
     fn scan(&mut self, _: usize, _: &str, text: String, known: &[Definition]) -> Scan {
         scan_owned(text, known)
     }
 
     fn restart(&mut self) {}
-}
 
-/// Scans that hand their cites over ([`visit_project_with`]).
-struct Visiting<'v>(&'v mut dyn VisitProject);
-
-impl ScanFile for Visiting<'_> {
-    fn scan(&mut self, index: usize, name: &str, text: String, known: &[Definition]) -> Scan {
-        self.0.file(index, name);
-        visit_owned(text, known, self)
-    }
-
-    fn restart(&mut self) {
-        self.0.restart();
+    fn rescan(&mut self, _: usize, _: &str, old: Scan, known: &[Definition]) -> Scan {
+        scan_owned(old.into_source(), known)
     }
 }
 
-impl Visit for Visiting<'_> {
+/// Scans that hand their cites over ([`visit_project_with`]), keeping the
+/// texts for a second reading.
+struct Visiting<'v, T> {
+    cites: Cites<'v>,
+    texts: Vec<T>,
+}
+
+/// A [`VisitProject`] as the [`Visit`] of one file.
+struct Cites<'v>(&'v mut dyn VisitProject);
+
+impl Visit for Cites<'_> {
     fn cite(&mut self, source: &str, cite: Found<'_>) {
         self.0.cite(source, cite);
     }
 }
 
-/// The work of [`scan_project_with`], each file scanned by `scan`.
-fn project_with(
+impl<T: AsRef<str>> ScanFile<T> for Visiting<'_, T> {
+    fn scan(&mut self, index: usize, name: &str, text: T, known: &[Definition]) -> Scan {
+        self.cites.0.file(index, name);
+        let scan = visit(text.as_ref(), known, &mut self.cites);
+        // Files are scanned in the order of their indices.
+        self.texts.push(text);
+        scan
+    }
+
+    fn restart(&mut self) {
+        self.cites.0.restart();
+    }
+
+    fn rescan(&mut self, index: usize, name: &str, _: Scan, known: &[Definition]) -> Scan {
+        self.cites.0.file(index, name);
+        let text = self.texts.get(index).map_or("", |t| t.as_ref());
+        visit(text, known, &mut self.cites)
+    }
+}
+
+/// The work of [`scan_project_with`], each file scanned by `scanner`.
+fn project_with<T>(
     roots: &[String],
-    mut load: impl FnMut(&str) -> Option<String>,
-    scanner: &mut dyn ScanFile,
+    mut load: impl FnMut(&str) -> Option<T>,
+    scanner: &mut dyn ScanFile<T>,
 ) -> Project {
     let mut project = Project::default();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     // (file name, its root, its import directory, its text)
-    let mut queue: VecDeque<(String, String, Option<String>, String)> = VecDeque::new();
+    let mut queue: VecDeque<(String, String, Option<String>, T)> = VecDeque::new();
     for root in roots {
         if seen.insert(root.clone()) {
             if let Some(text) = load(root) {
@@ -351,8 +379,8 @@ fn project_with(
         scanner.restart();
         for (index, file) in project.files.iter_mut().enumerate() {
             let includes = std::mem::take(&mut file.scan.includes);
-            let text = std::mem::take(&mut file.scan).into_source();
-            file.scan = scanner.scan(index, &file.name, text, &known);
+            let old = std::mem::take(&mut file.scan);
+            file.scan = scanner.rescan(index, &file.name, old, &known);
             file.scan.includes = includes;
         }
     }

@@ -158,7 +158,7 @@ pub struct Found<'a> {
     pub nocite: bool,
 }
 
-/// What a streamed scan ([`visit_owned`]) hands each cite to, instead of
+/// What a streamed scan ([`visit()`]) hands each cite to, instead of
 /// keeping a record of it.
 pub trait Visit {
     /// One cite of `source`. The cites come in the order and number of
@@ -520,17 +520,20 @@ pub fn scan_with(source: &str, known: &[Definition]) -> Scan {
 
 /// [`scan_with`] on a source the scan takes over (no copy is made).
 pub fn scan_owned(source: String, known: &[Definition]) -> Scan {
-    scan_into(source, known, None)
+    let mut found = scan_into(&source, known, None);
+    found.source = source;
+    found
 }
 
-/// [`scan_owned`] handing each cite to `visit` as it is found, in the order
+/// [`scan_with`] handing each cite to `visit` as it is found, in the order
 /// and number [`Scan::cites`] would list them, instead of keeping a record
-/// of it: the scan returned has everything but the cites (its
-/// [`Scan::cites`] is empty). A draft's cites then cost no memory, and no
-/// line or column is computed that the visitor does not ask [`Lines`] for.
+/// of it: the scan returned has everything but the cites and the source
+/// (its [`Scan::cites`] is empty, its [`Scan::source`] too). A draft's
+/// cites then cost no memory, and no line or column is computed that the
+/// visitor does not ask [`Lines`] for.
 ///
 /// ```
-/// use citegate_core::tex::{visit_owned, Found, Visit};
+/// use citegate_core::tex::{visit, Found, Visit};
 /// struct Keys(Vec<String>);
 /// impl Visit for Keys {
 ///     fn cite(&mut self, _source: &str, c: Found<'_>) {
@@ -538,24 +541,24 @@ pub fn scan_owned(source: String, known: &[Definition]) -> Scan {
 ///     }
 /// }
 /// let mut keys = Keys(Vec::new());
-/// let scan = visit_owned(r"\citep[see \citet{b}]{a} \nocite{c}".to_string(), &[], &mut keys);
+/// let scan = visit(r"\citep[see \citet{b}]{a} \nocite{c}", &[], &mut keys);
 /// assert_eq!(keys.0, ["b", "a", "c"]);
 /// assert_eq!(scan.cites().len(), 0);
 /// ```
-pub fn visit_owned(source: String, known: &[Definition], visit: &mut dyn Visit) -> Scan {
+pub fn visit(source: &str, known: &[Definition], visit: &mut dyn Visit) -> Scan {
     scan_into(source, known, Some(visit))
 }
 
-fn scan_into(source: String, known: &[Definition], visit: Option<&mut dyn Visit>) -> Scan {
-    let mut s = Scanner::new(&source, false);
+/// The scan of `source`, its cites handed to `visit` if there is one; the
+/// scan returned does not hold the source.
+fn scan_into(source: &str, known: &[Definition], visit: Option<&mut dyn Visit>) -> Scan {
+    let mut s = Scanner::new(source, false);
     s.visit = visit;
     for d in known {
         s.learned.insert(d.name.clone(), d.form.clone());
     }
     s.run();
-    let mut found = s.finish();
-    found.source = source;
-    found
+    s.finish()
 }
 
 /// Every cited key in a LaTeX source, with its line and command, in source order.
@@ -661,7 +664,7 @@ struct Scanner<'a, 'v> {
     /// not recorded: no `.aux` is open yet, so LaTeX drops a `\nocite` there.
     /// biblatex records them, so with biblatex loaded this is 0.
     preamble_end: usize,
-    /// Where a streamed scan hands its cites ([`visit_owned`]); `out.cites`
+    /// Where a streamed scan hands its cites ([`visit()`]); `out.cites`
     /// then holds only the cites not handed over yet.
     visit: Option<&'v mut dyn Visit>,
     /// The last cite handed over, for dropping a repeat as [`Self::finish`] does.
