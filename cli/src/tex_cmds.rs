@@ -260,7 +260,7 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
     let code = if gate.coverage.pass { PASS } else { FAIL };
     if a.json {
         print_json(&gate);
-        return leave(code, (project, gate));
+        return leave(code, (project, gate, against));
     }
     let c = &gate.coverage;
     // The report is written into one buffer and printed at once: a draft's
@@ -326,7 +326,7 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
         );
     }
     print_notes(&project);
-    leave(code, (project, gate))
+    leave(code, (project, gate, against))
 }
 
 /// Returns `code` without freeing `big`: the command ends right after, and

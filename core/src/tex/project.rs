@@ -1,6 +1,6 @@
 //! Several sources scanned together, includes followed as LaTeX follows them.
 
-use super::scan::{scan_owned, visit, Cited, Definition, Found, Include, Scan, Visit};
+use super::scan::{scan_owned, visit, Cited, Definition, Include, Scan, Visit};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -249,7 +249,7 @@ pub fn visit_project_with<T: AsRef<str>>(
     visit: &mut dyn VisitProject,
 ) -> Project {
     let mut scanner = Visiting {
-        cites: Cites(visit),
+        visit,
         texts: Vec::new(),
     };
     project_with(roots, load, &mut scanner)
@@ -283,36 +283,27 @@ impl ScanFile<String> for Records {
 /// Scans that hand their cites over ([`visit_project_with`]), keeping the
 /// texts for a second reading.
 struct Visiting<'v, T> {
-    cites: Cites<'v>,
+    visit: &'v mut dyn VisitProject,
     texts: Vec<T>,
-}
-
-/// A [`VisitProject`] as the [`Visit`] of one file.
-struct Cites<'v>(&'v mut dyn VisitProject);
-
-impl Visit for Cites<'_> {
-    fn cite(&mut self, source: &str, cite: Found<'_>) {
-        self.0.cite(source, cite);
-    }
 }
 
 impl<T: AsRef<str>> ScanFile<T> for Visiting<'_, T> {
     fn scan(&mut self, index: usize, name: &str, text: T, known: &[Definition]) -> Scan {
-        self.cites.0.file(index, name);
-        let scan = visit(text.as_ref(), known, &mut self.cites);
+        self.visit.file(index, name);
+        let scan = visit(text.as_ref(), known, self.visit);
         // Files are scanned in the order of their indices.
         self.texts.push(text);
         scan
     }
 
     fn restart(&mut self) {
-        self.cites.0.restart();
+        self.visit.restart();
     }
 
     fn rescan(&mut self, index: usize, name: &str, _: Scan, known: &[Definition]) -> Scan {
-        self.cites.0.file(index, name);
+        self.visit.file(index, name);
         let text = self.texts.get(index).map_or("", |t| t.as_ref());
-        visit(text, known, &mut self.cites)
+        visit(text, known, self.visit)
     }
 }
 

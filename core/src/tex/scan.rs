@@ -686,6 +686,15 @@ const PLAIN_KEY_BYTE: [bool; 256] = {
     t
 };
 
+/// [`PLAIN_KEY_BYTE`]s that make a key [`Scanner::simple_key_group`] can
+/// take as it is: not `#` (a macro parameter) and not `*` (`\nocite{*}`).
+const SIMPLE_KEY_BYTE: [bool; 256] = {
+    let mut t = PLAIN_KEY_BYTE;
+    t[b'#' as usize] = false;
+    t[b'*' as usize] = false;
+    t
+};
+
 fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
@@ -728,14 +737,13 @@ impl<'a, 'v> Scanner<'a, 'v> {
             return;
         };
         let pending = &mut self.out.cites;
-        if pending.first().is_none_or(|c| c.start >= upto) && pending.is_sorted_by_key(|c| c.start)
-        {
-            return;
-        }
         if !pending.is_sorted_by_key(|c| c.start) {
             pending.sort_by_key(|c| c.start);
         }
         let n = pending.partition_point(|c| c.start < upto);
+        if n == 0 {
+            return;
+        }
         let (src, written) = (self.src, &self.out.written);
         for c in pending.drain(..n) {
             let key = key_text(src, written, &c);
@@ -1719,9 +1727,54 @@ impl<'a, 'v> Scanner<'a, 'v> {
         }
     }
 
+    /// The common case of [`Self::key_group`]: `{a}`, `{a, b}` — keys of
+    /// [`SIMPLE_KEY_BYTE`]s with spaces around the commas and nothing else —
+    /// read a key at a time into `keys`. Such keys need none of the checks
+    /// of [`Self::push_keys`] (no comment, no `#`, not `*`, not empty).
+    /// `None`, with `keys` in any state, for anything else, which
+    /// [`Self::key_group`] then reads from the start.
+    fn simple_key_group(&self, i: usize, keys: &mut Vec<(usize, usize, bool)>) -> Option<usize> {
+        keys.clear();
+        let b = self.b;
+        let mut j = i + 1;
+        loop {
+            while b.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            let rest = b.get(j..)?;
+            let run = rest
+                .iter()
+                .position(|&c| !SIMPLE_KEY_BYTE[usize::from(c)])
+                .unwrap_or(rest.len());
+            if run == 0 {
+                return None;
+            }
+            keys.push((j, j + run, false));
+            j += run;
+            while b.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            match b.get(j) {
+                Some(b',') => j += 1,
+                Some(b'}') => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+
     /// [`Self::key_group`] then [`Self::push_keys`], with the span buffer reused.
     fn read_keys(&mut self, i: usize, command: u32, nocite: bool) -> Result<usize, usize> {
         let mut spans = std::mem::take(&mut self.spans);
+        if let Some(end) = self.simple_key_group(i, &mut spans) {
+            for &(start, end, _) in &spans {
+                if start >= self.preamble_end {
+                    let c = Cite::new(start, end, IN_SOURCE, command, nocite);
+                    self.out.cites.push(c);
+                }
+            }
+            self.spans = spans;
+            return Ok(end);
+        }
         let read = self.key_group(i, &mut spans);
         if read.is_ok() {
             self.push_keys(command, &spans, nocite);
