@@ -686,12 +686,24 @@ const PLAIN_KEY_BYTE: [bool; 256] = {
     t
 };
 
-/// [`PLAIN_KEY_BYTE`]s that make a key [`Scanner::simple_key_group`] can
+/// [`PLAIN_KEY_BYTE`]s that make a key [`Scanner::simple_keys`] can
 /// take as it is: not `#` (a macro parameter) and not `*` (`\nocite{*}`).
 const SIMPLE_KEY_BYTE: [bool; 256] = {
     let mut t = PLAIN_KEY_BYTE;
     t[b'#' as usize] = false;
     t[b'*' as usize] = false;
+    t
+};
+
+/// Bytes [`Scanner::skip_delimited`] acts on, besides the closing one.
+const DELIMITED_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let special = [b'\\', b'%', b'\n', b'{', b'}'];
+    let mut k = 0;
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
     t
 };
 
@@ -1648,7 +1660,14 @@ impl<'a, 'v> Scanner<'a, 'v> {
                     self.brace_end.insert(start, j);
                 }
                 _ if c == close && open.is_empty() => return Ok(j + 1),
-                _ => j += 1,
+                _ => {
+                    // Ordinary text is taken a run at a time.
+                    let rest = self.b.get(j + 1..).unwrap_or(&[]);
+                    j += 1 + rest
+                        .iter()
+                        .position(|&c| DELIMITED_SPECIAL[usize::from(c)] || c == close)
+                        .unwrap_or(rest.len());
+                }
             }
         }
         Err(self.b.len())
@@ -1727,29 +1746,32 @@ impl<'a, 'v> Scanner<'a, 'v> {
         }
     }
 
-    /// The common case of [`Self::key_group`]: `{a}`, `{a, b}` — keys of
+    /// The common case of [`Self::read_keys`]: `{a}`, `{a, b}` — keys of
     /// [`SIMPLE_KEY_BYTE`]s with spaces around the commas and nothing else —
-    /// read a key at a time into `keys`. Such keys need none of the checks
+    /// read and recorded a key at a time. Such keys need none of the checks
     /// of [`Self::push_keys`] (no comment, no `#`, not `*`, not empty).
-    /// `None`, with `keys` in any state, for anything else, which
+    /// `None`, with nothing recorded, for anything else, which
     /// [`Self::key_group`] then reads from the start.
-    fn simple_key_group(&self, i: usize, keys: &mut Vec<(usize, usize, bool)>) -> Option<usize> {
-        keys.clear();
+    fn simple_keys(&mut self, i: usize, command: u32, nocite: bool) -> Option<usize> {
         let b = self.b;
+        let recorded = self.out.cites.len();
         let mut j = i + 1;
         loop {
             while b.get(j) == Some(&b' ') {
                 j += 1;
             }
-            let rest = b.get(j..)?;
+            let rest = b.get(j..).unwrap_or(&[]);
             let run = rest
                 .iter()
                 .position(|&c| !SIMPLE_KEY_BYTE[usize::from(c)])
                 .unwrap_or(rest.len());
             if run == 0 {
-                return None;
+                break;
             }
-            keys.push((j, j + run, false));
+            if j >= self.preamble_end {
+                let c = Cite::new(j, j + run, IN_SOURCE, command, nocite);
+                self.out.cites.push(c);
+            }
             j += run;
             while b.get(j) == Some(&b' ') {
                 j += 1;
@@ -1757,24 +1779,19 @@ impl<'a, 'v> Scanner<'a, 'v> {
             match b.get(j) {
                 Some(b',') => j += 1,
                 Some(b'}') => return Some(j + 1),
-                _ => return None,
+                _ => break,
             }
         }
+        self.out.cites.truncate(recorded);
+        None
     }
 
     /// [`Self::key_group`] then [`Self::push_keys`], with the span buffer reused.
     fn read_keys(&mut self, i: usize, command: u32, nocite: bool) -> Result<usize, usize> {
-        let mut spans = std::mem::take(&mut self.spans);
-        if let Some(end) = self.simple_key_group(i, &mut spans) {
-            for &(start, end, _) in &spans {
-                if start >= self.preamble_end {
-                    let c = Cite::new(start, end, IN_SOURCE, command, nocite);
-                    self.out.cites.push(c);
-                }
-            }
-            self.spans = spans;
+        if let Some(end) = self.simple_keys(i, command, nocite) {
             return Ok(end);
         }
+        let mut spans = std::mem::take(&mut self.spans);
         let read = self.key_group(i, &mut spans);
         if read.is_ok() {
             self.push_keys(command, &spans, nocite);
