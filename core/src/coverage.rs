@@ -782,15 +782,25 @@ pub fn gate(
     let (keyed, unkeyed) = against.entries()?;
     // Cites borrowed from the scan: the fast path, held equal to `check`.
     let c = check_refs(&keyed, cite_refs(project), threshold);
+    Ok(gate_report(c, threshold, unkeyed, project))
+}
+
+/// The gate's report on coverage `c` of `project`.
+fn gate_report(
+    c: Coverage,
+    threshold: &Threshold,
+    unkeyed: Vec<Unkeyed>,
+    project: &crate::tex::Project,
+) -> GateReport {
     let reprompt = if c.pass { String::new() } else { reprompt(&c) };
-    Ok(GateReport {
+    GateReport {
         summary: summary_line(&c, threshold),
         reprompt,
         coverage: c,
         unkeyed,
         files: project.files.iter().map(|f| f.name.clone()).collect(),
         missing_includes: project.missing.clone(),
-    })
+    }
 }
 
 /// [`gate`] on a draft as it is scanned: the root files `roots` and the
@@ -828,14 +838,6 @@ pub fn gate_streamed<T: AsRef<str>>(
     };
     let project = crate::tex::visit_project_with(roots, load, &mut streamed);
     let c = streamed.tally.finish(threshold);
-    let reprompt = if c.pass { String::new() } else { reprompt(&c) };
-    let report = GateReport {
-        summary: summary_line(&c, threshold),
-        reprompt,
-        coverage: c,
-        unkeyed,
-        files: project.files.iter().map(|f| f.name.clone()).collect(),
-        missing_includes: project.missing.clone(),
-    };
+    let report = gate_report(c, threshold, unkeyed, &project);
     Ok((report, project))
 }
