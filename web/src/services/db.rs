@@ -161,22 +161,30 @@ impl Db {
 
     /// Every key of `store`, in key order (the values are not read).
     pub async fn keys(&self, store: &str) -> Result<Vec<String>, StoreError> {
-        let tx = self
-            .db
-            .transaction(&[store], TransactionMode::ReadOnly)
-            .map_err(|e| err("list", e))?;
-        let st = tx.object_store(store).map_err(|e| err("list", e))?;
-        let keys = st
-            .get_all_keys(None, None)
-            .map_err(|e| err("list", e))?
-            .await
-            .map_err(|e| err("list", e))?;
-        let _ = tx.await;
-        Ok(keys.into_iter().filter_map(|k| k.as_string()).collect())
+        Ok(self
+            .list(store, false)
+            .await?
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect())
     }
 
     /// Every key and text of `store`, in key order.
     pub async fn entries(&self, store: &str) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .list(store, true)
+            .await?
+            .into_iter()
+            .filter_map(|(k, v)| Some((k, v?)))
+            .collect())
+    }
+
+    /// Every key of `store` in key order, with its text when `values`.
+    async fn list(
+        &self,
+        store: &str,
+        values: bool,
+    ) -> Result<Vec<(String, Option<String>)>, StoreError> {
         let tx = self
             .db
             .transaction(&[store], TransactionMode::ReadOnly)
@@ -187,16 +195,25 @@ impl Db {
             .map_err(|e| err("list", e))?
             .await
             .map_err(|e| err("list", e))?;
-        let values = st
-            .get_all(None, None)
-            .map_err(|e| err("list", e))?
-            .await
-            .map_err(|e| err("list", e))?;
+        let texts = if values {
+            st.get_all(None, None)
+                .map_err(|e| err("list", e))?
+                .await
+                .map_err(|e| err("list", e))?
+                .into_iter()
+                .map(|v| v.as_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let _ = tx.await;
+        let mut texts = texts.into_iter();
         Ok(keys
             .into_iter()
-            .zip(values)
-            .filter_map(|(k, v)| Some((k.as_string()?, v.as_string()?)))
+            .filter_map(|k| {
+                let text = texts.next().flatten();
+                Some((k.as_string()?, text))
+            })
             .collect())
     }
 }
