@@ -647,46 +647,17 @@ impl Run {
     /// limits ([`request::OPENALEX_PHRASES_MAX`] titles, a URL of at most
     /// [`request::OPENALEX_URL_MAX`] bytes); `None` when fewer than two do.
     fn phrase_batch(&mut self, lane: Lane) -> Option<Sent> {
-        let ep = &self.opts.endpoints;
-        let mut slots = Vec::new();
-        let mut phrases = Vec::new();
-        let mut request = None;
-        for i in 0..self.slots.len() {
-            if slots.len() == request::OPENALEX_PHRASES_MAX {
-                break;
-            }
-            if self.wants(i, lane) != Some(Kind::Phrases) {
-                continue;
-            }
-            let Some(p) = self.slots[i]
-                .reference
-                .title
-                .as_deref()
-                .and_then(request::title_phrase)
-            else {
-                continue;
-            };
-            phrases.push(p);
-            match request::openalex_phrases(ep, &phrases) {
-                Ok(r) if r.url.len() <= request::OPENALEX_URL_MAX => {
-                    request = Some(r);
-                    slots.push(i);
-                }
-                _ => {
-                    phrases.pop();
-                }
-            }
-        }
-        if slots.len() < 2 {
-            return None;
-        }
+        let waiting = (0..self.slots.len())
+            .filter(|&i| self.wants(i, lane) == Some(Kind::Phrases))
+            .filter_map(|i| Some((i, self.slots[i].reference.title.as_deref()?)));
+        let (slots, request) = request::openalex_phrase_batch(&self.opts.endpoints, waiting)?;
         for &i in &slots {
             self.slots[i].busy = true;
         }
         Some(Sent {
             kind: Kind::Phrases,
             lane,
-            request: request?,
+            request,
             slots,
             tries: 0,
         })

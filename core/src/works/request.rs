@@ -393,6 +393,40 @@ pub fn openalex_phrases(ep: &Endpoints, phrases: &[String]) -> Result<Request> {
     Ok(get(Service::OpenAlex, url, ep))
 }
 
+/// One OpenAlex phrase search for as many of `titles` (`(position,
+/// title)`, in order) as fit its limits: titles with a phrase
+/// ([`title_phrase`]), at most [`OPENALEX_PHRASES_MAX`], a URL of at most
+/// [`OPENALEX_URL_MAX`] bytes. The positions asked and the request; `None`
+/// when fewer than two titles fit (one title is better asked by relevance).
+pub fn openalex_phrase_batch<'t>(
+    ep: &Endpoints,
+    titles: impl IntoIterator<Item = (usize, &'t str)>,
+) -> Option<(Vec<usize>, Request)> {
+    let mut asked = Vec::new();
+    let mut phrases = Vec::new();
+    let mut built = None;
+    for (i, title) in titles {
+        if asked.len() == OPENALEX_PHRASES_MAX {
+            break;
+        }
+        let Some(p) = title_phrase(title) else {
+            continue;
+        };
+        phrases.push(p);
+        match openalex_phrases(ep, &phrases) {
+            Ok(r) if r.url.len() <= OPENALEX_URL_MAX => {
+                built = Some(r);
+                asked.push(i);
+            }
+            _ => {
+                phrases.pop();
+            }
+        }
+    }
+    (asked.len() >= 2).then_some(())?;
+    Some((asked, built?))
+}
+
 /// Semantic Scholar's search finds nothing for some hyphenated terms
 /// (`pre-training`), so a hyphen between two word characters becomes a
 /// space; other hyphens (a leading minus, `--`) stay.

@@ -15,7 +15,7 @@
 use super::{Ask, Fetched, Next, Settled, VerifyRun, SEARCH_LIMIT};
 use crate::error::Error;
 use crate::verify::{decide_works, Decision, Rejection};
-use crate::works::request::{self, OPENALEX_PHRASES_MAX, OPENALEX_URL_MAX};
+use crate::works::request;
 use crate::works::{parse_response, ApiErrorKind, Service, Work};
 
 const PREFLIGHT: &str = "openalex refused the request's preflight";
@@ -65,35 +65,12 @@ impl VerifyRun {
     /// The next OpenAlex request: a phrase search for the titles not yet in
     /// one (when two or more fit), else a relevance search for one title.
     pub(super) fn next_openalex(&mut self) -> Result<Next, Error> {
-        let mut asked = Vec::new();
-        let mut phrases = Vec::new();
-        let mut built = None;
-        for &i in &self.openalex {
-            if asked.len() == OPENALEX_PHRASES_MAX {
-                break;
-            }
-            if self.phrased.contains(&i) || !self.todo(i) {
-                continue;
-            }
-            let Some(p) = self
-                .candidates
-                .get(i)
-                .and_then(|c| request::title_phrase(&c.title))
-            else {
-                continue;
-            };
-            phrases.push(p);
-            match request::openalex_phrases(&self.endpoints, &phrases) {
-                Ok(r) if r.url.len() <= OPENALEX_URL_MAX => {
-                    built = Some(r);
-                    asked.push(i);
-                }
-                _ => {
-                    phrases.pop();
-                }
-            }
-        }
-        if let (true, Some(req)) = (asked.len() >= 2, built) {
+        let waiting = self
+            .openalex
+            .iter()
+            .filter(|&&i| !self.phrased.contains(&i) && self.todo(i))
+            .filter_map(|&i| Some((i, self.candidates.get(i)?.title.as_str())));
+        if let Some((asked, req)) = request::openalex_phrase_batch(&self.endpoints, waiting) {
             self.out = Some(Ask::Phrases(asked));
             return Ok(Next::Ask(req));
         }
