@@ -88,12 +88,19 @@ export async function start({ dist, base = "/", api } = {}) {
       res.writeHead(403);
       return res.end();
     }
-    fs.readFile(file, (err, data) => {
+    // Like a static host that serves precompressed files (README, Hosting):
+    // the `.br` beside a file when the browser accepts Brotli, so what the
+    // tests see transferred is what such a host sends.
+    const type = TYPES[path.extname(file)] || "application/octet-stream";
+    const brotli = /\bbr\b/.test(req.headers["accept-encoding"] || "") && fs.existsSync(file + ".br");
+    fs.readFile(brotli ? file + ".br" : file, (err, data) => {
       if (err) {
         res.writeHead(404, { "content-type": "text/plain" });
         return res.end("not found");
       }
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+      const headers = { "content-type": type, vary: "accept-encoding" };
+      if (brotli) headers["content-encoding"] = "br";
+      res.writeHead(200, headers);
       res.end(data);
     });
   });

@@ -100,7 +100,69 @@ test("the CSP is enforced: a script from another origin is refused", async () =>
   });
 });
 
-test("every file of the build has .br and .gz beside it, each decompressing to the same bytes; first load measured", async () => {
+/** The dist file a request of this server names ("" is index.html). */
+function distFile(url) {
+  return decodeURIComponent(new URL(url).pathname.slice(BASE.length)) || "index.html";
+}
+
+const WHOLE_APP_WASM = /citegate-web-[0-9a-f]{16}_bg\.wasm$/;
+
+test("the first load fetches only the start module, at most 400 KB with Brotli; the whole app comes when a link to its pages is pointed at, once", async () => {
+  const origin = new URL(app.server.url).origin;
+  const errors = await withPage(app.browser, "hosting-first-load", async (page) => {
+    const seen = watch(page);
+    await page.goto(app.server.url);
+    await page.waitForSelector("#ways-in");
+    await page.waitForLoadState("networkidle");
+    const files = seen.requests.filter((u) => u.startsWith(origin)).map(distFile);
+    assert.ok(files.some((f) => /^citegate-start-[0-9a-f]+_bg\.wasm$/.test(f)), files.join(", "));
+    assert.ok(!files.some((f) => f.startsWith("citegate-web-")), `the whole app was fetched at once: ${files.join(", ")}`);
+    // What a host serving the precompressed files sends for them.
+    let brotli = 0;
+    for (const f of files) brotli += fs.statSync(path.join(DIST_SUB, f + ".br")).size;
+    console.log(`first load (start page): ${files.length} files, ${brotli} bytes with Brotli: ${files.join(", ")}`);
+    assert.ok(brotli <= 400_000, `first load ${brotli} bytes with Brotli`);
+
+    // Pointing at a link to a page of the whole app fetches it ahead; the start page stays.
+    const fetched = page.waitForRequest((r) => WHOLE_APP_WASM.test(r.url()));
+    await page.hover('nav a[href="#/pool"]');
+    await fetched;
+    assert.ok(await page.$("#ways-in"));
+    await page.click('nav a[href="#/pool"]');
+    await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Pool");
+    await page.waitForSelector("#load-example");
+    assert.equal(await page.$("#app-loading"), null);
+    // The whole app drew the page and kept the frame: one navigation, one header.
+    assert.equal(await page.$$eval("nav.nav", (n) => n.length), 1);
+    assert.equal(await page.$$eval("header.top", (n) => n.length), 1);
+    // And back to the start page without another fetch.
+    await page.click("a.brand");
+    await page.waitForSelector("#ways-in");
+    assert.equal(seen.requests.filter((u) => WHOLE_APP_WASM.test(u)).length, 1, seen.requests.join("\n"));
+    assert.deepEqual(seen.failed, []);
+    assert.deepEqual(seen.bad, []);
+    assert.deepEqual(seen.csp, []);
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("when the whole app cannot be fetched the start module says why, keeps its frame, and fetches it again on request", async () => {
+  const errors = await withPage(app.browser, "hosting-app-retry", async (page) => {
+    let block = true;
+    await page.route(WHOLE_APP_WASM, (route) => (block ? route.abort("internetdisconnected") : route.continue()));
+    await page.goto(app.server.url + "#/bibtex");
+    await page.waitForSelector("#app-load-error");
+    assert.match(await page.textContent("#app-load-error"), /could not be loaded \(.+\)\. Check the connection/);
+    assert.ok((await page.$$("nav a")).length >= 8, "the frame stays");
+    block = false;
+    await page.click("#app-load-retry");
+    await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "BibTeX check");
+    assert.equal(await page.$("#app-load-error"), null);
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("every file of the build has .br and .gz beside it, each decompressing to the same bytes", async () => {
   const zlib = await import("node:zlib");
   const files = fs
     .readdirSync(DIST_SUB)
@@ -121,6 +183,6 @@ test("every file of the build has .br and .gz beside it, each decompressing to t
       sizes.br += br.length;
     }
   }
-  // What the first load transfers (the page, its loader, styles, icon and wasm), for BENCHMARKS.md.
-  console.log(`first load: ${sizes.raw} bytes raw, ${sizes.gz} gzip, ${sizes.br} brotli`);
+  // Every file of the build, both modules (what the first load fetches is measured above).
+  console.log(`all files: ${sizes.raw} bytes raw, ${sizes.gz} gzip, ${sizes.br} brotli`);
 });

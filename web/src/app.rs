@@ -5,10 +5,9 @@ use crate::route::Page;
 use crate::services::settings::Settings;
 use crate::services::Services;
 use leptos::prelude::*;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-fn current_fragment() -> String {
+pub(crate) fn current_fragment() -> String {
     window().location().hash().unwrap_or_default()
 }
 
@@ -91,17 +90,29 @@ fn nav_link(p: Page, page: ReadSignal<Page>) -> impl IntoView {
     }
 }
 
-/// The root of the app.
-#[component]
-pub fn App() -> impl IntoView {
+/// The page the fragment names, followed as it changes: links,
+/// back/forward and typed URLs all land here. The listener goes with the
+/// component that asked, so the start module leaves none behind when the
+/// whole app takes the page over (`split`).
+pub fn follow_fragment() -> ReadSignal<Page> {
     let (page, set_page) = signal(Page::from_fragment(&current_fragment()));
-    // Follow the fragment: links, back/forward and typed URLs all land here.
-    let on_hash =
-        Closure::<dyn Fn()>::new(move || set_page.set(Page::from_fragment(&current_fragment())));
-    let _ =
-        window().add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
-    on_hash.forget();
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| {
+        set_page.set(Page::from_fragment(&current_fragment()))
+    });
+    on_cleanup(move || listener.remove());
+    page
+}
 
+/// The frame both modules draw (`split`): skip link, header, navigation,
+/// the offline banner, and `main` holding the page.
+#[component]
+pub fn Frame(
+    page: ReadSignal<Page>,
+    /// Shown at the end of the header (the whole app's paper switcher).
+    #[prop(optional, into)]
+    header_end: ViewFn,
+    children: Children,
+) -> impl IntoView {
     // The tab's title names the page, and the Tools menu closes once a
     // page is chosen.
     Effect::new(move |_| {
@@ -110,27 +121,7 @@ pub fn App() -> impl IntoView {
             let _ = menu.remove_attribute("open");
         }
     });
-
-    // The browser services (storage, throttle, cache) open asynchronously;
-    // pages are shown once they are ready, or without them if storage fails.
-    let ready: RwSignal<Option<Option<Services>>> =
-        RwSignal::new(use_context::<Services>().map(Some));
-    let storage_error = RwSignal::new(String::new());
     let reach = crate::components::Reach::provide();
-    if ready.get_untracked().is_none() {
-        leptos::task::spawn_local(async move {
-            match Services::open_default().await {
-                Ok(s) => {
-                    apply_url_overrides(s);
-                    ready.set(Some(Some(s)));
-                }
-                Err(e) => {
-                    storage_error.set(format!("browser storage is unavailable ({e}); pages that ask the scholarly services cannot run"));
-                    ready.set(Some(None));
-                }
-            }
-        });
-    }
 
     view! {
         <div class="shell">
@@ -146,7 +137,8 @@ pub fn App() -> impl IntoView {
             <header class="top">
                 <a class="brand" href="#/">"citegate"</a>
                 <span class="tagline">"check a paper's citations before you submit it"</span>
-                {move || ready.get().flatten().map(|s| view! { <crate::components::PaperSwitcher services=s /> })}
+                // Reactive: the switcher appears once the services open.
+                {move || header_end.run()}
             </header>
             <nav class="nav" aria-label="pages">
                 {Page::ALL
@@ -167,33 +159,68 @@ pub fn App() -> impl IntoView {
             </nav>
             <crate::components::OfflineBanner reach=reach />
             <main class="page" id="main" tabindex="-1">
-                {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
-                {move || {
-                    let page = page.get();
-                    // A page without storage is shown at once (and not
-                    // rebuilt when the services open); the others wait.
-                    if page.needs_services() {
-                        let Some(services) = ready.get() else {
-                            return view! { <p class="muted" id="loading">"starting…"</p> }.into_any();
-                        };
-                        if let Some(s) = services {
-                            provide_context(s);
-                        }
-                    }
-                    match page {
-                    Page::Start => pages::start::StartPage().into_any(),
-                    Page::TitleMatch => pages::title_match::TitleMatchPage().into_any(),
-                    Page::Coverage => pages::coverage::CoveragePage().into_any(),
-                    Page::Bibtex => pages::bibtex::BibtexPage().into_any(),
-                    Page::Pool => pages::pool::PoolPage().into_any(),
-                    Page::Library => pages::library::LibraryPage().into_any(),
-                    Page::CrossCheck => pages::crosscheck::CrossCheckPage().into_any(),
-                    Page::Search => pages::search::SearchPage().into_any(),
-                    Page::Settings => pages::settings::SettingsPage().into_any(),
-                    Page::Write => pages::write::WritePage().into_any(),
-                    }
-                }}
+                {children()}
             </main>
         </div>
+    }
+}
+
+/// The root of the whole app: every page, with the browser services.
+#[component]
+pub fn App() -> impl IntoView {
+    let page = follow_fragment();
+
+    // The browser services (storage, throttle, cache) open asynchronously;
+    // pages are shown once they are ready, or without them if storage fails.
+    let ready: RwSignal<Option<Option<Services>>> =
+        RwSignal::new(use_context::<Services>().map(Some));
+    let storage_error = RwSignal::new(String::new());
+    if ready.get_untracked().is_none() {
+        leptos::task::spawn_local(async move {
+            match Services::open_default().await {
+                Ok(s) => {
+                    apply_url_overrides(s);
+                    ready.set(Some(Some(s)));
+                }
+                Err(e) => {
+                    storage_error.set(format!("browser storage is unavailable ({e}); pages that ask the scholarly services cannot run"));
+                    ready.set(Some(None));
+                }
+            }
+        });
+    }
+
+    view! {
+        <Frame
+            page=page
+            header_end=move || ready.get().flatten().map(|s| view! { <crate::components::PaperSwitcher services=s /> })
+        >
+            {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
+            {move || {
+                let page = page.get();
+                // A page without storage is shown at once (and not
+                // rebuilt when the services open); the others wait.
+                if page.needs_services() {
+                    let Some(services) = ready.get() else {
+                        return view! { <p class="muted" id="loading">"starting…"</p> }.into_any();
+                    };
+                    if let Some(s) = services {
+                        provide_context(s);
+                    }
+                }
+                match page {
+                Page::Start => pages::start::StartPage().into_any(),
+                Page::TitleMatch => pages::title_match::TitleMatchPage().into_any(),
+                Page::Coverage => pages::coverage::CoveragePage().into_any(),
+                Page::Bibtex => pages::bibtex::BibtexPage().into_any(),
+                Page::Pool => pages::pool::PoolPage().into_any(),
+                Page::Library => pages::library::LibraryPage().into_any(),
+                Page::CrossCheck => pages::crosscheck::CrossCheckPage().into_any(),
+                Page::Search => pages::search::SearchPage().into_any(),
+                Page::Settings => pages::settings::SettingsPage().into_any(),
+                Page::Write => pages::write::WritePage().into_any(),
+                }
+            }}
+        </Frame>
     }
 }

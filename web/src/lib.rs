@@ -7,6 +7,9 @@
 //!
 //! Navigation uses the URL fragment (`#/match`, `#/pool`, …) so the built
 //! `dist/` works from any static host and any sub-path without rewrite rules.
+//!
+//! The app ships as two modules (`split`): a small start module that index.html
+//! loads, and the whole app, loaded when a page outside the start module opens.
 
 pub mod api;
 pub mod app;
@@ -14,5 +17,6 @@ pub mod components;
 pub mod pages;
 pub mod route;
 pub mod services;
+pub mod split;
 
 pub use app::App;

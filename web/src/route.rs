@@ -85,6 +85,13 @@ impl Page {
         !matches!(self, Page::Start | Page::TitleMatch)
     }
 
+    /// Whether the start module (`split`), which index.html loads first,
+    /// draws the page itself; the others open the whole app. Such a page
+    /// must not need the browser services, which only the whole app has.
+    pub fn in_start_module(self) -> bool {
+        matches!(self, Page::Start | Page::TitleMatch)
+    }
+
     /// The document title while the page is shown.
     pub fn document_title(self) -> String {
         match self {
@@ -145,5 +152,15 @@ mod tests {
             .filter(|p| !p.needs_services())
             .collect();
         assert_eq!(at_once, vec![Page::Start, Page::TitleMatch]);
+    }
+
+    #[test]
+    fn the_start_module_draws_only_pages_without_services() {
+        let drawn: Vec<Page> = Page::ALL
+            .into_iter()
+            .filter(|p| p.in_start_module())
+            .collect();
+        assert_eq!(drawn, vec![Page::Start, Page::TitleMatch]);
+        assert!(drawn.iter().all(|p| !p.needs_services()));
     }
 }

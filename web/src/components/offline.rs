@@ -7,8 +7,6 @@
 use citegate_core::bibtex::report;
 use citegate_core::resolve;
 use leptos::prelude::*;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 
 /// Whether the services can be reached, shared by the app and its pages.
 #[derive(Debug, Clone, Copy)]
@@ -27,18 +25,22 @@ impl Reach {
             offline: RwSignal::new(!window().navigator().on_line()),
             unreachable: RwSignal::new(false),
         };
-        for event in ["online", "offline"] {
-            let on = Closure::<dyn Fn()>::new(move || {
-                let online = window().navigator().on_line();
-                reach.offline.set(!online);
-                if online {
-                    // Back online: the next run decides again.
-                    reach.unreachable.set(false);
-                }
-            });
-            let _ = window().add_event_listener_with_callback(event, on.as_ref().unchecked_ref());
-            on.forget();
-        }
+        // The listeners go with the frame that asked (the start module
+        // leaves none behind when the whole app takes over).
+        let follow = move |_| {
+            let online = window().navigator().on_line();
+            reach.offline.set(!online);
+            if online {
+                // Back online: the next run decides again.
+                reach.unreachable.set(false);
+            }
+        };
+        let on = window_event_listener(leptos::ev::online, follow);
+        let off = window_event_listener(leptos::ev::offline, follow);
+        on_cleanup(move || {
+            on.remove();
+            off.remove();
+        });
         provide_context(reach);
         reach
     }
