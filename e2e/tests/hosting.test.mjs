@@ -146,6 +146,32 @@ test("the first load fetches only the start module, at most 400 KB with Brotli; 
   assert.deepEqual(errors, []);
 });
 
+test("a link straight to a page of the whole app fetches it once, beside the start module; a link to Title match does not fetch it", async () => {
+  const errors = await withPage(app.browser, "hosting-deep-links", async (page) => {
+    const seen = watch(page);
+    await page.goto(app.server.url + "#/match");
+    await page.waitForSelector("#score");
+    await page.waitForLoadState("networkidle");
+    assert.ok(!seen.requests.some((u) => WHOLE_APP_WASM.test(u)), seen.requests.join("\n"));
+  });
+  assert.deepEqual(errors, []);
+  // Every page of the whole app, each in a fresh page as a shared link opens it.
+  for (const [fragment, title] of [["#/pool", "Pool"], ["#/settings", "Settings"], ["#/write", "Write"]]) {
+    const errs = await withPage(app.browser, "hosting-deep-link", async (page) => {
+      const seen = watch(page);
+      await page.goto(app.server.url + fragment);
+      await page.waitForFunction((t) => document.querySelector("main h1")?.textContent === t, title);
+      await page.waitForLoadState("networkidle");
+      // The page's inline script preloads it; the start module's fetch takes that answer.
+      assert.equal(seen.requests.filter((u) => WHOLE_APP_WASM.test(u)).length, 1, `${fragment}: ${seen.requests.join("\n")}`);
+      assert.equal(await page.$$eval("header.top", (n) => n.length), 1);
+      assert.deepEqual(seen.failed, []);
+      assert.deepEqual(seen.csp, []);
+    });
+    assert.deepEqual(errs, []);
+  }
+});
+
 test("when the whole app cannot be fetched the start module says why, keeps its frame, and fetches it again on request", async () => {
   const errors = await withPage(app.browser, "hosting-app-retry", async (page) => {
     let block = true;

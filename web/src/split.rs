@@ -13,7 +13,7 @@
 //! such a page fetches the two files ahead (nothing of them runs until the
 //! page is opened), so the wait after the click is mostly the start.
 
-use crate::app::{follow_fragment, Frame};
+use crate::app::{current_fragment, follow_fragment, Frame};
 use crate::pages;
 use crate::route::Page;
 use leptos::prelude::*;
@@ -68,13 +68,29 @@ thread_local! {
     static HANDING_OVER: Cell<bool> = const { Cell::new(false) };
 }
 
-/// The start module's entry point: draws the frame and the page.
+/// The start module's entry point: draws the frame and the page, or, when
+/// the address names a page of the whole app, starts that at once (the
+/// page's inline script has been fetching it since the HTML arrived) and
+/// draws the frame only to say why it could not.
 pub fn start() {
+    if Page::from_fragment(&current_fragment()).in_start_module() {
+        mount(None);
+        return;
+    }
+    // Leptos's executor is set up by mounting, which has not happened.
+    wasm_bindgen_futures::spawn_local(async {
+        if let Err(e) = hand_over().await {
+            mount(Some(e));
+        }
+    });
+}
+
+fn mount(failed: Option<String>) {
     let Some(body) = document().body() else {
         web_sys::console::error_1(&"citegate: the page has no body".into());
         return;
     };
-    let mounted = leptos::mount::mount_to(body, StartApp);
+    let mounted = leptos::mount::mount_to(body, move || view! { <StartApp failed=failed /> });
     MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(mounted)));
 }
 
@@ -84,18 +100,17 @@ async fn fetch_whole_app() -> Result<JsValue, String> {
     JsFuture::from(promise).await.map_err(describe)
 }
 
-/// Fetches the whole app, then gives it the page. A failed fetch is shown
-/// in the start module's frame with a way to try again.
-async fn hand_over(failed: RwSignal<Option<String>>) {
+/// Fetches the whole app, then gives it the page; a failed fetch comes
+/// back (the start module stays). Only one runs at a time.
+async fn hand_over() -> Result<(), String> {
     if HANDING_OVER.with(|h| h.replace(true)) {
-        return;
+        return Ok(());
     }
     let loaded = match fetch_whole_app().await {
         Ok(loaded) => loaded,
         Err(e) => {
             HANDING_OVER.with(|h| h.set(false));
-            failed.set(Some(e));
-            return;
+            return Err(e);
         }
     };
     // The start module leaves the page: its nodes, effects and listeners go.
@@ -117,6 +132,14 @@ async fn hand_over(failed: RwSignal<Option<String>>) {
             p.set_text_content(Some(&note));
             let _ = body.append_child(&p);
         }
+    }
+    Ok(())
+}
+
+/// Hands over, showing a failed fetch in the start module's frame.
+async fn hand_over_showing(failed: RwSignal<Option<String>>) {
+    if let Err(e) = hand_over().await {
+        failed.set(Some(e));
     }
 }
 
@@ -147,14 +170,16 @@ fn prefetch_on_intent() {
 
 /// The start module's root: the frame with Start or Title match, or, for
 /// any other page, a note while the whole app loads.
+/// `failed` is why the whole app could not be fetched, when it was asked
+/// for before the frame was drawn.
 #[component]
-fn StartApp() -> impl IntoView {
+fn StartApp(failed: Option<String>) -> impl IntoView {
     let page = follow_fragment();
-    let failed: RwSignal<Option<String>> = RwSignal::new(None);
+    let failed: RwSignal<Option<String>> = RwSignal::new(failed);
     prefetch_on_intent();
     let retry = move |_| {
         failed.set(None);
-        leptos::task::spawn_local(hand_over(failed));
+        leptos::task::spawn_local(hand_over_showing(failed));
     };
     view! {
         <Frame page=page>
@@ -162,8 +187,8 @@ fn StartApp() -> impl IntoView {
                 Page::Start => pages::start::StartPage().into_any(),
                 Page::TitleMatch => pages::title_match::TitleMatchPage().into_any(),
                 _ => {
-                    if failed.get().is_none() {
-                        leptos::task::spawn_local(hand_over(failed));
+                    if failed.get_untracked().is_none() {
+                        leptos::task::spawn_local(hand_over_showing(failed));
                     }
                     view! {
                         {move || match failed.get() {
