@@ -12,13 +12,17 @@
 // harness's floor), the loads take turns, one of each per round, so that
 // all see the same machine.
 // (cd e2e && node ../js/bench/first_render.mjs ../target/e2e-dist [OTHER_DIST…])
-// ROUNDS (default 7) sets the loads per dist.
+// ROUNDS (default 7) sets the loads per dist; FRAGMENT and READY (default
+// `#/match` and `#score`) time another page, e.g. a link straight to the
+// BibTeX check: FRAGMENT='#/bibtex' READY='#entries'.
 import path from "node:path";
 import { start } from "../../e2e/server.mjs";
 import { launch } from "../../e2e/browser.mjs";
 
 const dists = (process.argv.length > 2 ? process.argv.slice(2) : ["../target/e2e-dist"]).map((d) => path.resolve(d));
 const rounds = Number(process.env.ROUNDS || 7);
+const fragment = process.env.FRAGMENT || "#/match";
+const ready = process.env.READY || "#score";
 const servers = await Promise.all(dists.map((dist) => start({ dist })));
 const browser = await launch();
 const times = dists.map(() => []);
@@ -27,17 +31,17 @@ try {
     for (const [k, server] of servers.entries()) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.addInitScript(() => {
+      await page.addInitScript((ready) => {
         const seen = new MutationObserver(() => {
-          if (!document.querySelector("#score")) return;
+          if (!document.querySelector(ready)) return;
           seen.disconnect();
           performance.mark("score-in-dom");
           requestAnimationFrame(() => performance.mark("score-frame"));
         });
         seen.observe(document, { childList: true, subtree: true });
-      });
-      await page.goto(server.url + "#/match");
-      await page.waitForFunction(() => document.querySelector("#score"), null, { polling: "raf" });
+      }, ready);
+      await page.goto(server.url + fragment);
+      await page.waitForFunction((ready) => document.querySelector(ready), ready, { polling: "raf" });
       await page.waitForFunction(() => performance.getEntriesByName("score-frame").length, null, { polling: "raf" });
       const t = await page.evaluate(() => ({
         seen: performance.now(),
@@ -57,6 +61,6 @@ const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [k, dist] of dists.entries()) {
   const ts = times[k];
   const m = (k) => med(ts.map((t) => t[k])).toFixed(0);
-  console.log(`${dist}: ${ts.length} cold loads, medians: first render (frame after #score) ${m("score")} ms, first contentful paint ${m("fcp")} ms, seen by the harness ${m("seen")} ms, DOMContentLoaded ${m("dcl")} ms`);
-  console.log(`  frame after #score: ${JSON.stringify(ts.map((t) => Math.round(t.score)))}`);
+  console.log(`${dist}: ${ts.length} cold loads, medians: first render (frame after ${ready}) ${m("score")} ms, first contentful paint ${m("fcp")} ms, seen by the harness ${m("seen")} ms, DOMContentLoaded ${m("dcl")} ms`);
+  console.log(`  frame after ${ready}: ${JSON.stringify(ts.map((t) => Math.round(t.score)))}`);
 }

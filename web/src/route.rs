@@ -163,4 +163,28 @@ mod tests {
         assert_eq!(drawn, vec![Page::Start, Page::TitleMatch]);
         assert!(drawn.iter().all(|p| !p.needs_services()));
     }
+
+    /// index.html's inline script preloads the whole app for a link straight
+    /// to one of its pages; its list must be exactly those pages.
+    #[test]
+    fn the_page_preloads_the_whole_app_for_exactly_its_pages() {
+        let html = include_str!("../../index.html");
+        let list = html
+            .split_once("const whole = [")
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .map(|(list, _)| list)
+            .expect("index.html's preload script lists the whole app's pages");
+        let mut listed: Vec<String> = list
+            .split(',')
+            .map(|p| p.trim().trim_matches('"').to_string())
+            .collect();
+        let mut whole: Vec<String> = Page::ALL
+            .into_iter()
+            .filter(|p| !p.in_start_module())
+            .map(|p| p.path().trim_start_matches('/').to_string())
+            .collect();
+        listed.sort();
+        whole.sort();
+        assert_eq!(listed, whole);
+    }
 }
