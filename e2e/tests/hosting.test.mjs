@@ -146,6 +146,23 @@ test("the first load fetches only the start module, at most 400 KB with Brotli; 
   assert.deepEqual(errors, []);
 });
 
+test("focusing a link to a page of the whole app from the keyboard fetches it ahead; a link to Title match does not", async () => {
+  const errors = await withPage(app.browser, "hosting-focus-prefetch", async (page) => {
+    const seen = watch(page);
+    await page.goto(app.server.url);
+    await page.waitForSelector("#ways-in");
+    await page.waitForLoadState("networkidle");
+    await page.focus('a[href="#/match"]');
+    await page.waitForTimeout(300);
+    assert.ok(!seen.requests.some((u) => WHOLE_APP_WASM.test(u)), "Title match's link fetched the whole app");
+    const fetched = page.waitForRequest((r) => WHOLE_APP_WASM.test(r.url()));
+    await page.focus("#way-bibtex");
+    await fetched;
+    assert.ok(await page.$("#ways-in"), "the start page stays until the link is followed");
+  });
+  assert.deepEqual(errors, []);
+});
+
 test("a link straight to a page of the whole app fetches it once, beside the start module; a link to Title match does not fetch it", async () => {
   const errors = await withPage(app.browser, "hosting-deep-links", async (page) => {
     const seen = watch(page);
