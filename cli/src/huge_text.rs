@@ -32,8 +32,15 @@ impl AsRef<str> for HugeText {
         // Checked when read; checking again is one pass at memory speed
         // (`str` from bytes without a check would take `unsafe`).
         let bytes = self.map.get(self.start..self.end).unwrap_or_default();
-        std::str::from_utf8(bytes).unwrap_or_default()
+        utf8(bytes).unwrap_or_default()
     }
+}
+
+/// The bytes as text if they are UTF-8, checked with vector instructions
+/// where the processor has them (`simdutf8`): a few times faster than the
+/// standard library's check on a large draft, which is read twice.
+fn utf8(bytes: &[u8]) -> Option<&str> {
+    simdutf8::basic::from_utf8(bytes).ok()
 }
 
 /// A `.tex` file as text: read into huge pages when it is large, else (or
@@ -83,15 +90,14 @@ fn read_huge(path: &Path) -> Option<Result<HugeText, Error>> {
         return None;
     }
     let bytes = map.get(..len)?;
-    Some(match citegate_core::text::decode(bytes) {
-        Ok(text) => {
-            let start = len - text.len();
-            Ok(HugeText {
+    Some(
+        match citegate_core::text::decode_checked(bytes, |b| utf8(b).is_some()) {
+            Ok(start) => Ok(HugeText {
                 map,
                 start,
                 end: len,
-            })
-        }
-        Err(e) => Err(Error::input(path, e)),
-    })
+            }),
+            Err(e) => Err(Error::input(path, e)),
+        },
+    )
 }

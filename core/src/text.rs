@@ -29,6 +29,33 @@ pub fn decode(bytes: &[u8]) -> Result<&str> {
     })
 }
 
+/// [`decode`] with the UTF-8 check made by `is_utf8` (a caller with a
+/// faster check than the standard library's, such as the CLI's vectorized
+/// one for a large draft), which must be true only for UTF-8: the length
+/// of the byte-order mark the text starts after (0 or 3), or [`decode`]'s
+/// error. Only bytes `is_utf8` rejects are checked again, by [`decode`],
+/// for the located error; so a check that rejects too much costs time,
+/// never a different answer.
+///
+/// ```
+/// use citegate_core::text::decode_checked;
+/// let std_check = |b: &[u8]| std::str::from_utf8(b).is_ok();
+/// assert_eq!(decode_checked(b"\xEF\xBB\xBF@misc{k}", std_check).unwrap(), 3);
+/// assert!(decode_checked(b"a\0b", std_check).is_err());
+/// // A check that rejects everything gives the same answers, slower.
+/// assert_eq!(decode_checked(b"\xEF\xBB\xBF@misc{k}", |_| false).unwrap(), 3);
+/// ```
+pub fn decode_checked(bytes: &[u8], is_utf8: impl FnOnce(&[u8]) -> bool) -> Result<usize> {
+    if let Some(what) = not_text(bytes) {
+        return Err(what);
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if is_utf8(body) {
+        return Ok(bytes.len() - body.len());
+    }
+    decode(bytes).map(|text| bytes.len() - text.len())
+}
+
 /// [`decode`] on bytes the text takes over: the common case (UTF-8, no
 /// byte-order mark) is checked once and not copied.
 ///
@@ -155,4 +182,33 @@ fn not_text(bytes: &[u8]) -> Option<Error> {
         );
     };
     Some(Error::new(ErrorKind::Encoding, message).at(at(bytes, 0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decode, decode_checked};
+
+    /// `decode_checked` gives `decode`'s answer on text, a byte-order mark,
+    /// and every kind of non-text, whether its check accepts what the
+    /// standard library does or rejects everything.
+    #[test]
+    fn decode_checked_agrees_with_decode() {
+        let inputs: [&[u8]; 9] = [
+            b"",
+            b"plain \\cite{a}\n",
+            b"\xEF\xBB\xBFwith a mark",
+            b"\xEF\xBB\xBF",
+            "caf\u{e9} \u{1F600}".as_bytes(),
+            b"line\n\xFFbad",
+            b"nul\n\0byte",
+            b"\xFF\xFEu\0t\0f\0",
+            b"PK\x03\x04zip",
+        ];
+        let std_check = |b: &[u8]| std::str::from_utf8(b).is_ok();
+        for bytes in inputs {
+            let want = decode(bytes).map(|t| bytes.len() - t.len());
+            assert_eq!(decode_checked(bytes, std_check), want, "{bytes:?}");
+            assert_eq!(decode_checked(bytes, |_| false), want, "{bytes:?}");
+        }
+    }
 }
