@@ -246,6 +246,20 @@ pub fn paper_from_value(value: Value, list: &str, index: usize) -> Result<PoolPa
 /// object, `papers` that is not a list, or a paper of the wrong shape (with
 /// its index and field).
 pub fn parse_pool(text: &str) -> Result<Pool> {
+    // Read straight into the types: a tree of `Value`s, then a copy of
+    // each paper's, was most of the time of a command that reads a pool.
+    // What this read refuses (a field given twice, which the tree takes
+    // with its last value, and every malformed pool) is read through the
+    // tree, which gives every answer and error as it always has.
+    if let Ok(pool) = serde_json::from_str::<Pool>(text) {
+        return Ok(pool);
+    }
+    parse_pool_tree(text)
+}
+
+/// [`parse_pool`] through a tree of `Value`s: every paper read on its own,
+/// so an error names the paper and its field.
+fn parse_pool_tree(text: &str) -> Result<Pool> {
     let value: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
     let Value::Object(mut map) = value else {
         return Err(shape(
@@ -729,6 +743,46 @@ pub fn validate(pool: &mut Value, fix: bool) -> Result<Validation> {
 
 #[cfg(test)]
 mod tests {
+    /// The typed read of `parse_pool` gives what the tree read gives, on
+    /// pools it takes (extra fields, nulls, numbers, escapes, a year as
+    /// text) and on pools it leaves to the tree (a field given twice, bad
+    /// shapes, invalid JSON), answers and errors alike; the first pools are
+    /// taken by the typed read, so its path is the one compared.
+    #[test]
+    fn typed_read_agrees_with_tree_read() {
+        let typed = [
+            r#"{"papers": [{"paperId": "p1", "title": "A", "year": 2004, "abstract": "a", "bibtex_key": "key0", "discovered_for": ["sec0"]}]}"#,
+            r#"{"papers": [{"title": "A\u00e9\ud83d\ude00", "bibtex_key": " k ", "discovered_for": null, "match_score": 12.50, "externalIds": {"DOI": "10/x", "CorpusId": 123}}], "cutoff_date": "2024-10-01", "n_total": 3}"#,
+            r#"{"papers": [{"title": "A", "year": " 2020 ", "x": [1.5, -0, 18446744073709551616, {"b": 1, "a": 2, "b": 3}], "y": null, "x2": 1}], "topic": {"z": 1, "z": 2}}"#,
+            r#"{"papers": [], "min_cite_paper_count": 0}"#,
+            r#"{"ti\u0074le": "t", "papers": [{"ti\u0074le": "t", "authors": [{"name": "X"}], "cross_verification": {"tier": 1}}]}"#,
+            "{}",
+        ];
+        for text in typed {
+            assert!(serde_json::from_str::<Pool>(text).is_ok(), "{text}");
+            assert_eq!(parse_pool(text), parse_pool_tree(text), "{text}");
+        }
+        let left_to_the_tree = [
+            r#"{"papers": [{"title": "A", "title": "B", "bibtex_key": "k"}]}"#,
+            r#"{"papers": [{"title": "A"}], "papers": []}"#,
+            r#"{"papers": null}"#,
+            r#"{"papers": [1]}"#,
+            r#"{"papers": {"a": 1}}"#,
+            r#"{"papers": [{"year": {"a": 1}}]}"#,
+            r#"{"papers": [{"year": 2020.5}]}"#,
+            r#"{"papers": [{"title": 5}]}"#,
+            r#"{"papers": [{"x": 1e400}]}"#,
+            r#"{"papers": [{"title": "A"}]} x"#,
+            r#"{"papers": [{"title": "A"}"#,
+            "[1, 2]",
+            "",
+        ];
+        for text in left_to_the_tree {
+            assert!(serde_json::from_str::<Pool>(text).is_err(), "{text}");
+            assert_eq!(parse_pool(text), parse_pool_tree(text), "{text}");
+        }
+    }
+
     use super::*;
     use serde_json::json;
 
