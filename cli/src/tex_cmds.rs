@@ -263,9 +263,12 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
         return leave(code, (project, gate, against));
     }
     let c = &gate.coverage;
-    // The report is written into one buffer and printed at once: a draft's
-    // foreign keys can have thousands of places.
-    let mut out = String::new();
+    // The report is written into a buffer printed whenever it passes
+    // `CHUNK`: a draft's foreign keys can have thousands of places, too
+    // many for a `print!` each, and the whole report of a large draft in
+    // one buffer (half a megabyte) costs its pages and copies as it grows.
+    const CHUNK: usize = 1 << 16;
+    let mut out = String::with_capacity(CHUNK * 2);
     // The reference script's lines first, in its format.
     let _ = writeln!(out, "{}", gate.summary);
     if !c.foreign.is_empty() {
@@ -288,6 +291,10 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
                 out.push_str(line.format(p.line));
             }
             out.push_str(")\n");
+            if out.len() > CHUNK {
+                print!("{out}");
+                out.clear();
+            }
         }
     }
     if c.pass {
