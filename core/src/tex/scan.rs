@@ -669,6 +669,8 @@ struct Scanner<'a, 'v> {
     visit: Option<&'v mut dyn Visit>,
     /// The last cite handed over, for dropping a repeat as [`Self::finish`] does.
     handed: Option<Cite>,
+    /// Control words holding `cite` looked up lately ([`Self::builtin_cached`]).
+    builtin_cache: [Option<(&'a str, Option<Known>)>; 8],
 }
 
 /// Bytes that carry on a key with nothing to note: not a space, a comment,
@@ -732,7 +734,28 @@ impl<'a, 'v> Scanner<'a, 'v> {
             preamble_end: if in_definition { 0 } else { preamble_end(src) },
             visit: None,
             handed: None,
+            builtin_cache: [None; 8],
         }
+    }
+
+    /// [`builtin_lookup`] of a control word holding `cite`, remembered: a
+    /// draft uses a few cite commands over and over, and comparing a name
+    /// with the one last seen in its slot is cheaper than finding it in the
+    /// table (whose lines the scan keeps pushing out of the cache). The
+    /// slot is chosen by the name's length and last byte.
+    fn builtin_cached(&mut self, name: &'a str) -> Option<Known> {
+        let last = name.as_bytes().last().copied().map_or(0, usize::from);
+        let slot = (name.len() * 3 + last) % self.builtin_cache.len();
+        if let Some(Some((seen, known))) = self.builtin_cache.get(slot) {
+            if *seen == name {
+                return *known;
+            }
+        }
+        let known = builtin_lookup(name);
+        if let Some(entry) = self.builtin_cache.get_mut(slot) {
+            *entry = Some((name, known));
+        }
+        known
     }
 
     /// Hands the visitor every pending cite before offset `upto`, in the
@@ -992,7 +1015,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
         if let Some(form) = learned {
             self.use_learned(start, name, &form);
         } else if let Some(known) = if has_cite {
-            builtin_lookup(name)
+            self.builtin_cached(name)
         } else {
             builtin(name)
         } {
@@ -2045,7 +2068,31 @@ fn find_comment(s: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{builtin, COMMANDS};
+    use super::{builtin, builtin_lookup, Scanner, COMMANDS};
+
+    /// The remembered lookups give what the table gives, for every listed
+    /// command and names that are none, asked in an order that makes names
+    /// share slots and replace each other.
+    #[test]
+    fn remembered_lookups_match_the_table() {
+        let mut names: Vec<&str> = COMMANDS
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .filter_map(|l| l.split('\t').next())
+            .collect();
+        names.extend(["citestyle", "recite", "cite", "Cite", "citep", "", "c"]);
+        let mut scanner = Scanner::new("", false);
+        for round in 0..3 {
+            for (i, name) in names.iter().enumerate() {
+                // Each name twice in a row now and then: a hit right after a miss.
+                let repeat = if (i + round) % 3 == 0 { 2 } else { 1 };
+                for _ in 0..repeat {
+                    assert_eq!(scanner.builtin_cached(name), builtin_lookup(name), "{name}");
+                }
+            }
+            names.reverse();
+        }
+    }
 
     /// `builtin` rules names out by a substring before the table lookup;
     /// every name of the table must pass that filter.
