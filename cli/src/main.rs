@@ -63,20 +63,19 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("man", "citegate man > citegate.1 && man ./citegate.1"),
 ];
 
-/// Adds `Examples:` to every subcommand's help (the tables below).
+/// Adds `Examples:` to every subcommand's help (the tables below). All
+/// in one pass (`mut_subcommand` by name moved each subcommand to the end
+/// of the list, every command's start-up paying for the copies).
 fn with_examples(cmd: clap::Command) -> clap::Command {
-    let names: Vec<String> = cmd
-        .get_subcommands()
-        .map(|c| c.get_name().to_string())
-        .collect();
-    names.iter().fold(cmd, |cmd, name| {
+    cmd.mut_subcommands(|c| {
+        let name = c.get_name();
         let text = EXAMPLES
             .iter()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| *n == name)
             .map(|(_, t)| t.to_string())
             .or_else(|| example_of(name))
             .unwrap_or_else(|| format!("citegate {name} --help"));
-        cmd.mut_subcommand(name, |c| c.after_help(format!("Examples:\n  {text}")))
+        c.after_help(format!("Examples:\n  {text}"))
     })
 }
 
