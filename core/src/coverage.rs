@@ -198,8 +198,9 @@ pub fn cites_of(project: &crate::tex::Project) -> Vec<CiteAt> {
 /// A file and line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FileLine {
-    /// The file.
-    pub file: String,
+    /// The file: its name shared by all its places (a draft's foreign keys
+    /// can have thousands, and a `String` each cost an allocation apiece).
+    pub file: std::sync::Arc<str>,
     /// 1-based line.
     pub line: usize,
 }
@@ -491,7 +492,8 @@ impl<'p> Tally<'p> {
                 .map(|(_, e)| e.key.clone())
                 .collect()
         };
-        let file_name = |i: usize| files.get(i).cloned().unwrap_or_default();
+        let files: Vec<std::sync::Arc<str>> = files.into_iter().map(Into::into).collect();
+        let file_name = |i: usize| files.get(i).cloned().unwrap_or_else(|| "".into());
         Coverage {
             pass: n_cited >= min_required,
             n_pool,

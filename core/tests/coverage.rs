@@ -421,7 +421,10 @@ fn check_equals_the_set_based_gate_on_random_drafts() {
             .map(|f| {
                 (
                     f.key.clone(),
-                    f.places.iter().map(|p| (p.file.clone(), p.line)).collect(),
+                    f.places
+                        .iter()
+                        .map(|p| (p.file.to_string(), p.line))
+                        .collect(),
                 )
             })
             .collect();
