@@ -36,6 +36,35 @@ impl AsRef<str> for HugeText {
     }
 }
 
+/// Fills `buf` from `file` a piece at a time, checking each piece while it
+/// is in the cache (a pass over 5 MB in memory costs about as much as
+/// reading it): true when every byte is UTF-8 and none is NUL, false when
+/// that is not so or cannot be told (`text::decode_checked` then checks
+/// again, and gives the error). `None` when the file could not be read.
+fn read_checked(file: &mut std::fs::File, buf: &mut [u8]) -> Option<bool> {
+    const PIECE: usize = 1 << 18;
+    let mut done = 0;
+    // Bytes before `valid` are UTF-8 (a character the last piece cut in
+    // two is checked again with the rest of it).
+    let mut valid = 0;
+    let mut clean = true;
+    while done < buf.len() {
+        let to = (done + PIECE).min(buf.len());
+        file.read_exact(buf.get_mut(done..to)?).ok()?;
+        if clean {
+            let piece = buf.get(done..to)?;
+            clean = memchr::memchr(0, piece).is_none();
+            match simdutf8::compat::from_utf8(buf.get(valid..to)?) {
+                Ok(_) => valid = to,
+                Err(e) if e.error_len().is_none() => valid += e.valid_up_to(),
+                Err(_) => clean = false,
+            }
+        }
+        done = to;
+    }
+    Some(clean && valid == buf.len())
+}
+
 /// The bytes as text if they are UTF-8, checked with vector instructions
 /// where the processor has them (`simdutf8`): a few times faster than the
 /// standard library's check on a large draft, which is read twice.
@@ -84,20 +113,49 @@ fn read_huge(path: &Path) -> Option<Result<HugeText, Error>> {
         // Only a hint: without it the map is read into ordinary pages.
         let _ = map.advise(memmap2::Advice::HugePage);
     }
-    file.read_exact(map.get_mut(..len)?).ok()?;
+    let checked = read_checked(&mut file, map.get_mut(..len)?)?;
     // A file that grew since its size was read is read the ordinary way.
     if file.read(&mut [0u8]).ok()? != 0 {
         return None;
     }
     let bytes = map.get(..len)?;
-    Some(
-        match citegate_core::text::decode_checked(bytes, |b| utf8(b).is_some()) {
-            Ok(start) => Ok(HugeText {
-                map,
-                start,
-                end: len,
-            }),
-            Err(e) => Err(Error::input(path, e)),
-        },
-    )
+    Some(match citegate_core::text::decode_checked(bytes, checked) {
+        Ok(start) => Ok(HugeText {
+            map,
+            start,
+            end: len,
+        }),
+        Err(e) => Err(Error::input(path, e)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_checked;
+    use std::io::Write;
+
+    fn checked(bytes: &[u8]) -> Option<bool> {
+        let mut file = tempfile::tempfile().ok()?;
+        file.write_all(bytes).ok()?;
+        std::io::Seek::rewind(&mut file).ok()?;
+        let mut buf = vec![0u8; bytes.len()];
+        let clean = read_checked(&mut file, &mut buf);
+        assert_eq!(buf, bytes);
+        clean
+    }
+
+    /// Three-byte characters cut in two by the pieces' ends are UTF-8;
+    /// a NUL byte or an invalid byte in a later piece is found.
+    #[test]
+    fn pieces_are_checked_whole() {
+        let text = "€".repeat(600_000).into_bytes();
+        assert_eq!(checked(&text), Some(true));
+        for bad in [&b"\0"[..], b"\xFF", b"\xE2\x82"] {
+            let mut b = text.clone();
+            b.splice(700_002..700_002, bad.iter().copied());
+            assert_eq!(checked(&b), Some(false), "{bad:?}");
+        }
+        // Cut short at the end: an incomplete last character.
+        assert_eq!(checked(&text[..text.len() - 1]), Some(false));
+    }
 }

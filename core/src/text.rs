@@ -29,32 +29,38 @@ pub fn decode(bytes: &[u8]) -> Result<&str> {
     })
 }
 
-/// [`decode`] with the UTF-8 check made by `is_utf8` (a caller with a
-/// faster check than the standard library's, such as the CLI's vectorized
-/// one for a large draft), which must be true only for UTF-8: the length
-/// of the byte-order mark the text starts after (0 or 3), or [`decode`]'s
-/// error. Only bytes `is_utf8` rejects are checked again, by [`decode`],
-/// for the located error; so a check that rejects too much costs time,
-/// never a different answer.
+/// [`decode`] of bytes the caller has checked itself: `utf8_without_nul`
+/// says they are UTF-8 with no NUL byte (the CLI checks a large draft
+/// with vector instructions, piece by piece as it reads it, while each
+/// piece is in the cache), and must be true only then. The length of the
+/// byte-order mark the text starts after (0 or 3), or [`decode`]'s error.
+/// Only the checks such bytes can still fail (a zip archive's signature)
+/// are made here; bytes the caller found wanting, or did not check, are
+/// checked again by [`decode`], which locates the error. So a caller that
+/// rejects too much costs time, never a different answer.
 ///
 /// ```
 /// use citegate_core::text::decode_checked;
-/// let std_check = |b: &[u8]| std::str::from_utf8(b).is_ok();
-/// assert_eq!(decode_checked(b"\xEF\xBB\xBF@misc{k}", std_check).unwrap(), 3);
-/// assert!(decode_checked(b"a\0b", std_check).is_err());
-/// // A check that rejects everything gives the same answers, slower.
-/// assert_eq!(decode_checked(b"\xEF\xBB\xBF@misc{k}", |_| false).unwrap(), 3);
+/// assert_eq!(decode_checked(b"\xEF\xBB\xBF@misc{k}", true).unwrap(), 3);
+/// assert!(decode_checked(b"PK\x03\x04rest", true).is_err());
+/// // Not checked by the caller: the same answers, slower.
+/// assert_eq!(decode_checked(b"\xEF\xBB\xBF@misc{k}", false).unwrap(), 3);
+/// assert!(decode_checked(b"a\0b", false).is_err());
 /// ```
-pub fn decode_checked(bytes: &[u8], is_utf8: impl FnOnce(&[u8]) -> bool) -> Result<usize> {
-    if let Some(what) = not_text(bytes) {
-        return Err(what);
-    }
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if is_utf8(body) {
-        return Ok(bytes.len() - body.len());
+pub fn decode_checked(bytes: &[u8], utf8_without_nul: bool) -> Result<usize> {
+    // Valid UTF-8 is no UTF-16 text and holds no NUL: of what `not_text`
+    // looks for, only the zip signature is left.
+    if utf8_without_nul && !bytes.starts_with(ZIP) {
+        return Ok(if bytes.starts_with(BOM) { BOM.len() } else { 0 });
     }
     decode(bytes).map(|text| bytes.len() - text.len())
 }
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The signature a zip archive starts with.
+const ZIP: &[u8] = b"PK\x03\x04";
 
 /// [`decode`] on bytes the text takes over: the common case (UTF-8, no
 /// byte-order mark) is checked once and not copied.
@@ -189,11 +195,11 @@ mod tests {
     use super::{decode, decode_checked};
 
     /// `decode_checked` gives `decode`'s answer on text, a byte-order mark,
-    /// and every kind of non-text, whether its check accepts what the
-    /// standard library does or rejects everything.
+    /// and every kind of non-text, told by its caller that the bytes are
+    /// UTF-8 without NUL when they are, or told nothing.
     #[test]
     fn decode_checked_agrees_with_decode() {
-        let inputs: [&[u8]; 9] = [
+        let inputs: [&[u8]; 10] = [
             b"",
             b"plain \\cite{a}\n",
             b"\xEF\xBB\xBFwith a mark",
@@ -203,12 +209,13 @@ mod tests {
             b"nul\n\0byte",
             b"\xFF\xFEu\0t\0f\0",
             b"PK\x03\x04zip",
+            b"\xEF\xBB\xBFPK\x03\x04zip after a mark",
         ];
-        let std_check = |b: &[u8]| std::str::from_utf8(b).is_ok();
         for bytes in inputs {
             let want = decode(bytes).map(|t| bytes.len() - t.len());
-            assert_eq!(decode_checked(bytes, std_check), want, "{bytes:?}");
-            assert_eq!(decode_checked(bytes, |_| false), want, "{bytes:?}");
+            let checked = std::str::from_utf8(bytes).is_ok() && !bytes.contains(&0);
+            assert_eq!(decode_checked(bytes, checked), want, "{bytes:?}");
+            assert_eq!(decode_checked(bytes, false), want, "{bytes:?}");
         }
     }
 }
