@@ -142,7 +142,11 @@ test("10,000 candidates on the Pool page are pre-deduplicated in slices: timers 
     const steps = progress.filter((p) => / candidates compared$/.test(p));
     assert.ok(steps.length >= 2, `progress while comparing: ${JSON.stringify(progress)}`);
     for (const s of steps) assert.match(s, /^pre-dedup of many\.json: \d+ \/ 10000 candidates compared$/);
-    assert.ok(ticks.length >= 10, `only ${ticks.length} timer ticks while comparing`);
+    // A run in one piece lets the 10 ms timer tick only before and after it
+    // (a few times); sliced, it ticks between slices as well. How many times
+    // depends on how fast the machine does the work (9 to 13 seen here), so
+    // the bound is what a run in one piece cannot reach, not a rate.
+    assert.ok(ticks.length >= 5, `only ${ticks.length} timer ticks while comparing`);
     assert.equal(await page.getAttribute("#progress", "max"), "10000");
     assert.equal(await page.isDisabled("#verify"), false);
     const maxGap = longestGap(ticks);
