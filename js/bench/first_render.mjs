@@ -57,7 +57,12 @@ try {
   await browser.close();
   await Promise.all(servers.map((s) => s.close()));
 }
-const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// Median of the loads that have the figure (a blank page has no contentful
+// paint, and now and then a load ends before Chromium reports one).
+const med = (xs) => {
+  const ys = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return ys.length ? ys[Math.floor(ys.length / 2)] : NaN;
+};
 for (const [k, dist] of dists.entries()) {
   const ts = times[k];
   const m = (k) => med(ts.map((t) => t[k])).toFixed(0);
