@@ -15,12 +15,12 @@ use crate::error::Error;
 use std::io::Read;
 use std::path::Path;
 
-/// Files smaller than this are read the ordinary way: one huge page is the
-/// least that is mapped.
-const HUGE: u64 = 2 << 20;
-
 /// The size of a transparent huge page.
 const HUGE_PAGE: usize = 2 << 20;
+
+/// Files smaller than this are read the ordinary way: one huge page is the
+/// least that is mapped.
+const HUGE: u64 = HUGE_PAGE as u64;
 
 /// A file's text in memory of its own, checked as UTF-8 once.
 pub struct HugeText {

@@ -18,7 +18,7 @@ pub fn decode(bytes: &[u8]) -> Result<&str> {
     if let Some(what) = not_text(bytes) {
         return Err(what);
     }
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
     std::str::from_utf8(body).map_err(|e| {
         let offset = e.valid_up_to() + (bytes.len() - body.len());
         Error::new(
@@ -56,10 +56,10 @@ pub fn decode_checked(bytes: &[u8], utf8_without_nul: bool) -> Result<usize> {
     decode(bytes).map(|text| bytes.len() - text.len())
 }
 
-/// The UTF-8 byte-order mark.
+/// The UTF-8 byte-order mark, which `decode` skips.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The signature a zip archive starts with.
+/// The signature a zip archive starts with, which `not_text` refuses.
 const ZIP: &[u8] = b"PK\x03\x04";
 
 /// [`decode`] on bytes the text takes over: the common case (UTF-8, no
@@ -97,7 +97,7 @@ fn at(bytes: &[u8], offset: usize) -> Location {
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
     // A byte-order mark is no character an editor shows.
     let line_text = before.get(line_start..).unwrap_or_default();
-    let line_text = line_text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line_text);
+    let line_text = line_text.strip_prefix(BOM).unwrap_or(line_text);
     let column = 1 + String::from_utf8_lossy(line_text).chars().count();
     Location::default().at(line, column)
 }
@@ -120,7 +120,7 @@ pub fn decode_or_8bit(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Option
         Ok(text) => Ok((std::borrow::Cow::Borrowed(text), None)),
         Err(e) if not_text(bytes).is_some() => Err(e),
         Err(e) => {
-            let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
             // Runs that are valid UTF-8 stay as they are (a file edited in
             // two editors can mix both); only the other bytes are 8-bit.
             let windows = body
@@ -175,7 +175,7 @@ fn byte_8bit(b: u8, windows: bool) -> char {
 fn not_text(bytes: &[u8]) -> Option<Error> {
     let message = if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
         "not UTF-8 text: UTF-16 (byte-order mark at offset 0); save the file as UTF-8".to_string()
-    } else if bytes.starts_with(b"PK\x03\x04") {
+    } else if bytes.starts_with(ZIP) {
         "not text: a zip archive (a renamed .zip or .docx?)".to_string()
     } else {
         let nul = memchr::memchr(0, bytes)?;
