@@ -743,6 +743,9 @@ pub fn validate(pool: &mut Value, fix: bool) -> Result<Validation> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use serde_json::json;
+
     /// The typed read of `parse_pool` gives what the tree read gives, on
     /// pools it takes (extra fields, nulls, numbers, escapes, a year as
     /// text) and on pools it leaves to the tree (a field given twice, bad
@@ -782,9 +785,6 @@ mod tests {
             assert_eq!(parse_pool(text), parse_pool_tree(text), "{text}");
         }
     }
-
-    use super::*;
-    use serde_json::json;
 
     fn paper(v: Value) -> PoolPaper {
         serde_json::from_value(v).unwrap()
