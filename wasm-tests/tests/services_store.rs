@@ -553,3 +553,44 @@ async fn only_the_most_recent_bib_runs_keep_their_checkpoints() {
         .unwrap()
         .is_some());
 }
+
+/// `fut`'s output, or `None` when it has not finished within `ms`.
+async fn within<T>(ms: f64, fut: impl std::future::Future<Output = T>) -> Option<T> {
+    use futures::future::{select, Either};
+    let fut = std::pin::pin!(fut);
+    let timer = std::pin::pin!(sleep_ms(ms));
+    match select(fut, timer).await {
+        Either::Left((out, _)) => Some(out),
+        Either::Right(_) => None,
+    }
+}
+
+/// Regression (an offline BibTeX check that stopped at 0 / 5 on a busy
+/// machine): a store call whose caller resumes only after its transaction
+/// has completed must still finish. `Db::get` once began listening for the
+/// transaction's `complete` event after its read returned; when that event
+/// had already fired, the read waited forever, and the run with it.
+#[wasm_bindgen_test]
+async fn a_store_call_resumed_after_its_transaction_completed_still_finishes() {
+    use citegate_web::services::db::WORKSPACE_STORE;
+    let db = fresh("t-late-resume").await;
+    // Polled once (the request goes out), then left alone while the
+    // request succeeds and the transaction commits, as a busy page would.
+    let mut put = std::pin::pin!(db.put(WORKSPACE_STORE, "k", "v"));
+    assert!(futures::poll!(put.as_mut()).is_pending());
+    sleep_ms(100.0).await;
+    assert_eq!(within(3000.0, put).await, Some(Ok(())));
+    let mut get = std::pin::pin!(db.get(WORKSPACE_STORE, "k"));
+    assert!(futures::poll!(get.as_mut()).is_pending());
+    sleep_ms(100.0).await;
+    assert_eq!(within(3000.0, get).await, Some(Ok(Some("v".to_string()))));
+    let mut keys = std::pin::pin!(db.keys(WORKSPACE_STORE));
+    assert!(futures::poll!(keys.as_mut()).is_pending());
+    sleep_ms(100.0).await;
+    assert_eq!(within(3000.0, keys).await, Some(Ok(vec!["k".to_string()])));
+    let mut gone = std::pin::pin!(db.delete_key(WORKSPACE_STORE, "k"));
+    assert!(futures::poll!(gone.as_mut()).is_pending());
+    sleep_ms(100.0).await;
+    assert_eq!(within(3000.0, gone).await, Some(Ok(())));
+    assert_eq!(db.get(WORKSPACE_STORE, "k").await, Ok(None));
+}

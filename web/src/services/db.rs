@@ -8,7 +8,10 @@
 //! built on `idb`) because we need nothing beyond get/put/delete/clear and
 //! key listing, and it builds against the workspace's wasm-bindgen as is.
 
-use idb::{Database, DatabaseEvent, Factory, ObjectStoreParams, TransactionMode};
+use idb::{
+    Database, DatabaseEvent, Factory, ObjectStoreParams, Transaction, TransactionMode,
+    TransactionResult,
+};
 use std::fmt;
 use wasm_bindgen::JsValue;
 
@@ -36,6 +39,22 @@ impl std::error::Error for StoreError {}
 fn err(what: &str, e: impl fmt::Display) -> StoreError {
     StoreError {
         message: format!("{what}: {}", e.to_string().to_lowercase()),
+    }
+}
+
+/// Waits until `tx`, whose requests have just been issued, has committed.
+///
+/// Call it in the same turn as the requests, before anything else is
+/// awaited: the transaction's listeners must be in place before it can
+/// finish. A caller that resumed only after the transaction had committed
+/// (a busy page) once missed the `complete` event and waited forever, and
+/// an explicit `commit()` then failed on the finished transaction
+/// (wasm-tests' `a_store_call_resumed_after_its_transaction_completed_still_finishes`).
+/// A request that fails aborts the transaction, which is reported here.
+async fn committed(tx: Transaction, what: &str) -> Result<(), StoreError> {
+    match tx.await.map_err(|e| err(what, e))? {
+        TransactionResult::Committed => Ok(()),
+        TransactionResult::Aborted => Err(err(what, "the transaction was aborted")),
     }
 }
 
@@ -96,12 +115,14 @@ impl Db {
             .transaction(&[store], TransactionMode::ReadOnly)
             .map_err(|e| err("read", e))?;
         let st = tx.object_store(store).map_err(|e| err("read", e))?;
+        // The read's answer is final once it succeeds: a read-only
+        // transaction has nothing to commit, so its end is not awaited
+        // (see [`committed`] for why a late wait could hang).
         let v = st
             .get(JsValue::from_str(key))
             .map_err(|e| err("read", e))?
             .await
             .map_err(|e| err("read", e))?;
-        let _ = tx.await;
         Ok(v.and_then(|v| v.as_string()))
     }
 
@@ -113,14 +134,8 @@ impl Db {
             .map_err(|e| err("write", e))?;
         let st = tx.object_store(store).map_err(|e| err("write", e))?;
         st.put(&JsValue::from_str(text), Some(&JsValue::from_str(key)))
-            .map_err(|e| err("write", e))?
-            .await
             .map_err(|e| err("write", e))?;
-        tx.commit()
-            .map_err(|e| err("write", e))?
-            .await
-            .map_err(|e| err("write", e))?;
-        Ok(())
+        committed(tx, "write").await
     }
 
     /// Removes `key` from `store`.
@@ -131,14 +146,8 @@ impl Db {
             .map_err(|e| err("delete", e))?;
         let st = tx.object_store(store).map_err(|e| err("delete", e))?;
         st.delete(JsValue::from_str(key))
-            .map_err(|e| err("delete", e))?
-            .await
             .map_err(|e| err("delete", e))?;
-        tx.commit()
-            .map_err(|e| err("delete", e))?
-            .await
-            .map_err(|e| err("delete", e))?;
-        Ok(())
+        committed(tx, "delete").await
     }
 
     /// Empties `store`.
@@ -148,15 +157,8 @@ impl Db {
             .transaction(&[store], TransactionMode::ReadWrite)
             .map_err(|e| err("clear", e))?;
         let st = tx.object_store(store).map_err(|e| err("clear", e))?;
-        st.clear()
-            .map_err(|e| err("clear", e))?
-            .await
-            .map_err(|e| err("clear", e))?;
-        tx.commit()
-            .map_err(|e| err("clear", e))?
-            .await
-            .map_err(|e| err("clear", e))?;
-        Ok(())
+        st.clear().map_err(|e| err("clear", e))?;
+        committed(tx, "clear").await
     }
 
     /// Every key of `store`, in key order (the values are not read).
@@ -206,7 +208,6 @@ impl Db {
         } else {
             Vec::new()
         };
-        let _ = tx.await;
         let mut texts = texts.into_iter();
         Ok(keys
             .into_iter()
