@@ -8,12 +8,13 @@
 //! built on `idb`) because we need nothing beyond get/put/delete/clear and
 //! key listing, and it builds against the workspace's wasm-bindgen as is.
 
-use idb::{
-    Database, DatabaseEvent, Factory, ObjectStoreParams, Transaction, TransactionMode,
-    TransactionResult,
-};
+use futures::channel::oneshot;
+use idb::{Database, DatabaseEvent, Factory, ObjectStoreParams, Transaction, TransactionMode};
+use std::cell::Cell;
 use std::fmt;
-use wasm_bindgen::JsValue;
+use std::rc::Rc;
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// The response cache store.
 pub const CACHE_STORE: &str = "cache";
@@ -50,11 +51,49 @@ fn err(what: &str, e: impl fmt::Display) -> StoreError {
 /// (a busy page) once missed the `complete` event and waited forever, and
 /// an explicit `commit()` then failed on the finished transaction
 /// (wasm-tests' `a_store_call_resumed_after_its_transaction_completed_still_finishes`).
-/// A request that fails aborts the transaction, which is reported here.
+///
+/// A failed request aborts the transaction, so `complete` and `abort` are
+/// all there is to hear. The listeners are this function's own (not the
+/// `idb` crate's future, which also listens for `error` and, resolving
+/// there, would drop the `abort` listener before that event came) and are
+/// taken off when it returns or is dropped, so the browser never calls a
+/// listener that is gone.
 async fn committed(tx: Transaction, what: &str) -> Result<(), StoreError> {
-    match tx.await.map_err(|e| err(what, e))? {
-        TransactionResult::Committed => Ok(()),
-        TransactionResult::Aborted => Err(err(what, "the transaction was aborted")),
+    let tx = web_sys::IdbTransaction::from(tx);
+    let (settle, settled) = oneshot::channel::<bool>();
+    let settle = Rc::new(Cell::new(Some(settle)));
+    let on = |ok: bool| {
+        let settle = Rc::clone(&settle);
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+            if let Some(s) = settle.take() {
+                let _ = s.send(ok);
+            }
+        })
+    };
+    let (complete, abort) = (on(true), on(false));
+    tx.set_oncomplete(Some(complete.as_ref().unchecked_ref()));
+    tx.set_onabort(Some(abort.as_ref().unchecked_ref()));
+    let listening = Listening(&tx);
+    let ok = settled.await.unwrap_or(false);
+    drop(listening);
+    if ok {
+        Ok(())
+    } else {
+        let why = tx.error().map_or_else(
+            || "the transaction was aborted".to_string(),
+            |e| e.message(),
+        );
+        Err(err(what, why))
+    }
+}
+
+/// Takes a transaction's `complete` and `abort` listeners off when dropped.
+struct Listening<'t>(&'t web_sys::IdbTransaction);
+
+impl Drop for Listening<'_> {
+    fn drop(&mut self) {
+        self.0.set_oncomplete(None);
+        self.0.set_onabort(None);
     }
 }
 
