@@ -2194,9 +2194,6 @@ mod tests {
         }
     }
 
-    /// `next_special` finds what `memchr2` finds: in every position of
-    /// texts of every length up to 100 (words and tails), with the other
-    /// special byte, a newline, bytes above 127 and zero bytes around.
     /// Every length up to two batches of 255 words and past, with no
     /// newline, only newlines, and newlines at pseudo-random places.
     #[test]
@@ -2221,6 +2218,9 @@ mod tests {
         }
     }
 
+    /// `next_special` finds what `memchr2` finds: in every position of
+    /// texts of every length up to 100 (words and tails), with the other
+    /// special byte, a newline, bytes above 127 and zero bytes around.
     #[test]
     fn next_special_agrees_with_memchr2() {
         let fillers: [&[u8]; 4] = [b"ab c", "é\n\x7f".as_bytes(), b"\0\x01[", b"\\%"];
