@@ -588,6 +588,15 @@ async fn a_store_call_resumed_after_its_transaction_completed_still_finishes() {
     assert!(futures::poll!(keys.as_mut()).is_pending());
     sleep_ms(100.0).await;
     assert_eq!(within(3000.0, keys).await, Some(Ok(vec!["k".to_string()])));
+    // Keys and texts are two requests of one transaction: the second must
+    // not wait for the first's answer, by which time the transaction has ended.
+    let mut entries = std::pin::pin!(db.entries(WORKSPACE_STORE));
+    assert!(futures::poll!(entries.as_mut()).is_pending());
+    sleep_ms(100.0).await;
+    assert_eq!(
+        within(3000.0, entries).await,
+        Some(Ok(vec![("k".to_string(), "v".to_string())]))
+    );
     let mut gone = std::pin::pin!(db.delete_key(WORKSPACE_STORE, "k"));
     assert!(futures::poll!(gone.as_mut()).is_pending());
     sleep_ms(100.0).await;

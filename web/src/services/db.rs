@@ -12,6 +12,7 @@ use futures::channel::oneshot;
 use idb::{Database, DatabaseEvent, Factory, ObjectStoreParams, Transaction, TransactionMode};
 use std::cell::Cell;
 use std::fmt;
+use std::future::IntoFuture;
 use std::rc::Rc;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -231,21 +232,31 @@ impl Db {
             .transaction(&[store], TransactionMode::ReadOnly)
             .map_err(|e| err("list", e))?;
         let st = tx.object_store(store).map_err(|e| err("list", e))?;
+        // Both requests go out, each with its listener, before either is
+        // awaited: a transaction whose requests are all answered ends, so a
+        // request made after the first answer could find it finished.
         let keys = st
             .get_all_keys(None, None)
             .map_err(|e| err("list", e))?
-            .await
-            .map_err(|e| err("list", e))?;
+            .into_future();
         let texts = if values {
-            st.get_all(None, None)
-                .map_err(|e| err("list", e))?
+            Some(
+                st.get_all(None, None)
+                    .map_err(|e| err("list", e))?
+                    .into_future(),
+            )
+        } else {
+            None
+        };
+        let keys = keys.await.map_err(|e| err("list", e))?;
+        let texts: Vec<Option<String>> = match texts {
+            Some(texts) => texts
                 .await
                 .map_err(|e| err("list", e))?
                 .into_iter()
                 .map(|v| v.as_string())
-                .collect()
-        } else {
-            Vec::new()
+                .collect(),
+            None => Vec::new(),
         };
         let mut texts = texts.into_iter();
         Ok(keys
