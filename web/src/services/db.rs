@@ -9,7 +9,9 @@
 //! key listing, and it builds against the workspace's wasm-bindgen as is.
 
 use futures::channel::oneshot;
-use idb::{Database, DatabaseEvent, Factory, ObjectStoreParams, Transaction, TransactionMode};
+use idb::{
+    Database, DatabaseEvent, Factory, ObjectStore, ObjectStoreParams, Transaction, TransactionMode,
+};
 use std::cell::Cell;
 use std::fmt;
 use std::future::IntoFuture;
@@ -148,13 +150,25 @@ impl Db {
             .map_err(|e| err("cannot delete database", e))
     }
 
-    /// The text stored under `key` in `store`.
-    pub async fn get(&self, store: &str, key: &str) -> Result<Option<String>, StoreError> {
+    /// A transaction on `store` and the store in it; a failure is named
+    /// `what`.
+    fn begin(
+        &self,
+        store: &str,
+        mode: TransactionMode,
+        what: &str,
+    ) -> Result<(Transaction, ObjectStore), StoreError> {
         let tx = self
             .db
-            .transaction(&[store], TransactionMode::ReadOnly)
-            .map_err(|e| err("read", e))?;
-        let st = tx.object_store(store).map_err(|e| err("read", e))?;
+            .transaction(&[store], mode)
+            .map_err(|e| err(what, e))?;
+        let st = tx.object_store(store).map_err(|e| err(what, e))?;
+        Ok((tx, st))
+    }
+
+    /// The text stored under `key` in `store`.
+    pub async fn get(&self, store: &str, key: &str) -> Result<Option<String>, StoreError> {
+        let (_tx, st) = self.begin(store, TransactionMode::ReadOnly, "read")?;
         // The read's answer is final once it succeeds: a read-only
         // transaction has nothing to commit, so its end is not awaited
         // (see [`committed`] for why a late wait could hang).
@@ -168,11 +182,7 @@ impl Db {
 
     /// Stores `text` under `key` in `store`, committed before returning.
     pub async fn put(&self, store: &str, key: &str, text: &str) -> Result<(), StoreError> {
-        let tx = self
-            .db
-            .transaction(&[store], TransactionMode::ReadWrite)
-            .map_err(|e| err("write", e))?;
-        let st = tx.object_store(store).map_err(|e| err("write", e))?;
+        let (tx, st) = self.begin(store, TransactionMode::ReadWrite, "write")?;
         st.put(&JsValue::from_str(text), Some(&JsValue::from_str(key)))
             .map_err(|e| err("write", e))?;
         committed(tx, "write").await
@@ -180,11 +190,7 @@ impl Db {
 
     /// Removes `key` from `store`.
     pub async fn delete_key(&self, store: &str, key: &str) -> Result<(), StoreError> {
-        let tx = self
-            .db
-            .transaction(&[store], TransactionMode::ReadWrite)
-            .map_err(|e| err("delete", e))?;
-        let st = tx.object_store(store).map_err(|e| err("delete", e))?;
+        let (tx, st) = self.begin(store, TransactionMode::ReadWrite, "delete")?;
         st.delete(JsValue::from_str(key))
             .map_err(|e| err("delete", e))?;
         committed(tx, "delete").await
@@ -192,11 +198,7 @@ impl Db {
 
     /// Empties `store`.
     pub async fn clear(&self, store: &str) -> Result<(), StoreError> {
-        let tx = self
-            .db
-            .transaction(&[store], TransactionMode::ReadWrite)
-            .map_err(|e| err("clear", e))?;
-        let st = tx.object_store(store).map_err(|e| err("clear", e))?;
+        let (tx, st) = self.begin(store, TransactionMode::ReadWrite, "clear")?;
         st.clear().map_err(|e| err("clear", e))?;
         committed(tx, "clear").await
     }
@@ -227,11 +229,7 @@ impl Db {
         store: &str,
         values: bool,
     ) -> Result<Vec<(String, Option<String>)>, StoreError> {
-        let tx = self
-            .db
-            .transaction(&[store], TransactionMode::ReadOnly)
-            .map_err(|e| err("list", e))?;
-        let st = tx.object_store(store).map_err(|e| err("list", e))?;
+        let (_tx, st) = self.begin(store, TransactionMode::ReadOnly, "list")?;
         // Both requests go out, each with its listener, before either is
         // awaited: a transaction whose requests are all answered ends, so a
         // request made after the first answer could find it finished.
