@@ -565,6 +565,16 @@ async fn within<T>(ms: f64, fut: impl std::future::Future<Output = T>) -> Option
     }
 }
 
+/// `fut` polled once (its request goes out), then left alone for 100 ms
+/// while the request is answered and its transaction ends, as on a busy
+/// page, then given 3 s to finish: its output, or `None`.
+async fn resumed_late<T>(fut: impl std::future::Future<Output = T>) -> Option<T> {
+    let mut fut = std::pin::pin!(fut);
+    assert!(futures::poll!(fut.as_mut()).is_pending());
+    sleep_ms(100.0).await;
+    within(3000.0, fut).await
+}
+
 /// Regression (an offline BibTeX check that stopped at 0 / 5 on a busy
 /// machine): a store call whose caller resumes only after its transaction
 /// has completed must still finish. `Db::get` once began listening for the
@@ -574,32 +584,27 @@ async fn within<T>(ms: f64, fut: impl std::future::Future<Output = T>) -> Option
 async fn a_store_call_resumed_after_its_transaction_completed_still_finishes() {
     use citegate_web::services::db::WORKSPACE_STORE;
     let db = fresh("t-late-resume").await;
-    // Polled once (the request goes out), then left alone while the
-    // request succeeds and the transaction commits, as a busy page would.
-    let mut put = std::pin::pin!(db.put(WORKSPACE_STORE, "k", "v"));
-    assert!(futures::poll!(put.as_mut()).is_pending());
-    sleep_ms(100.0).await;
-    assert_eq!(within(3000.0, put).await, Some(Ok(())));
-    let mut get = std::pin::pin!(db.get(WORKSPACE_STORE, "k"));
-    assert!(futures::poll!(get.as_mut()).is_pending());
-    sleep_ms(100.0).await;
-    assert_eq!(within(3000.0, get).await, Some(Ok(Some("v".to_string()))));
-    let mut keys = std::pin::pin!(db.keys(WORKSPACE_STORE));
-    assert!(futures::poll!(keys.as_mut()).is_pending());
-    sleep_ms(100.0).await;
-    assert_eq!(within(3000.0, keys).await, Some(Ok(vec!["k".to_string()])));
+    assert_eq!(
+        resumed_late(db.put(WORKSPACE_STORE, "k", "v")).await,
+        Some(Ok(()))
+    );
+    assert_eq!(
+        resumed_late(db.get(WORKSPACE_STORE, "k")).await,
+        Some(Ok(Some("v".to_string())))
+    );
+    assert_eq!(
+        resumed_late(db.keys(WORKSPACE_STORE)).await,
+        Some(Ok(vec!["k".to_string()]))
+    );
     // Keys and texts are two requests of one transaction: the second must
     // not wait for the first's answer, by which time the transaction has ended.
-    let mut entries = std::pin::pin!(db.entries(WORKSPACE_STORE));
-    assert!(futures::poll!(entries.as_mut()).is_pending());
-    sleep_ms(100.0).await;
     assert_eq!(
-        within(3000.0, entries).await,
+        resumed_late(db.entries(WORKSPACE_STORE)).await,
         Some(Ok(vec![("k".to_string(), "v".to_string())]))
     );
-    let mut gone = std::pin::pin!(db.delete_key(WORKSPACE_STORE, "k"));
-    assert!(futures::poll!(gone.as_mut()).is_pending());
-    sleep_ms(100.0).await;
-    assert_eq!(within(3000.0, gone).await, Some(Ok(())));
+    assert_eq!(
+        resumed_late(db.delete_key(WORKSPACE_STORE, "k")).await,
+        Some(Ok(()))
+    );
     assert_eq!(db.get(WORKSPACE_STORE, "k").await, Ok(None));
 }
