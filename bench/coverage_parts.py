@@ -78,12 +78,18 @@ def write_drafts(out):
 
 
 def run(binary, tex, pool, null):
+    return timed_run(binary, tex, pool, null)[0]
+
+
+def timed_run(binary, tex, pool, null):
+    """Wall time and CPU time (user + system) of one `coverage` run, its
+    output to `null` (bench/coverage_turns.py uses it too)."""
     t = time.perf_counter()
     pid = os.posix_spawn(binary, [binary, "coverage", "--tex", tex, "--pool", pool],
                          os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1),
                                                    (os.POSIX_SPAWN_DUP2, null, 2)])
-    os.waitpid(pid, 0)
-    return time.perf_counter() - t
+    _, _, usage = os.wait4(pid, 0)
+    return time.perf_counter() - t, usage.ru_utime + usage.ru_stime
 
 
 def quartiles(xs):

@@ -12,7 +12,8 @@ second thread starts late).
 import os
 import statistics
 import sys
-import time
+
+from coverage_parts import timed_run
 
 
 def main():
@@ -22,13 +23,7 @@ def main():
     runs = {b: [] for b in builds}
     for _ in range(rounds):
         for b in builds:
-            t = time.perf_counter()
-            pid = os.posix_spawn(
-                b, [b, "coverage", "--tex", tex, "--pool", pool], os.environ,
-                file_actions=[(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)],
-            )
-            _, _, usage = os.wait4(pid, 0)
-            runs[b].append((time.perf_counter() - t, usage.ru_utime + usage.ru_stime))
+            runs[b].append(timed_run(b, tex, pool, null))
     for b, rs in runs.items():
         wall = sorted(w for w, _ in rs)
         cpu = [c for _, c in rs]
