@@ -12,9 +12,9 @@ second thread starts late).
 With --idle MS the bench sleeps MS milliseconds before each run, so the
 run starts on a processor that has been idle, as in the issue's harness
 (bench/whole_process.py), where each citegate run follows a program that
-ran for 50-90 ms on the other processor. On this VM that costs a
-coverage run about 2 ms against runs that follow one another at once
-(BENCHMARKS.md, "Seventh pass").
+ran for 50-90 ms. On this VM that costs a coverage run of the 5 MB draft
+1.1-1.6 ms against runs that follow one another at once (BENCHMARKS.md,
+"Seventh pass").
 """
 import os
 import statistics
