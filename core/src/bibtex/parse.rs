@@ -456,11 +456,17 @@ impl<'a> Parser<'a> {
                 // An `@` in free text (an e-mail address) is not an entry;
                 // a line-start `@type` without a body is reported.
                 if !kind.is_empty() && self.at_line_start(at) {
-                    self.problem(
-                        ProblemKind::Syntax,
-                        at,
-                        format!("`@{kind}` is not followed by `{{` or `(`; skipped"),
-                    );
+                    // BibTeX reads nothing after the word `comment` (the
+                    // rest is text outside entries, as here); biber wants
+                    // a body, so only biber's users see an error.
+                    let message = if kind == "comment" {
+                        "`@comment` is not followed by `{` or `(`: BibTeX skips the word, \
+                         biber reports a syntax error; skipped"
+                            .to_string()
+                    } else {
+                        format!("`@{kind}` is not followed by `{{` or `(`; skipped")
+                    };
+                    self.problem(ProblemKind::Syntax, at, message);
                 }
                 return;
             }
@@ -981,6 +987,33 @@ mod tests {
         assert_eq!(bib.preambles, vec!["\\newcommand{\\x}{y}".to_string()]);
         assert_eq!(bib.comments, vec!["jabref-meta: x;".to_string()]);
         assert!(bib.problems.is_empty(), "{:?}", bib.problems);
+    }
+
+    /// A line-start `@type` with no body is reported, the entry after it
+    /// read; `@comment` without a body (BibTeX skips the word, biber
+    /// refuses it) says which tool objects; an `@` inside a line is text.
+    #[test]
+    fn reports_a_type_without_a_body_and_reads_on() {
+        let entry: &[Expected<'_>] = &[("misc", "a", &[("title", "t")])];
+        for (input, problems) in [
+            ("@Comment Len Schubert\n@misc{a, title={t}}", 1),
+            ("@comment\n@misc{a, title={t}}", 1),
+            ("@misc\n@misc{a, title={t}}", 1),
+            ("mail me@home today\n@misc{a, title={t}}", 0),
+        ] {
+            check(input, entry, &vec![ProblemKind::Syntax; problems]);
+        }
+        let comment = parse("@comment see below\n@misc{a, title={t}}");
+        let message = &comment.problems[0].error.message;
+        assert!(
+            message.contains("biber reports a syntax error"),
+            "{message}"
+        );
+        let misc = parse("@misc\n@misc{a, title={t}}");
+        assert_eq!(
+            misc.problems[0].error.message,
+            "`@misc` is not followed by `{` or `(`; skipped"
+        );
     }
 
     #[test]
