@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
 pub enum TexCommand {
-    /// List every cited key with file:line (follows \input/\include); exits 0
+    /// List every cited key with file:line (follows \input/\include): exit 0, 2 when a file cannot be read
     Cites(CitesArgs),
     /// Rewrite each pool paper's agent `key` to its `bibtex_key` inside cite commands only
     SyncKeys(SyncArgs),

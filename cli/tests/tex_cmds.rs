@@ -401,3 +401,22 @@ fn text_inputs_through_the_core_decoder() {
     check(&d, &["cites", "--tex", "utf16.tex"], 2, "UTF-16");
     check(&d, &["cites", "--tex", "broken.tex"], 2, "broken.tex:2:");
 }
+
+/// `cites` exits as the top-level help says: 0 with the cites listed, 2
+/// naming the file when one cannot be read (the help said "exits 0").
+#[test]
+fn cites_exits_as_its_help_says() {
+    let dir = scratch("cites-exit");
+    std::fs::write(dir.join("main.tex"), "\\cite{a}\n").unwrap();
+    let (code, out, _) = citegate(&dir, &["cites", "--tex", "main.tex"]);
+    assert_eq!((code, out.trim_end().ends_with("\ta")), (0, true), "{out}");
+    let (code, _, err) = citegate(&dir, &["cites", "--tex", "nosuch.tex"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nosuch.tex"), "{err}");
+    let (_, help, _) = citegate(&dir, &["--help"]);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("cites "))
+        .expect("cites in the help");
+    assert!(line.contains("exit 0, 2 when a file cannot be read"), "{line}");
+}
