@@ -418,5 +418,8 @@ fn cites_exits_as_its_help_says() {
         .lines()
         .find(|l| l.trim_start().starts_with("cites "))
         .expect("cites in the help");
-    assert!(line.contains("exit 0, 2 when a file cannot be read"), "{line}");
+    assert!(
+        line.contains("exit 0, 2 when a file cannot be read"),
+        "{line}"
+    );
 }

@@ -136,12 +136,17 @@ impl Entry {
             .map(|f| f.value.as_str())
     }
 
-    /// The value of a field decoded from LaTeX to Unicode and trimmed; `None`
-    /// when absent or blank.
+    /// The value of a field decoded from LaTeX to Unicode, each run of white
+    /// space (a title wrapped over lines) one space as BibTeX prints it, and
+    /// trimmed; `None` when absent or blank.
     pub fn decoded(&self, name: &str) -> Option<String> {
         let v = crate::latex::decode(self.get(name)?);
-        let v = v.trim();
-        (!v.is_empty()).then(|| v.to_string())
+        let v = if v.contains(|c: char| c.is_whitespace() && c != ' ') || v.contains("  ") {
+            v.split_whitespace().collect::<Vec<_>>().join(" ")
+        } else {
+            v.trim().to_string()
+        };
+        (!v.is_empty()).then_some(v)
     }
 
     /// Whether a field is present with a non-blank value.
@@ -987,6 +992,20 @@ mod tests {
         assert_eq!(bib.preambles, vec!["\\newcommand{\\x}{y}".to_string()]);
         assert_eq!(bib.comments, vec!["jabref-meta: x;".to_string()]);
         assert!(bib.problems.is_empty(), "{:?}", bib.problems);
+    }
+
+    /// A decoded value is one line: a title wrapped over lines (and
+    /// indented) reads as BibTeX prints it, single spaces kept as they are.
+    #[test]
+    fn decoded_values_join_wrapped_lines() {
+        let bib =
+            parse("@misc{a, title = {Charged\n        particle \t energy},\n note = { a b }}");
+        let e = &bib.entries[0];
+        assert_eq!(
+            e.decoded("title").as_deref(),
+            Some("Charged particle energy")
+        );
+        assert_eq!(e.decoded("note").as_deref(), Some("a b"));
     }
 
     /// A line-start `@type` with no body is reported, the entry after it
