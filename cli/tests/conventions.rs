@@ -54,7 +54,7 @@ fn github_annotations_over_a_broken_bib() {
         lines,
         [
             format!("::error file={file},line=1,title=citegate missing_field::`@article` entry `a` needs `journal` or `journaltitle`"),
-            format!("::warning file={file},line=3,title=citegate doi_not_bare::entry `b`: write the DOI bare, as `10.1/x` (suggested: 10.1/x)"),
+            format!("::warning file={file},line=3,title=citegate doi_not_bare::entry `b`: write the DOI bare, without a resolver or `doi:` prefix (suggested: 10.1/x)"),
         ]
     );
 }

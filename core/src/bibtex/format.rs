@@ -90,7 +90,16 @@ impl Finding {
         }
     }
 
-    fn field(mut self, name: &str) -> Self {
+    /// The finding concerns the field `name` of `entry`: its line is the
+    /// field's when the entry has it (a missing field keeps the entry's).
+    fn field(mut self, entry: &Entry, name: &str) -> Self {
+        if let Some(f) = entry
+            .fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(name))
+        {
+            self.line = Some(f.line);
+        }
         self.field = Some(name.to_string());
         self
     }
@@ -307,7 +316,7 @@ fn check_required(e: &Entry, out: &mut Vec<Finding>) {
                     e,
                     format!("`@{}` entry `{}` needs {names}", e.kind, e.key),
                 )
-                .field(first),
+                .field(e, first),
             );
         }
     }
@@ -323,7 +332,7 @@ fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
                 e,
                 format!("entry `{}`: `{text}` is not a four-digit year", e.key),
             )
-            .field(&field),
+            .field(e, &field),
         ),
         Some(Ok(y)) if !(1900..=now_year.saturating_add(1)).contains(&y) => {
             let field = if e.has("year") { "year" } else { "date" };
@@ -338,7 +347,7 @@ fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
                         now_year.saturating_add(1)
                     ),
                 )
-                .field(field),
+                .field(e, field),
             )
         }
         Some(Ok(_)) => {}
@@ -361,16 +370,20 @@ fn check_doi(e: &Entry, out: &mut Vec<Finding>) {
                     e.key
                 ),
             )
-            .field("doi"),
+            .field(e, "doi"),
         );
     } else if prefixed {
         let mut f = Finding::entry(
             Severity::Warning,
             Code::DoiNotBare,
             e,
-            format!("entry `{}`: write the DOI bare, as `{doi}`", e.key),
+            // The bare DOI is the suggestion, shown beside the message.
+            format!(
+                "entry `{}`: write the DOI bare, without a resolver or `doi:` prefix",
+                e.key
+            ),
         )
-        .field("doi");
+        .field(e, "doi");
         f.suggestion = Some(doi);
         out.push(f);
     }
@@ -429,7 +442,7 @@ impl<'b> Duplicates<'b> {
                             e.key, first.key, first.line
                         ),
                     )
-                    .field("doi"),
+                    .field(e, "doi"),
                 );
                 reported = true;
             } else {
@@ -451,7 +464,7 @@ impl<'b> Duplicates<'b> {
                             e.key, first.key, first.line
                         ),
                     )
-                    .field("title"),
+                    .field(e, "title"),
                 ),
                 Some(_) => {}
                 None => {
@@ -522,6 +535,25 @@ mod tests {
     }
 
     const ART: &str = "author={A}, title={T}, journal={J}";
+
+    /// A finding about a field points at the field's line, so an annotation
+    /// lands on the line to change; a missing field points at the entry.
+    #[test]
+    fn field_findings_point_at_the_field() {
+        let bib = "@article{a,\n author={A},\n title={T},\n year={20x1},\n doi={https://doi.org/10.1/x}\n}";
+        let lines: Vec<(Code, Option<usize>)> = check_entries(&parse(bib), NOW)
+            .iter()
+            .map(|f| (f.code, f.line))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (Code::MissingField, Some(1)),
+                (Code::InvalidYear, Some(4)),
+                (Code::DoiNotBare, Some(5)),
+            ]
+        );
+    }
 
     #[test]
     fn required_fields_by_type() {
