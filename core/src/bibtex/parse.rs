@@ -75,6 +75,9 @@ pub enum ProblemKind {
     /// The file is not UTF-8; it was read as an 8-bit encoding (named in
     /// the message), so accented letters may be wrong.
     Encoding,
+    /// A braced `@comment` holds entries that start lines: they are read,
+    /// as BibTeX reads them, though biber skips the whole block.
+    CommentHoldsEntries,
 }
 
 impl ProblemKind {
@@ -506,10 +509,57 @@ impl<'a> Parser<'a> {
 
     fn comment_body(&mut self, close: u8) -> Step<()> {
         let start = self.pos;
-        let end = self.balanced(close, start)?;
+        let end = match self.balanced(close, start) {
+            Ok(end) => end,
+            Err(broken) => {
+                // A block whose braces do close, but with entries starting
+                // lines inside it: BibTeX reads those entries (it skips
+                // only the word `comment`), biber skips the whole block.
+                // Read as BibTeX reads, and say so.
+                let inner = self.next_block_start(start);
+                if inner >= self.src.len() || !self.closes(close, start) {
+                    return Err(broken);
+                }
+                let at = start.saturating_sub(1);
+                let rest = self.src.get(inner + 1..).unwrap_or_default();
+                let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                let rest = rest.get(skip..).unwrap_or_default();
+                let n = rest
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+                let name = rest
+                    .get(..n)
+                    .and_then(|b| std::str::from_utf8(b).ok())
+                    .unwrap_or("");
+                let message = format!(
+                    "`@comment` holds `@{name}` (line {}): BibTeX reads what it holds as entries, \
+                     biber skips the whole block",
+                    self.line_of(inner)
+                );
+                self.problem(ProblemKind::CommentHoldsEntries, at, message);
+                self.pos = inner;
+                return Ok(());
+            }
+        };
         self.bib.comments.push(self.slice(start, end).to_string());
         self.pos = end + 1;
         Ok(())
+    }
+
+    /// Whether the braces from `from` close with `close`, counting every
+    /// brace, whatever starts a line in between.
+    fn closes(&self, close: u8, from: usize) -> bool {
+        let mut depth = 0usize;
+        for &b in self.src.get(from..).unwrap_or_default() {
+            match b {
+                _ if b == close && depth == 0 => return true,
+                b'{' => depth += 1,
+                b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        false
     }
 
     fn preamble_body(&mut self, close: u8) -> Step<()> {
@@ -992,6 +1042,39 @@ mod tests {
         assert_eq!(bib.preambles, vec!["\\newcommand{\\x}{y}".to_string()]);
         assert_eq!(bib.comments, vec!["jabref-meta: x;".to_string()]);
         assert!(bib.problems.is_empty(), "{:?}", bib.problems);
+    }
+
+    /// A braced `@comment` whose braces close but which holds line-start
+    /// entries: they are read, as BibTeX reads them, with a warning that
+    /// biber skips them; a `@comment` that never closes is still an error.
+    #[test]
+    fn a_comment_holding_entries_is_read_as_bibtex_reads_it() {
+        let held = "@Comment{\n  @Book{b, title={T}}\n}\n@misc{a, title={t}}";
+        check(
+            held,
+            &[
+                ("book", "b", &[("title", "T")]),
+                ("misc", "a", &[("title", "t")]),
+            ],
+            &[ProblemKind::CommentHoldsEntries],
+        );
+        let bib = parse(held);
+        assert_eq!(
+            bib.problems[0].error.message,
+            "`@comment` holds `@Book` (line 2): BibTeX reads what it holds as entries, \
+             biber skips the whole block"
+        );
+        assert!(!ProblemKind::CommentHoldsEntries.is_error());
+        check(
+            "@comment{ open\n@misc{a, title={t}}",
+            &[("misc", "a", &[("title", "t")])],
+            &[ProblemKind::Syntax],
+        );
+        check(
+            "@comment{ {a} b }\n@misc{a, title={t}}",
+            &[("misc", "a", &[("title", "t")])],
+            &[],
+        );
     }
 
     /// A decoded value is one line: a title wrapped over lines (and
