@@ -498,9 +498,14 @@ pub fn check_cites(bib: &Bibliography, cites: &[CiteUse], cite_all: bool) -> Vec
         }
     }
     if !cite_all {
+        let parents = parents_in_use(bib, &cited);
         let mut seen = BTreeSet::new();
         for e in &bib.entries {
-            if !e.key.is_empty() && !cited.contains(e.key.as_str()) && seen.insert(e.key.as_str()) {
+            if !e.key.is_empty()
+                && !cited.contains(e.key.as_str())
+                && !parents.contains(&e.key.to_lowercase())
+                && seen.insert(e.key.as_str())
+            {
                 out.push(Finding::entry(
                     Severity::Warning,
                     Code::UnusedEntry,
@@ -513,12 +518,75 @@ pub fn check_cites(bib: &Bibliography, cites: &[CiteUse], cite_all: bool) -> Vec
     out
 }
 
+/// The keys (lowercased, as BibTeX finds a parent) of the entries that
+/// cited entries name in `crossref` or `xdata`, and those their parents
+/// name in turn: they are in use, since the cited entries take fields from
+/// them, and deleting one would break its children.
+fn parents_in_use(bib: &Bibliography, cited: &BTreeSet<&str>) -> BTreeSet<String> {
+    let by_key: BTreeMap<String, &Entry> = bib
+        .entries
+        .iter()
+        .rev()
+        .map(|e| (e.key.to_lowercase(), e))
+        .collect();
+    let mut used = BTreeSet::new();
+    let mut todo: Vec<&Entry> = bib
+        .entries
+        .iter()
+        .filter(|e| cited.contains(e.key.as_str()))
+        .collect();
+    while let Some(e) = todo.pop() {
+        let named = ["crossref", "xdata"]
+            .into_iter()
+            .filter_map(|f| e.get(f))
+            .flat_map(|v| v.split(','));
+        for key in named.map(|k| k.trim().to_lowercase()) {
+            if let Some(parent) = by_key.get(&key) {
+                if used.insert(key) {
+                    todo.push(parent);
+                }
+            }
+        }
+    }
+    used
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bibtex::parse::parse;
 
     const NOW: i32 = 2025;
+
+    /// An entry a cited entry takes fields from (`crossref`, `xdata`, and
+    /// their own parents in turn, keys in any case) is in use, not "never
+    /// cited"; a parent no cited entry names still is.
+    #[test]
+    fn parents_of_cited_entries_are_in_use() {
+        let bib = parse(
+            "@inproceedings{child, title={T}, crossref={Conf}}\n\
+             @proceedings{conf, title={C}, crossref={series}}\n\
+             @book{series, title={S}}\n\
+             @xdata{pub, publisher={P}}\n\
+             @book{b, title={B}, xdata={pub, other}}\n\
+             @proceedings{orphan, title={O}}\n\
+             @inproceedings{lone, title={L}, crossref={orphan}}",
+        );
+        let cites: Vec<CiteUse> = ["child", "b"]
+            .iter()
+            .map(|k| CiteUse {
+                key: k.to_string(),
+                file: "main.tex".into(),
+                line: 1,
+            })
+            .collect();
+        let unused: Vec<String> = check_cites(&bib, &cites, false)
+            .into_iter()
+            .filter(|f| f.code == Code::UnusedEntry)
+            .filter_map(|f| f.key)
+            .collect();
+        assert_eq!(unused, ["orphan", "lone"]);
+    }
 
     /// Checks `bib` and compares `(code, key, field)` of every finding.
     fn check(bib: &str, expected: &[(Code, &str, Option<&str>)]) {
