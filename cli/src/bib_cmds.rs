@@ -65,18 +65,8 @@ impl BibCommand {
     pub fn run(self) -> Outcome {
         match self {
             BibCommand::Bibcheck(a) => {
-                // Every file is checked; the exit code is the worst one, and
-                // a file that cannot be checked is an error after the others ran.
                 let paths: Vec<PathBuf> = a.bib.iter().chain(&a.files).cloned().collect();
-                let mut worst = PASS;
-                let mut errors = Vec::new();
-                for p in &paths {
-                    match run_bibcheck(&a, p) {
-                        Ok(code) => worst = worst.max(code),
-                        Err(e) => errors.push(e),
-                    }
-                }
-                Error::all(errors).map_or(Ok(worst), Err)
+                run_bibcheck(&a, &paths)
             }
         }
     }
@@ -109,17 +99,41 @@ fn current_year() -> i32 {
     today().year()
 }
 
-fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> Outcome {
+/// The files read as one database, in the order given, as BibTeX reads
+/// `\bibliography{abbrev,refs}`: a file knows the `@string` macros of the
+/// files before it, and the checks against the `.tex` files see every file
+/// (core::bibtex::check::check_files). Each file keeps its own report; the
+/// exit code is the worst one, and a file that cannot be read is an error
+/// after the others ran.
+fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
     // Settings are checked before any work, so a bad flag is exit 2 at once.
     if a.online {
         a.live.settings()?;
     }
-    let bytes = crate::annotate::read_input(path).map_err(|e| Error::read(path, &e))?;
-    let bib_name = crate::annotate::display_name(path);
-    // `.bib`, CSL-JSON or RIS, by extension or content (core::bibtex::read_bibliography).
-    // An 8-bit file is read as BibTeX reads it, with a warning naming the encoding.
-    let bib = citegate_core::bibtex::read_bibliography_bytes(&bib_name, &bytes)
-        .map_err(|e| Error::core(e.in_file(bib_name.clone())))?;
+    let mut errors = Vec::new();
+    let mut files: Vec<(String, parse::Bibliography)> = Vec::new();
+    let mut macros: Vec<(String, String)> = Vec::new();
+    for path in paths {
+        let bib_name = crate::annotate::display_name(path);
+        // `.bib`, CSL-JSON or RIS, by extension or content (core::bibtex::read_bibliography).
+        // An 8-bit file is read as BibTeX reads it, with a warning naming the encoding.
+        let read = crate::annotate::read_input(path)
+            .map_err(|e| Error::read(path, &e))
+            .and_then(|bytes| {
+                citegate_core::bibtex::read_bibliography_bytes_after(&bib_name, &bytes, &macros)
+                    .map_err(|e| Error::core(e.in_file(bib_name.clone())))
+            });
+        match read {
+            Ok(bib) => {
+                macros.extend(bib.strings.iter().cloned());
+                files.push((bib_name, bib));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if files.is_empty() {
+        return Error::all(errors).map_or(Ok(PASS), Err);
+    }
     let mut project = None;
     if !a.tex.is_empty() {
         let mut given = std::collections::BTreeMap::new();
@@ -137,68 +151,115 @@ fn run_bibcheck(a: &BibcheckArgs, path: &std::path::Path) -> Outcome {
                 .or_else(|| std::fs::read_to_string(name).ok())
         }));
     }
-    let mut report = check::check_file(&bib_name, &bib, project.as_ref(), current_year());
-    for m in &report.missing_includes {
-        eprintln!("warning: {}", m.describe());
+    let named: Vec<(&str, &parse::Bibliography)> =
+        files.iter().map(|(n, b)| (n.as_str(), b)).collect();
+    let reports = check::check_files(&named, project.as_ref(), current_year());
+    if let Some(report) = reports.first() {
+        for m in &report.missing_includes {
+            eprintln!("warning: {}", m.describe());
+        }
     }
-    report.mode = match a.mode {
-        ModeArg::Default => Mode::Default,
-        ModeArg::Strict => Mode::Strict,
-        ModeArg::Loose => Mode::Loose,
-    };
-    if a.online {
-        report.online = Some(run_online(&bib, a)?);
+    let mut checked = Vec::new();
+    for (mut report, (_, bib)) in reports.into_iter().zip(&files) {
+        report.mode = match a.mode {
+            ModeArg::Default => Mode::Default,
+            ModeArg::Strict => Mode::Strict,
+            ModeArg::Loose => Mode::Loose,
+        };
+        if a.online {
+            // A file whose lookups cannot run is an error; the others go on.
+            match run_online(bib, a) {
+                Ok(online) => report.online = Some(online),
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            }
+        }
+        checked.push(report);
     }
+    let worst = print_reports(a, &checked);
+    Error::all(errors).map_or(Ok(worst), Err)
+}
+
+/// Prints the reports in the chosen format and gives the exit code: one
+/// JSON report (or one SARIF log) for one file, a JSON list of reports
+/// (or one SARIF log with every file's results) for several.
+fn print_reports(a: &BibcheckArgs, reports: &[check::FileReport]) -> u8 {
     let format = if a.json {
         crate::annotate::OutputFormat::Json
     } else {
         a.format
     };
-    if format == crate::annotate::OutputFormat::Github {
-        crate::annotate::print_github(&report.bib, &report.findings);
-    } else if format == crate::annotate::OutputFormat::Sarif {
-        print_json(&crate::annotate::sarif(&report.bib, &report.findings));
-    } else if format == crate::annotate::OutputFormat::Json {
-        print_json(&report);
-    } else {
-        for f in &report.findings {
-            let file = f.file.as_deref().unwrap_or(&report.bib);
-            let at = match f.line {
-                Some(l) => format!("{file}:{l}"),
-                None => file.to_string(),
-            };
-            let sev = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            match &f.suggestion {
-                Some(s) => println!("{at}: {sev}: {} (suggested: {s})", f.message),
-                None => println!("{at}: {sev}: {}", f.message),
+    match (format, reports) {
+        (crate::annotate::OutputFormat::Json, [report]) => print_json(report),
+        (crate::annotate::OutputFormat::Json, _) => print_json(&reports),
+        (crate::annotate::OutputFormat::Sarif, _) => {
+            // Each finding names its file, so one log holds them all.
+            let findings: Vec<_> = reports
+                .iter()
+                .flat_map(|r| {
+                    r.findings.iter().cloned().map(|mut f| {
+                        f.file.get_or_insert_with(|| r.bib.clone());
+                        f
+                    })
+                })
+                .collect();
+            let first = reports.first().map_or("", |r| r.bib.as_str());
+            print_json(&crate::annotate::sarif(first, &findings));
+        }
+        (crate::annotate::OutputFormat::Github, _) => {
+            for report in reports {
+                crate::annotate::print_github(&report.bib, &report.findings);
             }
         }
-        if let Some(o) = &report.online {
-            for e in o.entries.iter().filter(|e| e.verdict != Verdict::Valid) {
-                let v = match e.verdict {
-                    Verdict::Hallucinated => "hallucinated",
-                    _ => "uncertain",
-                };
-                println!("{}: {v}: {}", e.key, e.summary);
-                for r in &e.reasons {
-                    println!("    {}", r.message);
-                }
-            }
-        }
-        println!("{}", report.summary());
-        if let Some(o) = &report.online {
-            println!(
-                "online: {} valid, {} hallucinated, {} uncertain ({} requests, {} from cache)",
-                o.valid, o.hallucinated, o.uncertain, o.requests, o.from_cache
-            );
-        }
+        (crate::annotate::OutputFormat::Text, _) => reports.iter().for_each(print_text),
     }
     let fail_at = match a.fail_on {
         crate::annotate::FailOn::Warning => Severity::Warning,
         crate::annotate::FailOn::Error => Severity::Error,
     };
-    Ok(if report.passes(fail_at) { PASS } else { FAIL })
+    reports
+        .iter()
+        .map(|r| if r.passes(fail_at) { PASS } else { FAIL })
+        .max()
+        .unwrap_or(PASS)
+}
+
+/// One report as text: a finding a line, the online verdicts, the summary.
+fn print_text(report: &check::FileReport) {
+    for f in &report.findings {
+        let file = f.file.as_deref().unwrap_or(&report.bib);
+        let at = match f.line {
+            Some(l) => format!("{file}:{l}"),
+            None => file.to_string(),
+        };
+        let sev = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match &f.suggestion {
+            Some(s) => println!("{at}: {sev}: {} (suggested: {s})", f.message),
+            None => println!("{at}: {sev}: {}", f.message),
+        }
+    }
+    if let Some(o) = &report.online {
+        for e in o.entries.iter().filter(|e| e.verdict != Verdict::Valid) {
+            let v = match e.verdict {
+                Verdict::Hallucinated => "hallucinated",
+                _ => "uncertain",
+            };
+            println!("{}: {v}: {}", e.key, e.summary);
+            for r in &e.reasons {
+                println!("    {}", r.message);
+            }
+        }
+    }
+    println!("{}", report.summary());
+    if let Some(o) = &report.online {
+        println!(
+            "online: {} valid, {} hallucinated, {} uncertain ({} requests, {} from cache)",
+            o.valid, o.hallucinated, o.uncertain, o.requests, o.from_cache
+        );
+    }
 }

@@ -218,3 +218,49 @@ fn every_subcommand_help_has_examples() {
         );
     }
 }
+
+/// Several `.bib` files are one database, read in the order given as
+/// `\bibliography{abbrev,refs}` reads them: `@string` macros of an earlier
+/// file are known in a later one, a key is cited-but-missing only when no
+/// file has it (reported once), and `--json` / `--format sarif` print one
+/// document (a list of reports; one log). Each file used to be checked
+/// alone: every key of the other file was "cited but not in the
+/// bibliography", and two JSON documents were printed back to back.
+#[test]
+fn several_bib_files_are_one_database() {
+    let strings = scratch("abbrev.bib", "@string{aij = {Artificial Intelligence}}\n");
+    let refs = scratch(
+        "refs.bib",
+        "@article{x, author={A}, title={T}, journal=aij, year=2020}\n",
+    );
+    let tex = scratch("paper.tex", "\\cite{x, ghost}\n");
+    let (s, r, t) = (
+        strings.to_str().unwrap(),
+        refs.to_str().unwrap(),
+        tex.to_str().unwrap(),
+    );
+    let (code, out, err) = citegate(&["bibcheck", s, r, "--tex", t, "--json"], "");
+    assert_eq!(code, 1, "{err}");
+    let reports: Value = serde_json::from_str(&out).expect("one JSON document");
+    let field = |i: usize, f: &str| reports[i][f].clone();
+    assert_eq!(
+        (field(0, "undefined"), field(1, "undefined")),
+        (serde_json::json!(["ghost"]), serde_json::json!([]))
+    );
+    assert_eq!(field(1, "problems"), serde_json::json!([]));
+    assert_eq!(field(1, "unused"), serde_json::json!([]));
+    // Given the other way round, the macro is not known yet, as in BibTeX.
+    let (_, out, _) = citegate(&["bibcheck", r, s, "--json"], "");
+    let reports: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(reports[0]["problems"][0]["kind"], "undefined_macro");
+    // One SARIF log naming both files.
+    let (_, out, _) = citegate(&["bibcheck", s, r, "--tex", t, "--format", "sarif"], "");
+    let log: Value = serde_json::from_str(&out).expect("one SARIF log");
+    let uris: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str())
+        .collect();
+    assert!(uris.iter().any(|u| u.ends_with("paper.tex")), "{uris:?}");
+}

@@ -164,12 +164,66 @@ pub fn finish(
     bib_name: &str,
     bib: &Bibliography,
     project: Option<&Project>,
+    findings: Vec<Finding>,
+) -> FileReport {
+    let cites = project.map(|p| cite_findings(bib, p)).unwrap_or_default();
+    report(bib_name, bib, project, findings, cites)
+}
+
+/// Layer 1 of several files read as one database, in the order given
+/// (BibTeX's `\bibliography{abbrev,refs}`; read each with
+/// [`super::read_bibliography_after`] so that its macros are known): one
+/// report per file, its entries checked as [`check_file`] checks them,
+/// while the checks against the `.tex` files see every file. A key cited
+/// but in no file is reported once, in the first file's report.
+///
+/// ```
+/// use citegate_core::bibtex::{check, parse};
+/// use std::collections::BTreeMap;
+/// let a = parse::parse("@misc{a, title={A}}");
+/// let b = parse::parse("@misc{b, title={B}}\n@misc{c, title={C}}");
+/// let files = BTreeMap::from([("main.tex".to_string(), r"\cite{a,b,ghost}".to_string())]);
+/// let project = citegate_core::tex::scan_project(&["main.tex".to_string()], &files);
+/// let r = check::check_files(&[("a.bib", &a), ("b.bib", &b)], Some(&project), 2025);
+/// assert_eq!((r[0].undefined.clone(), r[1].undefined.clone()), (vec!["ghost".to_string()], vec![]));
+/// assert_eq!((r[0].unused.len(), r[1].unused.clone()), (0, vec!["c".to_string()]));
+/// ```
+pub fn check_files(
+    files: &[(&str, &Bibliography)],
+    project: Option<&Project>,
+    now_year: i32,
+) -> Vec<FileReport> {
+    let bibs: Vec<&Bibliography> = files.iter().map(|(_, b)| *b).collect();
+    let mut cites = match project {
+        Some(p) => {
+            let (uses, cite_all) = cite_uses(p);
+            format::check_cites_in(&bibs, &uses, cite_all)
+        }
+        None => vec![Vec::new(); files.len()],
+    };
+    files
+        .iter()
+        .zip(cites.iter_mut())
+        .map(|((name, bib), cites)| {
+            let findings = format::check_entries(bib, now_year);
+            report(name, bib, project, findings, std::mem::take(cites))
+        })
+        .collect()
+}
+
+/// A file's report from its entry findings and its findings against the
+/// `.tex` files.
+fn report(
+    bib_name: &str,
+    bib: &Bibliography,
+    project: Option<&Project>,
     mut findings: Vec<Finding>,
+    cites: Vec<Finding>,
 ) -> FileReport {
     let mut tex_files = Vec::new();
     let mut missing_includes = Vec::new();
+    findings.extend(cites);
     if let Some(p) = project {
-        findings.extend(cite_findings(bib, p));
         tex_files = p.files.iter().map(|f| f.name.clone()).collect();
         missing_includes = p
             .missing

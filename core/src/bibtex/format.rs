@@ -480,12 +480,28 @@ impl<'b> Duplicates<'b> {
 /// each entry never cited. With `cite_all` (a `\nocite{*}`), no entry is
 /// unused.
 pub fn check_cites(bib: &Bibliography, cites: &[CiteUse], cite_all: bool) -> Vec<Finding> {
-    let keys: BTreeSet<&str> = bib.entries.iter().map(|e| e.key.as_str()).collect();
+    check_cites_in(&[bib], cites, cite_all)
+        .pop()
+        .unwrap_or_default()
+}
+
+/// [`check_cites`] over several files read as one database: a cited key
+/// is missing only when no file has it (those findings go with the first
+/// file), and an entry is never cited only when no cite reaches it,
+/// directly or as the parent of a cited entry in any file. One list of
+/// findings per file, in the order given.
+pub fn check_cites_in(
+    bibs: &[&Bibliography],
+    cites: &[CiteUse],
+    cite_all: bool,
+) -> Vec<Vec<Finding>> {
+    let entries = || bibs.iter().flat_map(|b| &b.entries);
+    let keys: BTreeSet<&str> = entries().map(|e| e.key.as_str()).collect();
     let cited: BTreeSet<&str> = cites.iter().map(|c| c.key.as_str()).collect();
-    let mut out = Vec::new();
-    for c in cites {
-        if !keys.contains(c.key.as_str()) {
-            out.push(Finding {
+    let mut out: Vec<Vec<Finding>> = vec![Vec::new(); bibs.len()];
+    if let Some(first) = out.first_mut() {
+        for c in cites.iter().filter(|c| !keys.contains(c.key.as_str())) {
+            first.push(Finding {
                 severity: Severity::Error,
                 code: Code::UndefinedCite,
                 key: Some(c.key.clone()),
@@ -498,20 +514,22 @@ pub fn check_cites(bib: &Bibliography, cites: &[CiteUse], cite_all: bool) -> Vec
         }
     }
     if !cite_all {
-        let parents = parents_in_use(bib, &cited);
+        let parents = parents_in_use(entries(), &cited);
         let mut seen = BTreeSet::new();
-        for e in &bib.entries {
-            if !e.key.is_empty()
-                && !cited.contains(e.key.as_str())
-                && !parents.contains(&e.key.to_lowercase())
-                && seen.insert(e.key.as_str())
-            {
-                out.push(Finding::entry(
-                    Severity::Warning,
-                    Code::UnusedEntry,
-                    e,
-                    format!("entry `{}` is never cited", e.key),
-                ));
+        for (bib, found) in bibs.iter().zip(&mut out) {
+            for e in &bib.entries {
+                if !e.key.is_empty()
+                    && !cited.contains(e.key.as_str())
+                    && !parents.contains(&e.key.to_lowercase())
+                    && seen.insert(e.key.as_str())
+                {
+                    found.push(Finding::entry(
+                        Severity::Warning,
+                        Code::UnusedEntry,
+                        e,
+                        format!("entry `{}` is never cited", e.key),
+                    ));
+                }
             }
         }
     }
@@ -522,19 +540,17 @@ pub fn check_cites(bib: &Bibliography, cites: &[CiteUse], cite_all: bool) -> Vec
 /// cited entries name in `crossref` or `xdata`, and those their parents
 /// name in turn: they are in use, since the cited entries take fields from
 /// them, and deleting one would break its children.
-fn parents_in_use(bib: &Bibliography, cited: &BTreeSet<&str>) -> BTreeSet<String> {
-    let by_key: BTreeMap<String, &Entry> = bib
-        .entries
-        .iter()
-        .rev()
-        .map(|e| (e.key.to_lowercase(), e))
-        .collect();
+fn parents_in_use<'b>(
+    entries: impl Iterator<Item = &'b Entry> + Clone,
+    cited: &BTreeSet<&str>,
+) -> BTreeSet<String> {
+    // The first entry of a key wins, as in BibTeX.
+    let mut by_key: BTreeMap<String, &Entry> = BTreeMap::new();
+    for e in entries.clone() {
+        by_key.entry(e.key.to_lowercase()).or_insert(e);
+    }
     let mut used = BTreeSet::new();
-    let mut todo: Vec<&Entry> = bib
-        .entries
-        .iter()
-        .filter(|e| cited.contains(e.key.as_str()))
-        .collect();
+    let mut todo: Vec<&Entry> = entries.filter(|e| cited.contains(e.key.as_str())).collect();
     while let Some(e) = todo.pop() {
         let named = ["crossref", "xdata"]
             .into_iter()

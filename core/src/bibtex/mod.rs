@@ -81,8 +81,19 @@ pub fn detect_format(name: &str, text: &str) -> Format {
 /// through this one function. Never fails: problems are in
 /// [`Bibliography::problems`].
 pub fn read_bibliography(name: &str, text: &str) -> Bibliography {
+    read_bibliography_after(name, text, &[])
+}
+
+/// [`read_bibliography`] of a file read after others in one database: a
+/// `.bib` knows the `@string` macros `earlier` files defined
+/// ([`parse::parse_after`]); CSL-JSON and RIS have none.
+pub fn read_bibliography_after(
+    name: &str,
+    text: &str,
+    earlier: &[(String, String)],
+) -> Bibliography {
     match detect_format(name, text) {
-        Format::Bibtex => parse::parse(text),
+        Format::Bibtex => parse::parse_after(text, earlier),
         Format::CslJson => csl::parse(text),
         Format::Ris => ris::parse(text),
     }
@@ -100,8 +111,18 @@ pub fn read_bibliography(name: &str, text: &str) -> Bibliography {
 /// assert_eq!(bib.problems[0].kind, ProblemKind::Encoding);
 /// ```
 pub fn read_bibliography_bytes(name: &str, bytes: &[u8]) -> crate::error::Result<Bibliography> {
+    read_bibliography_bytes_after(name, bytes, &[])
+}
+
+/// [`read_bibliography_bytes`] of a file read after others in one database
+/// (see [`read_bibliography_after`]).
+pub fn read_bibliography_bytes_after(
+    name: &str,
+    bytes: &[u8],
+    earlier: &[(String, String)],
+) -> crate::error::Result<Bibliography> {
     let (text, warning) = crate::text::decode_or_8bit(bytes)?;
-    let mut bib = read_bibliography(name, &text);
+    let mut bib = read_bibliography_after(name, &text, earlier);
     if let Some(error) = warning {
         bib.problems.insert(
             0,

@@ -204,6 +204,23 @@ pub fn parse(text: &str) -> Bibliography {
     Incremental::new(text).finish()
 }
 
+/// [`parse`] of a file read after others in one database (BibTeX's
+/// `\bibliography{abbrev,refs}`): the `@string` macros `earlier` files
+/// defined, in definition order, are known from the start. The result's
+/// `strings` holds this file's own definitions only.
+///
+/// ```
+/// let abbrev = citegate_core::bibtex::parse::parse("@string{aij = {Artificial Intelligence}}");
+/// let refs = citegate_core::bibtex::parse::parse_after("@article{a, journal = aij}", &abbrev.strings);
+/// assert_eq!(refs.entries[0].get("journal"), Some("Artificial Intelligence"));
+/// assert!(refs.problems.is_empty() && refs.strings.is_empty());
+/// ```
+pub fn parse_after(text: &str, earlier: &[(String, String)]) -> Bibliography {
+    let mut p = Incremental::new(text);
+    p.parser.macros = earlier.to_vec();
+    p.finish()
+}
+
 /// A parse run a slice at a time, for callers that must not block for the
 /// whole file (the browser page yields to the event loop between slices).
 /// Any sequence of [`Incremental::step`] calls followed by
