@@ -184,32 +184,67 @@ pub fn entry_year(entry: &Entry) -> Option<Result<i32, (String, String)>> {
 
 fn parse_year(text: &str, is_date: bool) -> Option<i32> {
     let text = text.trim();
-    let first = if is_date {
-        text.split('/').next().unwrap_or("")
+    if !is_date {
+        return (text.len() == 4 && text.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| text.parse().ok())
+            .flatten();
+    }
+    date_year(text)
+}
+
+/// The year of a biblatex `date` (biblatex manual, "Date Specifications":
+/// ISO 8601-2 level 1): `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, a time after `T`,
+/// a range `A/B` (the year of its start; of its end when the start is open,
+/// `../B`), `?`, `~` or `%` for an uncertain or approximate date, `X` for
+/// unspecified digits (`199X` is read as 1990), a minus sign before a year
+/// BCE, and seasons as months 21 to 24.
+fn date_year(text: &str) -> Option<i32> {
+    let mut parts = text.split('/');
+    let first = parts.next()?;
+    let date = if first.is_empty() || first == ".." {
+        parts.next()?
     } else {
-        text
+        first
     };
-    let (year, rest) = (first.get(..4)?, first.get(4..)?);
-    if !year.bytes().all(|b| b.is_ascii_digit()) {
+    let date = date.trim_end_matches(['?', '~', '%']);
+    // A time (`T15:00:00`, `T15:00:00Z`, `T15:00:00+01:00`) says nothing of
+    // the year; its characters are checked loosely.
+    let date = match date.split_once('T') {
+        Some((day, time))
+            if !time.is_empty()
+                && time
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b":.Z+-".contains(&b)) =>
+        {
+            day
+        }
+        Some(_) => return None,
+        None => date,
+    };
+    let (negative, date) = match date.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, date),
+    };
+    let (year, rest) = (date.get(..4)?, date.get(4..)?);
+    let digit_or_x = |b: u8| b.is_ascii_digit() || b == b'X';
+    // Unspecified digits may end a year (`199X`, `19XX`), not start it.
+    let known = year.bytes().take_while(u8::is_ascii_digit).count();
+    if known < 2 || !year.bytes().skip(known).all(|b| b == b'X') {
         return None;
     }
-    let rest_ok = if is_date {
-        // -MM or -MM-DD, digits only.
-        let parts: Vec<&str> = rest.split('-').collect();
-        rest.is_empty()
-            || (parts.first() == Some(&"")
-                && parts.len() <= 3
-                && parts
-                    .iter()
-                    .skip(1)
-                    .all(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit())))
-    } else {
-        rest.is_empty()
-    };
+    let parts: Vec<&str> = rest.split('-').collect();
+    let rest_ok = rest.is_empty()
+        || (parts.first() == Some(&"")
+            && parts.len() <= 3
+            && parts
+                .iter()
+                .skip(1)
+                .all(|p| p.len() == 2 && p.bytes().all(digit_or_x)));
     if !rest_ok {
         return None;
     }
-    year.parse().ok()
+    let year: i32 = year.replace('X', "0").parse().ok()?;
+    Some(if negative { -year } else { year })
 }
 
 /// Checks every entry on its own and the entries against each other.
@@ -731,6 +766,26 @@ mod tests {
         check(&d("2024-10"), &[]);
         check(&d("2020/2021"), &[]);
         check(&d("2024-1-5"), &[(Code::InvalidYear, "a", Some("date"))]);
+        // biblatex's ISO 8601-2 dates (biber's own `dateformats.bib`).
+        for ok in [
+            "2001-01-03T15:00:00",
+            "2001-01-03T15:00:00Z",
+            "199X",
+            "2009-02?",
+            "2009~",
+            "2004-04-05%",
+            "../2009",
+            "2009/..",
+            "2020-XX",
+            "2009-21",
+        ] {
+            check(&d(ok), &[]);
+        }
+        for bad in ["X999", "1XX9", "2001-01-03T", "2001-01-03Tnoon", "20"] {
+            check(&d(bad), &[(Code::InvalidYear, "a", Some("date"))]);
+        }
+        // A year before the era is a date, then out of the range rule's years.
+        check(&d("-0379-02"), &[(Code::YearOutOfRange, "a", Some("date"))]);
         check(
             &d("1850-01-01"),
             &[(Code::YearOutOfRange, "a", Some("date"))],
