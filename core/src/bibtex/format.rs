@@ -365,7 +365,14 @@ fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
                 Severity::Error,
                 Code::InvalidYear,
                 e,
-                format!("entry `{}`: `{text}` is not a four-digit year", e.key),
+                if field == "date" {
+                    format!(
+                        "entry `{}`: date `{text}` is not a date biblatex reads",
+                        e.key
+                    )
+                } else {
+                    format!("entry `{}`: `{text}` is not a four-digit year", e.key)
+                },
             )
             .field(e, &field),
         ),
@@ -784,6 +791,11 @@ mod tests {
         for bad in ["X999", "1XX9", "2001-01-03T", "2001-01-03Tnoon", "20"] {
             check(&d(bad), &[(Code::InvalidYear, "a", Some("date"))]);
         }
+        let f = check_entries(&parse(&d("2024-1-5")), NOW);
+        assert_eq!(
+            f[0].message,
+            "entry `a`: date `2024-1-5` is not a date biblatex reads"
+        );
         // A year before the era is a date, then out of the range rule's years.
         check(&d("-0379-02"), &[(Code::YearOutOfRange, "a", Some("date"))]);
         check(
