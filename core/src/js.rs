@@ -101,7 +101,8 @@ export interface WrittenBib { text: string; keys: string[]; pool: Pool }
 export interface BibField { name: string; value: string; raw: string; line: number }
 export interface BibEntry { kind: string; key: string; line: number; fields: BibField[] }
 export interface BibProblem {
-  kind: "syntax" | "unclosed" | "missing_comma" | "missing_key" | "repeated_field" | "undefined_macro" | "damaged" | "encoding";
+  kind: "syntax" | "unclosed" | "missing_comma" | "missing_key" | "repeated_field" | "undefined_macro" | "damaged" | "encoding"
+    | "comment_holds_entries";
   error: { kind: ErrorKind; location: Location; message: string };
 }
 export interface Bibliography {
@@ -163,7 +164,7 @@ export interface CrossVerdict {
 export interface Finding {
   severity: "error" | "warning";
   code: "parse" | "missing_field" | "invalid_year" | "year_out_of_range" | "invalid_doi" | "doi_not_bare"
-    | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry";
+    | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry" | "missing_parent";
   key?: string; file?: string; line?: number; field?: string; message: string; suggestion?: string;
 }
 /** The BibTeX report, the same shape as `citegate bibcheck --json` (without `online`). */

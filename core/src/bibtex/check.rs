@@ -205,7 +205,7 @@ pub fn check_files(
         .iter()
         .zip(cites.iter_mut())
         .map(|((name, bib), cites)| {
-            let findings = format::check_entries(bib, now_year);
+            let findings = format::check_entries_among(bib, &bibs, now_year);
             report(name, bib, project, findings, std::mem::take(cites))
         })
         .collect()

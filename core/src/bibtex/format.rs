@@ -48,6 +48,8 @@ pub enum Code {
     UndefinedCite,
     /// An entry no `.tex` file cites.
     UnusedEntry,
+    /// A `crossref` or `xdata` names no entry of the bibliography.
+    MissingParent,
 }
 
 /// One thing found wrong.
@@ -253,6 +255,19 @@ pub fn check_entries(bib: &Bibliography, now_year: i32) -> Vec<Finding> {
     Layer1::new(bib, now_year).finish()
 }
 
+/// [`check_entries`] of one file of several read as one database (`all`,
+/// this one among them): an entry's `crossref` and `xdata` parents are
+/// looked for in every file.
+pub fn check_entries_among(
+    bib: &Bibliography,
+    all: &[&Bibliography],
+    now_year: i32,
+) -> Vec<Finding> {
+    let mut layer = Layer1::new(bib, now_year);
+    layer.parents = Index::of_all(all);
+    layer.finish()
+}
+
 /// Layer 1 run a few entries at a time (see [`super::parse::Incremental`]);
 /// any sequence of [`Layer1::step`] calls then [`Layer1::finish`] gives
 /// exactly what [`check_entries`] gives.
@@ -309,6 +324,7 @@ impl<'b> Layer1<'b> {
         for e in self.bib.entries.get(self.next..end).unwrap_or_default() {
             // Required fields and the year count what the entry inherits
             // through `crossref` and `xdata`; the rest judge it as written.
+            check_parents(e, &self.parents, &mut self.out);
             let resolved = self.parents.resolve(e);
             check_required(&resolved, &mut self.out);
             check_year(&resolved, self.now_year, &mut self.out);
@@ -329,6 +345,35 @@ impl<'b> Layer1<'b> {
         while !self.step(usize::MAX) {}
         self.out.append(&mut self.repeated);
         self.out
+    }
+}
+
+/// A `crossref` or `xdata` naming no entry: BibTeX warns of "a bad cross
+/// reference" and the child gets none of the fields it expected.
+fn check_parents(e: &Entry, parents: &Index<'_>, out: &mut Vec<Finding>) {
+    for field in ["crossref", "xdata"] {
+        let Some(list) = e.get(field) else { continue };
+        let keys = if field == "xdata" {
+            list.split(',').collect()
+        } else {
+            vec![list]
+        };
+        for key in keys.into_iter().map(str::trim).filter(|k| !k.is_empty()) {
+            if parents.get(key).is_none() {
+                out.push(
+                    Finding::entry(
+                        Severity::Warning,
+                        Code::MissingParent,
+                        e,
+                        format!(
+                            "entry `{}`: `{field}` names `{key}`, which is not in the bibliography",
+                            e.key
+                        ),
+                    )
+                    .field(e, field),
+                );
+            }
+        }
     }
 }
 
@@ -615,6 +660,48 @@ mod tests {
     use crate::bibtex::parse::parse;
 
     const NOW: i32 = 2025;
+
+    /// A `crossref` or `xdata` key that names no entry is reported on the
+    /// field's line; one that names an entry in any letter case is not.
+    #[test]
+    fn parents_that_do_not_exist() {
+        use Code::MissingParent as P;
+        let pro = "@proceedings{conf, title={C}, year=2020}";
+        let child = |x: &str| format!("{pro}\n@inproceedings{{c, author={{A}}, title={{T}}, {x}}}");
+        check(&child("crossref={CONF}"), &[]);
+        check(
+            &child("booktitle={B}, year=2020, crossref={nowhere}"),
+            &[(P, "c", Some("crossref"))],
+        );
+        check(
+            &child("crossref={conf}, xdata={conf, gone}"),
+            &[(P, "c", Some("xdata"))],
+        );
+        let f = check_entries(
+            &parse(&child("booktitle={B}, year=2020,\n crossref={nowhere}")),
+            NOW,
+        );
+        assert_eq!(
+            (f[0].line, f[0].message.as_str()),
+            (
+                Some(3),
+                "entry `c`: `crossref` names `nowhere`, which is not in the bibliography"
+            )
+        );
+        // In another file of the same database, the parent is found.
+        let (parent, kid) = (
+            parse(pro),
+            parse("@inproceedings{c, author={A}, title={T}, crossref={conf}}"),
+        );
+        assert_eq!(check_entries_among(&kid, &[&parent, &kid], NOW), []);
+        assert_eq!(
+            check_entries(&kid, NOW)
+                .iter()
+                .map(|f| f.code)
+                .collect::<Vec<_>>(),
+            [P, Code::MissingField, Code::MissingField]
+        );
+    }
 
     /// An entry a cited entry takes fields from (`crossref`, `xdata`, and
     /// their own parents in turn, keys in any case) is in use, not "never

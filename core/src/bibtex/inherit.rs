@@ -111,14 +111,21 @@ pub struct Index<'b> {
 impl<'b> Index<'b> {
     /// Indexes the entries of `bib`.
     pub fn new(bib: &'b Bibliography) -> Self {
+        Index::of_all(&[bib])
+    }
+
+    /// Indexes the entries of several files read as one database, in
+    /// order (a parent may be in another file; the first of a key wins).
+    pub fn of_all(bibs: &[&'b Bibliography]) -> Self {
         let mut by_key = BTreeMap::new();
-        for e in &bib.entries {
+        for e in bibs.iter().flat_map(|b| &b.entries) {
             by_key.entry(e.key.to_lowercase()).or_insert(e);
         }
         Index { by_key }
     }
 
-    fn get(&self, key: &str) -> Option<&'b Entry> {
+    /// The entry a `crossref` or `xdata` value names, its key in any case.
+    pub fn get(&self, key: &str) -> Option<&'b Entry> {
         self.by_key.get(&key.trim().to_lowercase()).copied()
     }
 
