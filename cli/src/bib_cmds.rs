@@ -178,21 +178,22 @@ fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
         }
         checked.push(report);
     }
-    let worst = print_reports(a, &checked);
+    let worst = print_reports(a, &checked, paths.len() > 1);
     Error::all(errors).map_or(Ok(worst), Err)
 }
 
 /// Prints the reports in the chosen format and gives the exit code: one
-/// JSON report (or one SARIF log) for one file, a JSON list of reports
-/// (or one SARIF log with every file's results) for several.
-fn print_reports(a: &BibcheckArgs, reports: &[check::FileReport]) -> u8 {
+/// JSON report (or one SARIF log) when one file was given, a JSON list of
+/// reports (or one SARIF log with every file's results) when `several`
+/// were, however many of them could be read.
+fn print_reports(a: &BibcheckArgs, reports: &[check::FileReport], several: bool) -> u8 {
     let format = if a.json {
         crate::annotate::OutputFormat::Json
     } else {
         a.format
     };
     match (format, reports) {
-        (crate::annotate::OutputFormat::Json, [report]) => print_json(report),
+        (crate::annotate::OutputFormat::Json, [report]) if !several => print_json(report),
         (crate::annotate::OutputFormat::Json, _) => print_json(&reports),
         (crate::annotate::OutputFormat::Sarif, _) => {
             // Each finding names its file, so one log holds them all.

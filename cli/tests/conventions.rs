@@ -253,6 +253,10 @@ fn several_bib_files_are_one_database() {
     let (_, out, _) = citegate(&["bibcheck", r, s, "--json"], "");
     let reports: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(reports[0]["problems"][0]["kind"], "undefined_macro");
+    // A list still when one of the files cannot be read (exit 2 for it).
+    let (code, out, _) = citegate(&["bibcheck", s, "/nonexistent/x.bib", "--json"], "");
+    let reports: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((code, reports.as_array().map(Vec::len)), (2, Some(1)));
     // One SARIF log naming both files.
     let (_, out, _) = citegate(&["bibcheck", s, r, "--tex", t, "--format", "sarif"], "");
     let log: Value = serde_json::from_str(&out).expect("one SARIF log");
