@@ -144,12 +144,14 @@ impl Entry {
     /// trimmed; `None` when absent or blank.
     pub fn decoded(&self, name: &str) -> Option<String> {
         let v = crate::latex::decode(self.get(name)?);
-        let v = if v.contains(|c: char| c.is_whitespace() && c != ' ') || v.contains("  ") {
-            v.split_whitespace().collect::<Vec<_>>().join(" ")
-        } else {
-            v.trim().to_string()
-        };
-        (!v.is_empty()).then_some(v)
+        let mut one_line = String::with_capacity(v.len());
+        for word in v.split_whitespace() {
+            if !one_line.is_empty() {
+                one_line.push(' ');
+            }
+            one_line.push_str(word);
+        }
+        (!one_line.is_empty()).then_some(one_line)
     }
 
     /// Whether a field is present with a non-blank value.
@@ -534,21 +536,13 @@ impl<'a> Parser<'a> {
                 // only the word `comment`), biber skips the whole block.
                 // Read as BibTeX reads, and say so.
                 let inner = self.next_block_start(start);
-                if inner >= self.src.len() || !self.closes(close, start) {
+                if inner >= self.src.len() || self.body_end(close, start, false).is_none() {
                     return Err(broken);
                 }
                 let at = start.saturating_sub(1);
-                let rest = self.src.get(inner + 1..).unwrap_or_default();
-                let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
-                let rest = rest.get(skip..).unwrap_or_default();
-                let n = rest
-                    .iter()
-                    .take_while(|b| b.is_ascii_alphanumeric())
-                    .count();
-                let name = rest
-                    .get(..n)
-                    .and_then(|b| std::str::from_utf8(b).ok())
-                    .unwrap_or("");
+                self.pos = inner + 1;
+                self.skip_ws();
+                let name = self.read_name();
                 let message = format!(
                     "`@comment` holds `@{name}` (line {}): BibTeX reads what it holds as entries, \
                      biber skips the whole block",
@@ -562,21 +556,6 @@ impl<'a> Parser<'a> {
         self.bib.comments.push(self.slice(start, end).to_string());
         self.pos = end + 1;
         Ok(())
-    }
-
-    /// Whether the braces from `from` close with `close`, counting every
-    /// brace, whatever starts a line in between.
-    fn closes(&self, close: u8, from: usize) -> bool {
-        let mut depth = 0usize;
-        for &b in self.src.get(from..).unwrap_or_default() {
-            match b {
-                _ if b == close && depth == 0 => return true,
-                b'{' => depth += 1,
-                b'}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-        false
     }
 
     fn preamble_body(&mut self, close: u8) -> Step<()> {
@@ -914,25 +893,32 @@ impl<'a> Parser<'a> {
 
     /// Like [`Self::balanced_value`] for block bodies (`@comment`).
     fn balanced(&self, close: u8, from: usize) -> Step<usize> {
-        let mut depth = 0usize;
-        let mut i = from;
-        while let Some(&b) = self.src.get(i) {
-            if b == close && depth == 0 {
-                return Ok(i);
-            }
-            match b {
-                b'{' => depth += 1,
-                b'}' => depth = depth.saturating_sub(1),
-                b'@' if self.is_block_start(i) => break,
-                _ => {}
-            }
-            i += 1;
-        }
-        Err(Broken {
+        self.body_end(close, from, true).ok_or(Broken {
             pos: from.saturating_sub(1),
             kept: false,
             message: "`@comment` not closed".to_string(),
         })
+    }
+
+    /// The offset of the `close` that ends a body starting at `from`,
+    /// braces counted; with `blocks_end`, none when a line-start block
+    /// comes first.
+    fn body_end(&self, close: u8, from: usize, blocks_end: bool) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut i = from;
+        while let Some(&b) = self.src.get(i) {
+            if b == close && depth == 0 {
+                return Some(i);
+            }
+            match b {
+                b'{' => depth += 1,
+                b'}' => depth = depth.saturating_sub(1),
+                b'@' if blocks_end && self.is_block_start(i) => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+        None
     }
 }
 
