@@ -10,7 +10,7 @@
 //! by the same rules. The current year is a parameter: the core reads no
 //! clock, and a year one past it is allowed (papers in press).
 
-use super::inherit::Index;
+use super::inherit::{parent_keys, Index};
 use super::parse::{Bibliography, Entry};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -263,9 +263,7 @@ pub fn check_entries_among(
     all: &[&Bibliography],
     now_year: i32,
 ) -> Vec<Finding> {
-    let mut layer = Layer1::new(bib, now_year);
-    layer.parents = Index::of_all(all);
-    layer.finish()
+    Layer1::among(bib, all, now_year).finish()
 }
 
 /// Layer 1 run a few entries at a time (see [`super::parse::Incremental`]);
@@ -286,6 +284,12 @@ pub struct Layer1<'b> {
 impl<'b> Layer1<'b> {
     /// Starts the checks; the reader's problems are the first findings.
     pub fn new(bib: &'b Bibliography, now_year: i32) -> Self {
+        Layer1::among(bib, &[bib], now_year)
+    }
+
+    /// [`Layer1::new`] for one file of several read as one database
+    /// (`all`): parents are looked for in every file.
+    fn among(bib: &'b Bibliography, all: &[&'b Bibliography], now_year: i32) -> Self {
         let out = bib
             .problems
             .iter()
@@ -311,7 +315,7 @@ impl<'b> Layer1<'b> {
             out,
             duplicates: Duplicates::default(),
             repeated: Vec::new(),
-            parents: Index::new(bib),
+            parents: Index::of_all(all),
         }
     }
 
@@ -351,29 +355,19 @@ impl<'b> Layer1<'b> {
 /// A `crossref` or `xdata` naming no entry: BibTeX warns of "a bad cross
 /// reference" and the child gets none of the fields it expected.
 fn check_parents(e: &Entry, parents: &Index<'_>, out: &mut Vec<Finding>) {
-    for field in ["crossref", "xdata"] {
-        let Some(list) = e.get(field) else { continue };
-        let keys = if field == "xdata" {
-            list.split(',').collect()
-        } else {
-            vec![list]
-        };
-        for key in keys.into_iter().map(str::trim).filter(|k| !k.is_empty()) {
-            if parents.get(key).is_none() {
-                out.push(
-                    Finding::entry(
-                        Severity::Warning,
-                        Code::MissingParent,
-                        e,
-                        format!(
-                            "entry `{}`: `{field}` names `{key}`, which is not in the bibliography",
-                            e.key
-                        ),
-                    )
-                    .field(e, field),
-                );
-            }
-        }
+    for (field, key) in parent_keys(e).filter(|(_, k)| parents.get(k).is_none()) {
+        out.push(
+            Finding::entry(
+                Severity::Warning,
+                Code::MissingParent,
+                e,
+                format!(
+                    "entry `{}`: `{field}` names `{key}`, which is not in the bibliography",
+                    e.key
+                ),
+            )
+            .field(e, field),
+        );
     }
 }
 
@@ -582,8 +576,11 @@ pub fn check_cites_in(
     cites: &[CiteUse],
     cite_all: bool,
 ) -> Vec<Vec<Finding>> {
-    let entries = || bibs.iter().flat_map(|b| &b.entries);
-    let keys: BTreeSet<&str> = entries().map(|e| e.key.as_str()).collect();
+    let keys: BTreeSet<&str> = bibs
+        .iter()
+        .flat_map(|b| &b.entries)
+        .map(|e| e.key.as_str())
+        .collect();
     let cited: BTreeSet<&str> = cites.iter().map(|c| c.key.as_str()).collect();
     let mut out: Vec<Vec<Finding>> = vec![Vec::new(); bibs.len()];
     if let Some(first) = out.first_mut() {
@@ -601,7 +598,7 @@ pub fn check_cites_in(
         }
     }
     if !cite_all {
-        let parents = parents_in_use(entries(), &cited);
+        let parents = parents_in_use(bibs, &cited);
         let mut seen = BTreeSet::new();
         for (bib, found) in bibs.iter().zip(&mut out) {
             for e in &bib.entries {
@@ -627,25 +624,18 @@ pub fn check_cites_in(
 /// cited entries name in `crossref` or `xdata`, and those their parents
 /// name in turn: they are in use, since the cited entries take fields from
 /// them, and deleting one would break its children.
-fn parents_in_use<'b>(
-    entries: impl Iterator<Item = &'b Entry> + Clone,
-    cited: &BTreeSet<&str>,
-) -> BTreeSet<String> {
-    // The first entry of a key wins, as in BibTeX.
-    let mut by_key: BTreeMap<String, &Entry> = BTreeMap::new();
-    for e in entries.clone() {
-        by_key.entry(e.key.to_lowercase()).or_insert(e);
-    }
+fn parents_in_use(bibs: &[&Bibliography], cited: &BTreeSet<&str>) -> BTreeSet<String> {
+    let index = Index::of_all(bibs);
     let mut used = BTreeSet::new();
-    let mut todo: Vec<&Entry> = entries.filter(|e| cited.contains(e.key.as_str())).collect();
+    let mut todo: Vec<&Entry> = bibs
+        .iter()
+        .flat_map(|b| &b.entries)
+        .filter(|e| cited.contains(e.key.as_str()))
+        .collect();
     while let Some(e) = todo.pop() {
-        let named = ["crossref", "xdata"]
-            .into_iter()
-            .filter_map(|f| e.get(f))
-            .flat_map(|v| v.split(','));
-        for key in named.map(|k| k.trim().to_lowercase()) {
-            if let Some(parent) = by_key.get(&key) {
-                if used.insert(key) {
+        for (_, key) in parent_keys(e) {
+            if let Some(parent) = index.get(key) {
+                if used.insert(parent.key.to_lowercase()) {
                     todo.push(parent);
                 }
             }

@@ -102,6 +102,18 @@ fn mapped(parent: &str, child: &str, field: &str) -> Option<Option<String>> {
     }
 }
 
+/// The parents `e` names, as (field, key): each key of `xdata` (a list),
+/// then the one of `crossref`, trimmed, blank ones left out.
+pub fn parent_keys(e: &Entry) -> impl Iterator<Item = (&'static str, &str)> {
+    let xdata = e.get("xdata").into_iter().flat_map(|v| v.split(','));
+    let crossref = e.get("crossref");
+    xdata
+        .map(|k| ("xdata", k))
+        .chain(crossref.map(|k| ("crossref", k)))
+        .map(|(f, k)| (f, k.trim()))
+        .filter(|(_, k)| !k.is_empty())
+}
+
 /// The entries of a bibliography by lowercased key (the first of a repeated
 /// key wins, as in BibTeX).
 pub struct Index<'b> {
