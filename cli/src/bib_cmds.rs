@@ -159,13 +159,14 @@ fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
             eprintln!("warning: {}", m.describe());
         }
     }
+    let mode = match a.mode {
+        ModeArg::Default => Mode::Default,
+        ModeArg::Strict => Mode::Strict,
+        ModeArg::Loose => Mode::Loose,
+    };
     let mut checked = Vec::new();
     for (mut report, (_, bib)) in reports.into_iter().zip(&files) {
-        report.mode = match a.mode {
-            ModeArg::Default => Mode::Default,
-            ModeArg::Strict => Mode::Strict,
-            ModeArg::Loose => Mode::Loose,
-        };
+        report.mode = mode;
         if a.online {
             // A file whose lookups cannot run is an error; the others go on.
             match run_online(bib, a) {
