@@ -10,7 +10,9 @@ fn declared_modules(lib_rs: &str) -> Vec<String> {
         .lines()
         .map(str::trim)
         .filter_map(|line| {
-            let rest = line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod "))?;
+            let rest = line
+                .strip_prefix("pub mod ")
+                .or_else(|| line.strip_prefix("mod "))?;
             Some(rest.trim_end_matches(';').trim().to_string())
         })
         .collect()
@@ -51,6 +53,12 @@ fn every_core_module_has_a_section_in_architecture_md() {
         "modules declared in core/src/lib.rs without a \"### `name`\" section in ARCHITECTURE.md: {missing:?}"
     );
     let declared = declared_modules(&lib);
-    let stale: Vec<&String> = documented.iter().filter(|m| !declared.contains(m)).collect();
-    assert!(stale.is_empty(), "sections for modules core/src/lib.rs no longer declares: {stale:?}");
+    let stale: Vec<&String> = documented
+        .iter()
+        .filter(|m| !declared.contains(m))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "sections for modules core/src/lib.rs no longer declares: {stale:?}"
+    );
 }
