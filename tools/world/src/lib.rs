@@ -725,7 +725,7 @@ impl World {
                 .unwrap_or("")
                 .split(',')
                 .filter_map(|d| self.doi_at(d, Service::DataCite))
-                .map(render::datacite)
+                .map(|r| render::datacite(&self.view(r, Service::DataCite)))
                 .collect();
             let n = found.len();
             return json(
@@ -737,7 +737,10 @@ impl World {
             return not_found();
         };
         match self.doi_at(&percent_decode(rest), Service::DataCite) {
-            Some(r) => json(200, serde_json::json!({"data": render::datacite(r)})),
+            Some(r) => json(
+                200,
+                serde_json::json!({"data": render::datacite(&self.view(r, Service::DataCite))}),
+            ),
             None => not_found(),
         }
     }

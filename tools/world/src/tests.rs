@@ -478,3 +478,22 @@ fn unkind_theses_and_software_are_in_no_index() {
     );
     assert_eq!(v["meta"]["count"], json!(1));
 }
+
+#[test]
+fn unkind_thin_datacite_record() {
+    let text = r#"{"type": "misc", "fields": {"title": "Attention Is All You Need", "author": "Ashish Vaswani and Noam Shazeer and Niki Parmar", "year": "2017", "doi": "10.48550/arXiv.1706.03762"}}"#;
+    let w = unkind_world(text, |u| u.thin = 1.0);
+    let (_, v) = answer(&w, "/datacite/dois/10.48550/arXiv.1706.03762");
+    assert_eq!(
+        v["data"]["attributes"]["creators"].as_array().map(Vec::len),
+        Some(2)
+    );
+    let (_, v) = answer(
+        &World::from_jsonl(text),
+        "/datacite/dois/10.48550/arXiv.1706.03762",
+    );
+    assert_eq!(
+        v["data"]["attributes"]["creators"].as_array().map(Vec::len),
+        Some(3)
+    );
+}

@@ -18,6 +18,8 @@
 //!   with a colon have the part after it in `subtitle`.
 //! - **regional DOIs**: a record with `agency` (JaLC, mEDRA, KISTI) has a
 //!   DOI neither Crossref nor DataCite resolves; its title is still found.
+//! - **thin records**: a share of DataCite's arXiv records list only the
+//!   first two authors.
 //! - **unindexed kinds**: theses, software, manuals, reports and web pages
 //!   are in no index.
 
@@ -43,6 +45,8 @@ pub struct Unkind {
     pub regional_dois: bool,
     /// Theses, software, reports and web pages are in no index.
     pub unindexed_kinds: bool,
+    /// Share of DataCite records cut to their first two creators.
+    pub thin: f64,
 }
 
 impl Default for Unkind {
@@ -93,6 +97,7 @@ impl Unkind {
             crossref_markup: false,
             regional_dois: false,
             unindexed_kinds: false,
+            thin: 0.0,
         }
     }
 
@@ -109,6 +114,7 @@ impl Unkind {
             crossref_markup: true,
             regional_dois: true,
             unindexed_kinds: true,
+            thin: 0.3,
         }
     }
 
@@ -147,16 +153,17 @@ impl Unkind {
 
     /// The record as `svc` names its authors.
     pub fn names_for(&self, r: &Record, svc: Service) -> Vec<String> {
-        if !self.name_variants {
-            return r.authors.clone();
-        }
         match svc {
+            Service::S2 | Service::OpenAlex if !self.name_variants => r.authors.clone(),
             Service::S2 if self.draw("initials", &r.title) < 0.3 => {
                 r.authors.iter().map(|a| initials(a)).collect()
             }
             Service::OpenAlex => {
                 let fold = self.draw("fold", &r.title) < 0.5;
                 r.authors.iter().map(|a| transliterate(a, fold)).collect()
+            }
+            Service::DataCite if r.authors.len() > 2 && self.draw("thin", &r.title) < self.thin => {
+                r.authors.iter().take(2).cloned().collect()
             }
             _ => r.authors.clone(),
         }
