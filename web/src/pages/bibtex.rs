@@ -9,17 +9,17 @@
 use crate::components::{
     Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
 };
-use crate::services::sliced::{run_sliced, Latest};
+use crate::services::sliced::{run_sliced, Cancel, Latest};
 use crate::services::Services;
 use citegate_core::bibtex;
 use citegate_core::bibtex::check::{self, FileReport, OnlineReport};
 use citegate_core::bibtex::existence;
 use citegate_core::bibtex::format::{self, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
-use citegate_core::bibtex::parse::{self, Bibliography};
+use citegate_core::bibtex::parse::{self, Bibliography, Entry};
 use citegate_core::bibtex::report::{self, Status as Check};
 use citegate_core::bibtex::verdict;
-use citegate_core::resolve::{Answer, Options, Reference, Resolution, Surface};
+use citegate_core::resolve::{Answer, Options, Resolution, Run, Surface};
 use citegate_core::tex;
 use citegate_core::tex::Project;
 use leptos::prelude::*;
@@ -123,6 +123,66 @@ fn today() -> Option<citegate_core::cutoff::Date> {
     citegate_core::cutoff::Date::new(d.get_full_year() as i32, d.get_month() + 1, d.get_date()).ok()
 }
 
+/// The run's options as the settings give them (a resumed or restored run
+/// is rebuilt with the same ones).
+fn run_options(services: &Services) -> Options {
+    let mut opts = Options::new(services.endpoints(), Surface::Browser);
+    opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
+    opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
+    opts
+}
+
+/// One entry's card from its resolution and the core's judgement of it;
+/// `down` when the app's banner says the services cannot be reached (the
+/// card then does not repeat the fetch error).
+fn row_of(entry: &Entry, r: &Resolution, o: &check::OnlineEntry, mode: Mode, down: bool) -> Row {
+    Row {
+        line: entry.line,
+        sources: if down {
+            vec!["services not reached".to_string()]
+        } else {
+            sources_of(r)
+        },
+        verdict: matching::verify(entry, &existence::from_resolution(r), mode),
+        judged: verdict::EntryVerdict {
+            verdict: o.verdict,
+            reasons: o.reasons.clone(),
+            corrected: o.corrected.clone(),
+        },
+        check: report::status(o),
+        links: report::links(o, entry.get("title")),
+    }
+}
+
+/// The cards of the references `run` has decided whose index is not yet
+/// marked in `shown` (marked now), in file order.
+fn decided_rows(
+    b: &Bibliography,
+    run: &Run,
+    shown: &mut [bool],
+    today: citegate_core::cutoff::Date,
+    mode: Mode,
+    down: bool,
+) -> Vec<Row> {
+    let mut out = Vec::new();
+    for ((entry, seen), i) in b.entries.iter().zip(shown.iter_mut()).zip(0..) {
+        if *seen {
+            continue;
+        }
+        if let Some(r) = run.decided(i) {
+            *seen = true;
+            out.push(row_of(
+                entry,
+                &r,
+                &check::online_entry(entry, &r, today),
+                mode,
+                down,
+            ));
+        }
+    }
+    out
+}
+
 /// Everything the BibTeX check page reads and writes, and its runs in
 /// flight: one value, cheap to copy into each sub-component and handler.
 #[derive(Clone, Copy)]
@@ -145,6 +205,9 @@ struct BibtexState {
     running: RwSignal<bool>,
     paused: RwSignal<bool>,
     progress: RwSignal<(usize, usize)>,
+    /// A run found stopped part way after a reload, `(decided, total)`:
+    /// its decided cards are shown and Resume goes on from its checkpoint.
+    stopped: RwSignal<Option<(usize, usize)>>,
     /// The online run in flight: a newer file, Clear or Stop cancels it.
     online_run: StoredValue<Latest>,
     /// The BibTeX text the entries were read from (for the fixed .bib).
@@ -195,6 +258,7 @@ impl BibtexState {
             running: RwSignal::new(false),
             paused: RwSignal::new(false),
             progress: RwSignal::new((0, 0)),
+            stopped: RwSignal::new(None),
             online_run: StoredValue::new(Latest::default()),
             source: StoredValue::new(None),
             online: RwSignal::new(None),
@@ -230,6 +294,7 @@ impl BibtexState {
         self.running.set(false);
         self.paused.set(false);
         self.progress.set((0, 0));
+        self.stopped.set(None);
         source.set_value(None);
         bib.set(None);
         layer1.set(Arc::new(Vec::new()));
@@ -292,7 +357,48 @@ impl BibtexState {
             };
             reading.set(String::new());
             layer1.set(Arc::new(found));
-            bib.set(Some(parsed));
+            bib.set(Some(parsed.clone()));
+            self.show_stored(parsed, token);
+        });
+    }
+
+    /// The results of the last run over these entries, kept in its
+    /// checkpoint: a finished run's report, or a run stopped part way
+    /// (a reload, a closed tab) with its decided cards and Resume.
+    fn show_stored(self, b: Arc<Bibliography>, token: Cancel) {
+        let Some(services) = self.services else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let refs = check::references(&b);
+            let key = crate::services::resolve::checkpoint_key(&refs);
+            let ws = services.workspace();
+            let opts = run_options(&services);
+            let Some(run) = crate::services::resolve::stored(&ws, &key, refs, opts).await else {
+                return;
+            };
+            // A newer file, Clear or a run started meanwhile has the page now.
+            if token.is_cancelled() || self.running.get_untracked() {
+                return;
+            }
+            let Some(today) = today() else { return };
+            let (done, total) = run.progress();
+            let m = self.mode.get_untracked();
+            let down = crate::components::offline::services_down(self.reach);
+            let mut shown = vec![false; b.entries.len()];
+            let rows = decided_rows(&b, &run, &mut shown, today, m, down);
+            self.progress.set((done, total));
+            if done < total {
+                self.rows.set(rows);
+                self.stopped.set(Some((done, total)));
+            } else {
+                let report = run.report();
+                let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
+                self.rows.set(rows);
+                self.online.set(Some(Arc::new(check::online_report(
+                    &b, &report, today, requests, 0,
+                ))));
+            }
         });
     }
 
@@ -371,6 +477,7 @@ impl BibtexState {
         self.reading.set(String::new());
         self.note.set(String::new());
         self.progress.set((0, 0));
+        self.stopped.set(None);
         if let Some(s) = self.services {
             leptos::task::spawn_local(async move {
                 let _ = s.workspace().remove(PAGE_KEY).await;
@@ -395,12 +502,17 @@ impl BibtexState {
     }
 
     /// Runs layers 2–4 on every entry, resuming from a checkpoint of the
-    /// same references.
+    /// same references; each card is shown as its entry is decided.
     fn start(self) {
         let Some(services) = self.services else {
             return;
         };
         let Some(b) = self.bib.get_untracked() else {
+            return;
+        };
+        // No date to judge the entries' years against: nothing is run
+        // rather than a run that never ends with verdicts.
+        let Some(today) = today() else {
             return;
         };
         let BibtexState {
@@ -415,25 +527,46 @@ impl BibtexState {
         let token = self.online_run.with_value(Latest::restart);
         rows.set(Vec::new());
         online.set(None);
+        self.stopped.set(None);
         running.set(true);
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
             let client = services.run_client();
-            let refs: Vec<Reference> = b.entries.iter().map(Reference::from_entry).collect();
-            let mut opts = Options::new(services.endpoints(), Surface::Browser);
-            opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
-            opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
+            let refs = check::references(&b);
             // A run of the same references stopped by a reload goes on from its checkpoint.
             let ws = services.workspace();
             let key = crate::services::resolve::checkpoint_key(&refs);
+            let opts = run_options(&services);
             let (mut run, _) = crate::services::resolve::resume_or_new(&ws, &key, refs, opts).await;
+            if token.is_cancelled() {
+                return;
+            }
+            // Cards stream in as entries are decided; the last one comes
+            // with the finished report, so a full set of cards means the
+            // report is there.
+            let mut shown = vec![false; b.entries.len()];
+            let mut stream = |run: &Run| {
+                let (done, total) = run.progress();
+                progress.set((done, total));
+                if done < total {
+                    let down = crate::components::offline::services_down(reach);
+                    let new = decided_rows(&b, run, &mut shown, today, m, down);
+                    if !new.is_empty() {
+                        rows.update(|r| {
+                            r.extend(new);
+                            r.sort_by_key(|x| x.line);
+                        });
+                    }
+                }
+            };
+            stream(&run);
             let report = crate::services::resolve::drive_saving(
                 &client,
                 &ws,
                 &key,
                 &mut run,
                 || token.is_cancelled(),
-                |done, total| progress.set((done, total)),
+                &mut stream,
             )
             .await;
             if token.is_cancelled() {
@@ -441,12 +574,6 @@ impl BibtexState {
             }
             crate::components::offline::report_run(reach, &report);
             let down = crate::components::offline::services_down(reach);
-            let Some(today) = today() else {
-                // No date to judge the entries' years against: the run ends
-                // without verdicts rather than spinning forever.
-                running.set(false);
-                return;
-            };
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
             let checked: Vec<Row> = b
@@ -454,24 +581,7 @@ impl BibtexState {
                 .iter()
                 .zip(&report.resolutions)
                 .zip(&judged.entries)
-                .map(|((entry, r), o)| Row {
-                    line: entry.line,
-                    // While the app's banner says the services cannot be
-                    // reached, a card does not repeat the fetch error.
-                    sources: if down {
-                        vec!["services not reached".to_string()]
-                    } else {
-                        sources_of(r)
-                    },
-                    verdict: matching::verify(entry, &existence::from_resolution(r), m),
-                    judged: verdict::EntryVerdict {
-                        verdict: o.verdict,
-                        reasons: o.reasons.clone(),
-                        corrected: o.corrected.clone(),
-                    },
-                    check: report::status(o),
-                    links: report::links(o, entry.get("title")),
-                })
+                .map(|((entry, r), o)| row_of(entry, r, o, m, down))
                 .collect();
             rows.set(checked);
             online.set(Some(Arc::new(judged)));
@@ -633,6 +743,7 @@ pub fn BibtexPage() -> impl IntoView {
             <Layer1Table state />
             <h2>"Layers 2–4: existence and match"</h2>
             <OnlineControls state />
+            <StoppedRun state />
             <Exports state />
             <Show when=move || has_online.get()>
                 <VerdictChart state />
@@ -707,10 +818,28 @@ fn OnlineControls(state: BibtexState) -> impl IntoView {
                 <option value="strict">"strict (final submission)"</option>
                 <option value="loose">"loose (drafts)"</option>
             </select>
-            <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=move |_| state.start()>"Check every entry"</button>
+            <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=move |_| state.start()>
+                {move || if state.online.with(Option::is_some) { "Check again" } else { "Check every entry" }}
+            </button>
         </div>
         {services.is_none().then(|| view! { <div class="banner error">"The browser services did not start (storage unavailable?); only layer 1 can run."</div> })}
         <Progress id="progress" label="Checking entries" counts=progress running=running paused=paused on_cancel=stop />
+    }
+}
+
+/// A run found stopped part way after a reload: how far it got, and
+/// Resume, which goes on from its checkpoint (nothing answered is asked
+/// again).
+#[component]
+fn StoppedRun(state: BibtexState) -> impl IntoView {
+    let stopped = state.stopped;
+    view! {
+        <Show when=move || stopped.with(Option::is_some)>
+            <div class="banner partial" id="stopped-run" role="status">
+                <span id="stopped-text">{move || stopped.get().map(|(done, total)| format!("stopped at {done} of {total} — ")).unwrap_or_default()}</span>
+                <button type="button" id="resume-run" on:click=move |_| state.start()>"Resume"</button>
+            </div>
+        </Show>
     }
 }
 
