@@ -1,7 +1,9 @@
 // The report a person acts on (issue 31), on the BibTeX check page:
 // cards appear as entries are decided and the time left moves while an
 // answer is awaited; a finished report and a run stopped part way are both
-// shown after a reload (the stopped one with how far it got and Resume).
+// shown after a reload (the stopped one with how far it got and Resume);
+// a file with no entries (empty, binary, other text) leaves the loaded .bib
+// and its results, and a readable one that replaces them can be undone.
 // Each walk runs at 1280 and at 390 px.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -126,6 +128,51 @@ for (const width of WIDTHS) {
       await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 60000 });
       assert.equal(await page.$("#stopped-run"), null);
       assert.ok(await page.$("#verdict-chart"));
+    });
+    assert.deepEqual(errors, []);
+  });
+}
+
+for (const width of WIDTHS) {
+  test(`bibtex at ${width} px: an empty, a binary and an entry-less file leave the loaded .bib and its results; a readable one replaces them and Undo brings them back`, async () => {
+    const errors = await withPage(app.browser, `report-bad-drop-${width}`, async (page) => {
+      await loadExample(page, width);
+      await page.click("#check-entries");
+      await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 60000 });
+      const cards = () => page.$$eval("#entries .entry-card", (cs) => cs.map((c) => c.dataset.key));
+      const shown = await cards();
+      const inputs = await page.textContent("#inputs");
+      assert.match(inputs, /^refs\.bib: 5 entries/);
+      const kept = async () => {
+        assert.deepEqual(await cards(), shown, "the results are as they were");
+        assert.equal(await page.textContent("#inputs"), inputs);
+        assert.ok(await page.$("#verdict-chart"));
+      };
+      // Empty, and text with no entries: the note says why, in words.
+      for (const [name, text] of [["empty.bib", ""], ["notes.bib", "just some notes, no entries here\n".repeat(2000)]]) {
+        await page.setInputFiles("#bib-input", { name, mimeType: "text/plain", buffer: Buffer.from(text) });
+        await page.waitForFunction((n) => (document.querySelector("#bib-note")?.textContent || "").startsWith(`${n} was not loaded`), name);
+        assert.equal(
+          await page.textContent("#bib-note"),
+          `${name} was not loaded: it holds no bibliography entries (is it empty, or not a .bib, CSL-JSON or RIS file?); refs.bib and its results are as they were`,
+        );
+        await kept();
+      }
+      // Binary: named under the drop zone, in words with no byte offsets.
+      await page.setInputFiles("#bib-input", { name: "scan.bib", mimeType: "application/octet-stream", buffer: Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01, 0x02, 0xff]) });
+      await page.waitForSelector(".file-errors li");
+      const said = await page.textContent(".file-errors li");
+      assert.equal(said, "scan.bib was not loaded: it is not a text file (a PDF, an image, other binary data, or text saved as UTF-16?)");
+      await kept();
+      // A readable file replaces the work, and Undo brings it back with its results.
+      await page.setInputFiles("#bib-input", { name: "mine.bib", mimeType: "text/plain", buffer: Buffer.from("@misc{solo, title={A Single Entry}, author={Doe, Jane}, year={2020}}\n") });
+      await page.waitForFunction(() => (document.querySelector("#inputs")?.textContent || "").startsWith("mine.bib: "));
+      assert.equal(await page.textContent("#replaced-text"), "mine.bib replaced refs.bib — ");
+      assert.deepEqual(await cards(), []);
+      await noSidewaysScroll(page, width);
+      await page.click("#undo-replace");
+      await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 30000 });
+      await kept();
     });
     assert.deepEqual(errors, []);
   });

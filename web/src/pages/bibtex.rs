@@ -208,6 +208,10 @@ struct BibtexState {
     /// A run found stopped part way after a reload, `(decided, total)`:
     /// its decided cards are shown and Resume goes on from its checkpoint.
     stopped: RwSignal<Option<(usize, usize)>>,
+    /// The loaded `.bib` as read (when small enough to keep), for an undo.
+    current: StoredValue<Option<LoadedFile>>,
+    /// The file that replaced loaded work, and that work (Undo brings it back).
+    undo: RwSignal<Option<(String, Saved)>>,
     /// The online run in flight: a newer file, Clear or Stop cancels it.
     online_run: StoredValue<Latest>,
     /// The BibTeX text the entries were read from (for the fixed .bib).
@@ -259,6 +263,8 @@ impl BibtexState {
             paused: RwSignal::new(false),
             progress: RwSignal::new((0, 0)),
             stopped: RwSignal::new(None),
+            current: StoredValue::new(None),
+            undo: RwSignal::new(None),
             online_run: StoredValue::new(Latest::default()),
             source: StoredValue::new(None),
             online: RwSignal::new(None),
@@ -271,35 +277,17 @@ impl BibtexState {
     }
 
     /// Reads and checks a file a slice at a time (see `services::sliced`),
-    /// showing progress; a newer file abandons an older reading.
-    fn read(self, file: LoadedFile) {
-        let keep = (file.text.len() <= KEEP_MAX_BYTES).then(|| file.clone());
-        if let Some(s) = self.services {
-            let tex = self.tex_files.get_untracked();
-            leptos::task::spawn_local(async move {
-                let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
-            });
-        }
-        let BibtexState {
-            reading,
-            source,
-            bib,
-            layer1,
-            ..
-        } = self;
+    /// showing progress; a newer file abandons an older reading. The work
+    /// on the page stays until the file is read: a file with no entries
+    /// does not replace a loaded `.bib` (the note says why), and one that
+    /// does can be undone. `tex` is the `.tex` files that go with it (from
+    /// the workspace, or with an undo); `None` keeps the current ones unless
+    /// the file is another paper's `.bib`.
+    fn read(self, file: LoadedFile, tex: Option<Vec<LoadedFile>>) {
+        let reading = self.reading;
         let token = self.reading_run.with_value(Latest::restart);
-        self.online_run.with_value(Latest::cancel);
-        self.rows.set(Vec::new());
-        self.online.set(None);
-        self.running.set(false);
-        self.paused.set(false);
-        self.progress.set((0, 0));
-        self.stopped.set(None);
-        source.set_value(None);
-        bib.set(None);
-        layer1.set(Arc::new(Vec::new()));
-        self.bib_name.set(Some(file.name.clone()));
         leptos::task::spawn_local(async move {
+            let keep = (file.text.len() <= KEEP_MAX_BYTES).then(|| file.clone());
             let LoadedFile {
                 name,
                 text,
@@ -331,6 +319,21 @@ impl BibtexState {
                 bibtex::Format::Bibtex => read,
                 _ => bibtex::read_bibliography(&name, &text),
             };
+            // A file with no entries (empty, or no bibliography at all) does
+            // not take the place of loaded work.
+            let loaded = self.bib_name.get_untracked();
+            if parsed.entries.is_empty()
+                && self
+                    .bib
+                    .with_untracked(|b| b.as_ref().is_some_and(|b| !b.entries.is_empty()))
+            {
+                reading.set(String::new());
+                self.note.set(format!(
+                    "{name} was not loaded: it holds no bibliography entries (is it empty, or not a .bib, CSL-JSON or RIS file?); {} and its results are as they were",
+                    loaded.unwrap_or_default()
+                ));
+                return;
+            }
             // An 8-bit file was read as BibTeX reads it: its warning leads.
             if let Some(error) = warning {
                 parsed.problems.insert(
@@ -342,11 +345,7 @@ impl BibtexState {
                 );
             }
             let parsed = Arc::new(parsed);
-            if format == bibtex::Format::Bibtex {
-                source.set_value(Some(Arc::new(text)));
-            } else {
-                drop(text);
-            }
+            let text = (format == bibtex::Format::Bibtex).then(|| Arc::new(text));
             let l1 = format::Layer1::new(&parsed, current_year());
             let checking = |l1: &format::Layer1<'_>| {
                 let (at, total) = l1.progress();
@@ -356,17 +355,94 @@ impl BibtexState {
                 return;
             };
             reading.set(String::new());
-            layer1.set(Arc::new(found));
-            bib.set(Some(parsed.clone()));
-            self.show_stored(parsed, token);
+            self.adopt(name, keep, tex, text, parsed, found);
+            self.show_stored(self.bib.get_untracked(), token);
         });
+    }
+
+    /// Puts a read file in the place of the loaded one: the workspace keeps
+    /// it, the run on the old one stops, and the old one can be brought back
+    /// (Undo) when it had entries.
+    fn adopt(
+        self,
+        name: String,
+        keep: Option<LoadedFile>,
+        tex: Option<Vec<LoadedFile>>,
+        source: Option<Arc<String>>,
+        parsed: Arc<Bibliography>,
+        found: Vec<Finding>,
+    ) {
+        let previous = self.bib_name.get_untracked();
+        let had_entries = self
+            .bib
+            .with_untracked(|b| b.as_ref().is_some_and(|b| !b.entries.is_empty()));
+        let old_tex = self.tex_files.get_untracked();
+        let replaced = self
+            .current
+            .with_value(|c| c.clone())
+            .filter(|c| had_entries && keep.as_ref() != Some(c));
+        match tex {
+            Some(t) => {
+                self.tex_files.set(t);
+                self.note.set(String::new());
+            }
+            // Another paper's .bib: the .tex files given for the previous one
+            // would only produce bogus findings against it.
+            None if previous.as_ref().is_some_and(|p| *p != name) && !old_tex.is_empty() => {
+                self.note.set(format!(
+                    "a new bibliography: the .tex files given with {} were set aside; drop this paper's .tex files",
+                    previous.unwrap_or_default()
+                ));
+                self.tex_files.set(Vec::new());
+            }
+            None => self.note.set(String::new()),
+        }
+        self.undo.set(replaced.map(|bib| {
+            (
+                name.clone(),
+                Saved {
+                    bib: Some(bib),
+                    tex: old_tex,
+                },
+            )
+        }));
+        self.current.set_value(keep.clone());
+        if let Some(s) = self.services {
+            let tex = self.tex_files.get_untracked();
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
+            });
+        }
+        self.online_run.with_value(Latest::cancel);
+        self.rows.set(Vec::new());
+        self.online.set(None);
+        self.running.set(false);
+        self.paused.set(false);
+        self.progress.set((0, 0));
+        self.stopped.set(None);
+        self.source.set_value(source);
+        self.bib_name.set(Some(name));
+        self.layer1.set(Arc::new(found));
+        self.bib.set(Some(parsed));
+    }
+
+    /// Brings back the `.bib` (and its `.tex` files) that the last file
+    /// replaced; its results come back from its checkpoint.
+    fn undo_replace(self) {
+        let Some((_, saved)) = self.undo.get_untracked() else {
+            return;
+        };
+        self.touched.set_value(true);
+        if let Some(b) = saved.bib {
+            self.read(b, Some(saved.tex));
+        }
     }
 
     /// The results of the last run over these entries, kept in its
     /// checkpoint: a finished run's report, or a run stopped part way
     /// (a reload, a closed tab) with its decided cards and Resume.
-    fn show_stored(self, b: Arc<Bibliography>, token: Cancel) {
-        let Some(services) = self.services else {
+    fn show_stored(self, b: Option<Arc<Bibliography>>, token: Cancel) {
+        let (Some(services), Some(b)) = (self.services, b) else {
             return;
         };
         leptos::task::spawn_local(async move {
@@ -404,32 +480,20 @@ impl BibtexState {
 
     fn load_example(self) {
         self.touched.set_value(true);
-        self.tex_files.set(Vec::new());
-        self.read(LoadedFile {
-            name: "refs.bib".into(),
-            text: EXAMPLE_BIB.into(),
-            warning: None,
-        });
+        self.read(
+            LoadedFile {
+                name: "refs.bib".into(),
+                text: EXAMPLE_BIB.into(),
+                warning: None,
+            },
+            Some(Vec::new()),
+        );
     }
 
     fn set_bib(self, files: Vec<LoadedFile>) {
         self.touched.set_value(true);
         if let Some(f) = files.into_iter().next() {
-            // Another paper's .bib: the .tex files given for the previous one
-            // would only produce bogus findings against it.
-            let previous = self.bib_name.get_untracked();
-            if previous.as_ref().is_some_and(|p| *p != f.name)
-                && self.tex_files.with_untracked(|t| !t.is_empty())
-            {
-                self.note.set(format!(
-                    "a new bibliography: the .tex files given with {} were set aside; drop this paper's .tex files",
-                    previous.unwrap_or_default()
-                ));
-                self.tex_files.set(Vec::new());
-            } else {
-                self.note.set(String::new());
-            }
-            self.read(f);
+            self.read(f, None);
         }
     }
 
@@ -478,6 +542,8 @@ impl BibtexState {
         self.note.set(String::new());
         self.progress.set((0, 0));
         self.stopped.set(None);
+        self.undo.set(None);
+        self.current.set_value(None);
         if let Some(s) = self.services {
             leptos::task::spawn_local(async move {
                 let _ = s.workspace().remove(PAGE_KEY).await;
@@ -493,9 +559,9 @@ impl BibtexState {
                 if self.touched.get_value() || self.bib_name.get_untracked().is_some() {
                     return;
                 }
-                self.tex_files.set(saved.tex);
-                if let Some(b) = saved.bib {
-                    self.read(b);
+                match saved.bib {
+                    Some(b) => self.read(b, Some(saved.tex)),
+                    None => self.tex_files.set(saved.tex),
                 }
             }
         });
@@ -736,6 +802,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=move |f| state.add_tex(f) />
             </div>
             <Banner id="bib-note" kind=BannerKind::Partial text=note />
+            <Replaced state />
             <p class="muted" id="inputs">{move || state.inputs()}</p>
             <p class="muted" id="reading" aria-live="polite">{move || reading.get()}</p>
             <Banner id="bib-error" kind=BannerKind::Error text=bib_error />
@@ -824,6 +891,23 @@ fn OnlineControls(state: BibtexState) -> impl IntoView {
         </div>
         {services.is_none().then(|| view! { <div class="banner error">"The browser services did not start (storage unavailable?); only layer 1 can run."</div> })}
         <Progress id="progress" label="Checking entries" counts=progress running=running paused=paused on_cancel=stop />
+    }
+}
+
+/// Which file replaced the loaded work, with Undo.
+#[component]
+fn Replaced(state: BibtexState) -> impl IntoView {
+    let undo = state.undo;
+    view! {
+        <Show when=move || undo.with(Option::is_some)>
+            <div class="banner" id="replaced" role="status">
+                <span id="replaced-text">{move || undo.with(|u| u.as_ref().map(|(name, saved)| {
+                    let old = saved.bib.as_ref().map(|b| b.name.clone()).unwrap_or_default();
+                    format!("{name} replaced {old} — ")
+                }).unwrap_or_default())}</span>
+                <button type="button" class="secondary" id="undo-replace" on:click=move |_| state.undo_replace()>"Undo"</button>
+            </div>
+        </Show>
     }
 }
 
