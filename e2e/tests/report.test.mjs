@@ -177,3 +177,39 @@ for (const width of WIDTHS) {
     assert.deepEqual(errors, []);
   });
 }
+
+for (const width of WIDTHS) {
+  test(`coverage at ${width} px: .tex files are removed one by one, and an empty pool .bib leaves the pool and the result`, async () => {
+    const errors = await withPage(app.browser, `report-coverage-${width}`, async (page) => {
+      await page.setViewportSize({ width, height: 900 });
+      await app.open(page, "#/coverage");
+      await page.click("#load-example");
+      await page.waitForSelector("#verdict");
+      const result = await page.textContent("#cited");
+      // An empty .tex is listed as empty and can be taken out alone.
+      await page.setInputFiles("#tex-input", { name: "blank.tex", mimeType: "text/plain", buffer: Buffer.from("") });
+      await page.waitForSelector('#tex-files li[data-name="blank.tex"]');
+      const listed = () => page.$$eval("#tex-files li", (ls) => ls.map((l) => l.dataset.name));
+      assert.deepEqual(await listed(), ["main.tex", "related.tex", "blank.tex"]);
+      assert.match(await page.textContent('#tex-files li[data-name="blank.tex"]'), /\(empty\)/);
+      await noSidewaysScroll(page, width);
+      await page.click('#tex-files li[data-name="blank.tex"] button');
+      await page.waitForFunction(() => !document.querySelector('#tex-files li[data-name="blank.tex"]'));
+      assert.deepEqual(await listed(), ["main.tex", "related.tex"]);
+      assert.equal(await page.textContent("#cited"), result);
+      // An empty pool .bib: the pool and the result stay, the note says why.
+      await page.setInputFiles("#pool-input", { name: "empty.bib", mimeType: "text/plain", buffer: Buffer.from("") });
+      await page.waitForSelector("#pool-note");
+      assert.equal(
+        await page.textContent("#pool-note"),
+        "empty.bib was not used: it holds no pool papers or bibliography entries; citation_pool.json and the result are as they were",
+      );
+      assert.equal(await page.textContent("#cited"), result);
+      // Taking out a file the gate counted changes the result.
+      await page.click('#tex-files li[data-name="related.tex"] button');
+      await page.waitForFunction((r) => document.querySelector("#cited")?.textContent !== r, result);
+      assert.deepEqual(await listed(), ["main.tex"]);
+    });
+    assert.deepEqual(errors, []);
+  });
+}
