@@ -236,9 +236,33 @@ pub fn in_plain_words(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
+/// `n` and the noun in its number, as a person writes it: `1 entry`,
+/// `0 entries`, `2 errors` (no "error(s)").
+///
+/// ```
+/// use citegate_core::text::count;
+/// assert_eq!(count(1, "paper", "papers"), "1 paper");
+/// ```
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{decode, decode_checked, in_plain_words};
+    use super::{count, decode, decode_checked, in_plain_words};
+
+    /// Guards the singular for exactly one (screens said "1 papers", "0 error(s)").
+    #[test]
+    fn counts_in_words() {
+        for (n, expected) in [
+            (0, "0 entries"),
+            (1, "1 entry"),
+            (2, "2 entries"),
+            (21, "21 entries"),
+        ] {
+            assert_eq!(count(n, "entry", "entries"), expected);
+        }
+    }
 
     fn check_words(bytes: &[u8], expected: Option<&str>) {
         assert_eq!(in_plain_words(bytes), expected, "{bytes:?}");

@@ -22,6 +22,7 @@ use citegate_core::bibtex::verdict;
 use citegate_core::resolve::{Answer, Options, Resolution, Run, Surface};
 use citegate_core::tex;
 use citegate_core::tex::Project;
+use citegate_core::text::count;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -707,7 +708,8 @@ impl BibtexState {
             .with(|t| t.iter().map(|f| f.name.clone()).collect());
         match self.bib.with(|x| x.as_ref().map(|x| x.entries.len())) {
             Some(n) => format!(
-                "{b}: {n} entries{}",
+                "{b}: {}{}",
+                count(n, "entry", "entries"),
                 if t.is_empty() {
                     String::new()
                 } else {
@@ -831,7 +833,7 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
     view! {
         <Show when=move || has_bib.get() fallback=|| view! { <p class="muted">"drop a .bib or load the example"</p> }>
             <p id="layer1-summary">{move || {
-                file_report.with(|r| r.as_ref().map(|r| format!("{} error(s), {} warning(s)", r.errors, r.warnings)))
+                file_report.with(|r| r.as_ref().map(|r| format!("{}, {}", count(r.errors, "error", "errors"), count(r.warnings, "warning", "warnings"))))
             }}</p>
             <p class="muted" id="layer1-shown">{move || {
                 let n = state.n_findings();
@@ -992,7 +994,7 @@ fn VerdictChart(state: BibtexState) -> impl IntoView {
     let tally = move || online.get().map(|o| report::tally(&o)).unwrap_or_default();
     view! {
         <figure class="verdict-chart" id="verdict-chart">
-            <figcaption>{move || format!("Verdicts of {} entries", rows.with(|r| r.len()))}</figcaption>
+            <figcaption>{move || format!("Verdicts of {}", count(rows.with(|r| r.len()), "entry", "entries"))}</figcaption>
             <ul>
                 {move || {
                     let t = tally();
@@ -1035,7 +1037,7 @@ fn EntryControls(state: BibtexState) -> impl IntoView {
             <span class="muted" id="shown-count">{move || {
                 let n = rows.with(|r| r.len());
                 let shown = state.shown_rows().len();
-                if shown == n { format!("{n} entries") } else { format!("{shown} of {n} entries") }
+                if shown == n { count(n, "entry", "entries") } else { format!("{shown} of {}", count(n, "entry", "entries")) }
             }}</span>
         </div>
     }
