@@ -201,7 +201,11 @@ impl WorkId {
     }
 }
 
-// Path segments keep `/` (DOIs contain it and the services accept it raw).
+/// Characters escaped in an identifier put into a URL path: controls,
+/// space and those that would end the path, start a query or fragment, or
+/// that RFC 3986 does not allow raw. `/` is kept: DOIs contain it and the
+/// services (and the record pages) accept it raw. The one such set: request
+/// paths and `bibtex::report`'s links both use it.
 const PATH: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
@@ -212,9 +216,13 @@ const PATH: &AsciiSet = &CONTROLS
     .add(b'?')
     .add(b'`')
     .add(b'{')
-    .add(b'}');
+    .add(b'}')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'|');
 
-fn path(segment: &str) -> String {
+/// An identifier escaped for a URL path with [`PATH`]'s set.
+pub(crate) fn path(segment: &str) -> String {
     utf8_percent_encode(segment, PATH).to_string()
 }
 
@@ -622,6 +630,19 @@ mod tests {
 
     fn check_url(r: Result<Request>, url: &str) {
         assert_eq!(r.map(|r| r.url).as_deref(), Ok(url));
+    }
+
+    #[test]
+    fn identifiers_in_paths_keep_slashes_and_escape_what_ends_a_path() {
+        // One set for request paths and report links (they had two).
+        for (id, expected) in [
+            ("10.1000/a b", "10.1000/a%20b"),
+            ("10.1000/x?y#z", "10.1000/x%3Fy%23z"),
+            ("10.1002/(SICI)1097:8<693>", "10.1002/(SICI)1097:8%3C693%3E"),
+            ("10.1000/a|b^c\\d", "10.1000/a%7Cb%5Ec%5Cd"),
+        ] {
+            assert_eq!(path(id), expected, "{id}");
+        }
     }
 
     #[test]
