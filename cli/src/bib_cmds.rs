@@ -74,10 +74,8 @@ impl BibCommand {
 
 /// Today (UTC) from the system clock, for the future-year rule.
 fn today() -> Date {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_millis() as f64);
-    Date::from_unix_ms(ms).unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
+    Date::from_unix_ms(crate::live::now_ms())
+        .unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
 }
 
 /// Layers 2–4: one resolver run over every entry, then the core's verdict
