@@ -26,7 +26,7 @@ use crate::http::Client;
 use citegate_core::fetch::queue::{Final, Next, Queue, QueueOptions, Reply};
 use citegate_core::fetch::{self, RetryPolicy};
 use citegate_core::resolve;
-use citegate_core::works::request::{Endpoints, Request};
+use citegate_core::works::request::{Endpoints, Request, S2_GRAPH_PATH};
 use citegate_core::works::Service;
 use clap::Args;
 use serde_json::{Map, Value};
@@ -35,15 +35,25 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The services' API roots, the defaults of the `--*-base` flags.
-pub const DEFAULT_ROOTS: [(&str, &str); 6] = [
-    ("s2", "https://api.semanticscholar.org"),
-    ("crossref", "https://api.crossref.org"),
-    ("openalex", "https://api.openalex.org"),
-    ("datacite", "https://api.datacite.org"),
-    ("dblp", "https://dblp.org"),
-    ("arxiv", "https://export.arxiv.org"),
-];
+/// The services' API roots, the defaults of the `--*-base` flags: the
+/// core's public endpoints ([`Endpoints::public`]), Semantic Scholar's
+/// without its Graph path.
+pub fn default_roots() -> [(&'static str, String); 6] {
+    let ep = Endpoints::public();
+    let s2 = ep
+        .s2_base
+        .strip_suffix(S2_GRAPH_PATH)
+        .unwrap_or(&ep.s2_base)
+        .to_string();
+    [
+        ("s2", s2),
+        ("crossref", ep.crossref_base),
+        ("openalex", ep.openalex_base),
+        ("datacite", ep.datacite_base),
+        ("dblp", ep.dblp_base),
+        ("arxiv", ep.arxiv_base),
+    ]
+}
 
 /// The flags every live subcommand takes.
 #[derive(Args, Clone, Default, Debug)]
@@ -126,9 +136,9 @@ pub struct Settings {
 
 fn service_name(name: &str) -> Option<&'static str> {
     let n = name.trim().to_ascii_lowercase();
-    DEFAULT_ROOTS
-        .iter()
-        .map(|(k, _)| *k)
+    default_roots()
+        .into_iter()
+        .map(|(k, _)| k)
         .find(|k| *k == n)
         .or(match n.as_str() {
             "semantic_scholar" | "semanticscholar" => Some("s2"),
@@ -197,10 +207,7 @@ impl LiveArgs {
             Some(p) => read_config(p)?,
             None => ConfigFile::default(),
         };
-        let mut roots: HashMap<&'static str, String> = DEFAULT_ROOTS
-            .iter()
-            .map(|(k, v)| (*k, v.to_string()))
-            .collect();
+        let mut roots: HashMap<&'static str, String> = default_roots().into_iter().collect();
         for (name, url) in &file.base {
             let s = service_name(name).ok_or_else(|| {
                 Error::flag("--config", format!("unknown service `{name}` in [base]"))
@@ -219,13 +226,10 @@ impl LiveArgs {
                 roots.insert(s, url.clone());
             }
         }
-        for (s, url) in &roots {
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(Error::flag(
-                    &format!("--{s}-base"),
-                    format!("`{url}` is not an http(s) url"),
-                ));
-            }
+        for (s, url) in roots.iter_mut() {
+            let flag = format!("--{s}-base");
+            *url = citegate_core::settings::base_url(&flag, url)
+                .map_err(|e| Error::flag(&flag, e.message))?;
         }
         let mut intervals: HashMap<&'static str, u64> = HashMap::new();
         for (name, ms) in &file.interval_ms {
@@ -323,7 +327,7 @@ impl Settings {
     pub fn endpoints_shared(&self) -> Endpoints {
         let root = |n: &str| self.root(n).trim_end_matches('/').to_string();
         Endpoints {
-            s2_base: format!("{}/graph/v1", root("s2")),
+            s2_base: format!("{}{S2_GRAPH_PATH}", root("s2")),
             openalex_base: root("openalex"),
             crossref_base: root("crossref"),
             datacite_base: root("datacite"),

@@ -50,13 +50,13 @@ pub struct CrosscheckArgs {
     #[arg(long)]
     openalex: Option<PathBuf>,
     /// Allowed year difference before a strong match downgrades to medium
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = crossindex::Config::default().year_tolerance)]
     year_tolerance: i64,
     /// Title ratio strictly above this corroborates
-    #[arg(long, default_value_t = 70)]
+    #[arg(long, default_value_t = crossindex::Config::default().threshold)]
     threshold: i64,
     /// Title ratio at or above this is trusted for DOI/year conflicts
-    #[arg(long, default_value_t = 90)]
+    #[arg(long, default_value_t = crossindex::Config::default().strong_threshold)]
     strong_threshold: i64,
     /// Write the pool, each paper annotated with `cross_verification`, here
     #[arg(long)]

@@ -86,7 +86,7 @@ impl Endpoints {
     /// The services' public base URLs, with no credentials.
     pub fn public() -> Endpoints {
         Endpoints {
-            s2_base: "https://api.semanticscholar.org/graph/v1".into(),
+            s2_base: format!("https://api.semanticscholar.org{S2_GRAPH_PATH}"),
             openalex_base: "https://api.openalex.org".into(),
             crossref_base: "https://api.crossref.org".into(),
             datacite_base: default_datacite_base(),
@@ -96,6 +96,10 @@ impl Endpoints {
         }
     }
 }
+
+/// The path of Semantic Scholar's Graph API below its root: `s2_base` is
+/// the root and this (a command line takes the root).
+pub const S2_GRAPH_PATH: &str = "/graph/v1";
 
 fn default_datacite_base() -> String {
     "https://api.datacite.org".into()
