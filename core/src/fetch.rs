@@ -421,6 +421,27 @@ pub fn s2_title_search(req: &Request) -> Option<String> {
         .map(|(_, v)| s2_title_key(v))
 }
 
+/// Why a service is out of a run when the retry rules gave it up
+/// ([`Action::Unavailable`]), from its last answer: `Ok(status)`, or
+/// `Err(why)` when nothing readable came back. A 429 there is OpenAlex's
+/// spent daily budget, which comes back at midnight UTC. The one wording of
+/// both surfaces.
+pub fn unavailable_message(last: std::result::Result<u16, &str>, tries: u32) -> String {
+    match last {
+        Ok(429) => "answered 429: its daily request budget is spent until midnight utc; \
+                    items it should check stay unverified"
+            .to_string(),
+        Ok(status) => format!(
+            "no usable response after {tries} tries (status {status}); \
+             items it should check stay unverified"
+        ),
+        Err(why) => format!(
+            "no readable response after {tries} tries ({why}); \
+             items it should check stay unverified"
+        ),
+    }
+}
+
 /// How long a cached "not found" (404) answer is used: seven days. A 404
 /// says the service did not hold the work when asked, which stops being
 /// true: a DOI is deposited days after its article appears, a new arXiv
@@ -813,6 +834,16 @@ mod tests {
         ] {
             assert_eq!(s2_title_key(t), k, "{t}");
         }
+    }
+
+    #[test]
+    fn unavailable_messages_name_the_budget_or_the_last_answer() {
+        assert_eq!(unavailable_message(Ok(429), 1), "answered 429: its daily request budget is spent until midnight utc; items it should check stay unverified");
+        assert_eq!(
+            unavailable_message(Ok(503), 3),
+            "no usable response after 3 tries (status 503); items it should check stay unverified"
+        );
+        assert_eq!(unavailable_message(Err("connection reset"), 2), "no readable response after 2 tries (connection reset); items it should check stay unverified");
     }
 
     #[test]
