@@ -74,7 +74,7 @@ impl BibCommand {
 
 /// Today (UTC) from the system clock, for the future-year rule.
 fn today() -> Date {
-    Date::from_naive(chrono::Utc::now().date_naive())
+    Date::from_unix_ms(crate::live::now_ms())
         .unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
 }
 

@@ -892,16 +892,7 @@ pub fn search_status(
     let probe = match opt_js::<search::probe::Probe>(probe, "probe")? {
         Some(p) => p,
         None => search::probe_without_requests(query, &runs, ProbeConfig::default())
-            .unwrap_or_else(|| search::probe::Probe {
-                state: search::probe::ProbeState::Inconclusive,
-                reason: Some(search::probe::ProbeReason::NoBackendAvailable),
-                backend: None,
-                content_terms: search::probe::content_terms(query).len(),
-                drops_tried: 0,
-                max_drops: ProbeConfig::default().max_drops,
-                dropped_term: None,
-                query: None,
-            }),
+            .unwrap_or_else(|| search::probe::Probe::no_backend(query, ProbeConfig::default())),
     };
     to_js(&search::respond(query, &runs, probe, &library, limit))
 }

@@ -15,7 +15,6 @@ use super::parse::Bibliography;
 use super::verdict::{self, ReasonKind, Verdict};
 use crate::resolve::{self, Answer};
 use crate::works::{ApiErrorKind, Work};
-use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 
 /// An entry's status as the page and the exports show it.
@@ -118,23 +117,6 @@ pub struct Link {
     pub url: String,
 }
 
-/// Characters escaped in an identifier put into a URL path: controls,
-/// space and those that would end the path or start a query or fragment.
-const PATH: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'`')
-    .add(b'{')
-    .add(b'}')
-    .add(b'\\')
-    .add(b'^')
-    .add(b'|');
-
 fn link(source: &'static str, base: &str, id: &str) -> Option<Link> {
     let id = id.trim();
     // An id is a path below the service's address: nothing that climbs out.
@@ -143,7 +125,7 @@ fn link(source: &'static str, base: &str, id: &str) -> Option<Link> {
     }
     Some(Link {
         source,
-        url: format!("{base}{}", utf8_percent_encode(id, PATH)),
+        url: format!("{base}{}", crate::works::request::path(id)),
     })
 }
 

@@ -66,8 +66,9 @@ fn sources_of(r: &Resolution) -> Vec<String> {
         .collect()
 }
 
+/// The current year (UTC), for the year-range rule.
 fn current_year() -> i32 {
-    js_sys::Date::new_0().get_full_year() as i32
+    today().map_or(1970, |d| d.year())
 }
 
 /// The LaTeX project the `.tex` files make, when there are any (its cites
@@ -118,10 +119,9 @@ struct Row {
     links: Vec<report::Link>,
 }
 
-/// Today as the core's date (the future-date rule reads it).
+/// Today (UTC, as the CLI) as the core's date (the future-date rule reads it).
 fn today() -> Option<citegate_core::cutoff::Date> {
-    let d = js_sys::Date::new_0();
-    citegate_core::cutoff::Date::new(d.get_full_year() as i32, d.get_month() + 1, d.get_date()).ok()
+    citegate_core::cutoff::Date::from_unix_ms(js_sys::Date::now()).ok()
 }
 
 /// The run's options as the settings give them (a resumed or restored run
