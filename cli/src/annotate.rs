@@ -2,7 +2,9 @@
 //! `--fail-on` rule, and `-` as standard input. Rendering only: the findings
 //! are the core's.
 
+use citegate_core::bibtex::check::OnlineEntry;
 use citegate_core::bibtex::format::{Finding, Severity};
+use citegate_core::bibtex::verdict::Class;
 use serde_json::{json, Value};
 use std::io::Read;
 use std::path::Path;
@@ -87,11 +89,61 @@ pub fn github_lines(bib: &str, findings: &[Finding]) -> Vec<String> {
         .collect()
 }
 
-/// Prints [`github_lines`].
-pub fn print_github(bib: &str, findings: &[Finding]) {
+/// Prints [`github_lines`], then [`verdict_lines`].
+pub fn print_github(bib: &str, findings: &[Finding], verdicts: &[OnlineEntry]) {
     for line in github_lines(bib, findings) {
         println!("{line}");
     }
+    for line in verdict_lines(bib, verdicts) {
+        println!("{line}");
+    }
+}
+
+/// The entries an online check did not find valid, each with the file it
+/// is in: what the GitHub and SARIF outputs annotate.
+pub struct Judged<'a> {
+    /// The bibliography holding the entry.
+    pub file: &'a str,
+    /// The entry's verdict and class.
+    pub entry: &'a OnlineEntry,
+}
+
+/// The annotation level of a class: an accusation is an error, an entry
+/// that could not be verified a warning.
+fn class_level(c: Class) -> &'static str {
+    match c {
+        Class::Fabricated | Class::Miscited | Class::Retracted => "error",
+        Class::Unverified | Class::Valid => "warning",
+    }
+}
+
+/// An online verdict's message: the key, the class in words, the reasons.
+fn verdict_message(e: &OnlineEntry) -> String {
+    let mut m = format!("{}: {}: {}", e.key, e.class.name(), e.class.words());
+    for r in &e.reasons {
+        m.push_str("; ");
+        m.push_str(&r.message);
+    }
+    m
+}
+
+/// One GitHub workflow command per entry that is not valid, at the entry's
+/// line, titled with its class (`citegate fabricated`).
+pub fn verdict_lines(bib: &str, verdicts: &[OnlineEntry]) -> Vec<String> {
+    verdicts
+        .iter()
+        .filter(|e| e.class != Class::Valid)
+        .map(|e| {
+            format!(
+                "::{} file={},line={},title=citegate {}::{}",
+                class_level(e.class),
+                escape_property(bib),
+                e.line,
+                e.class.name(),
+                escape_data(&verdict_message(e))
+            )
+        })
+        .collect()
 }
 
 fn code(f: &Finding) -> String {
@@ -102,11 +154,36 @@ fn code(f: &Finding) -> String {
 }
 
 /// The findings as a SARIF 2.1.0 log: one run of the tool `citegate`, one
-/// rule a finding code, one result a finding with its file and line.
-pub fn sarif(bib: &str, findings: &[Finding]) -> Value {
+/// rule a finding code or verdict class, one result a finding with its
+/// file and line, then one result per entry not found valid online (its
+/// `properties` give the class, the verdict and the key).
+pub fn sarif(bib: &str, findings: &[Finding], judged: &[Judged<'_>]) -> Value {
+    let judged: Vec<&Judged<'_>> = judged
+        .iter()
+        .filter(|j| j.entry.class != Class::Valid)
+        .collect();
     let mut rules: Vec<String> = findings.iter().map(code).collect();
+    rules.extend(judged.iter().map(|j| j.entry.class.name().to_string()));
     rules.sort();
     rules.dedup();
+    let verdicts = judged.iter().map(|j| {
+        json!({
+            "ruleId": j.entry.class.name(),
+            "level": class_level(j.entry.class),
+            "message": { "text": verdict_message(j.entry) },
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": { "uri": j.file },
+                    "region": { "startLine": j.entry.line },
+                }
+            }],
+            "properties": {
+                "class": j.entry.class,
+                "verdict": j.entry.verdict,
+                "key": j.entry.key,
+            },
+        })
+    });
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
@@ -125,6 +202,7 @@ pub fn sarif(bib: &str, findings: &[Finding]) -> Value {
                 "locations": [location],
             })
         })
+        .chain(verdicts)
         .collect();
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -279,3 +279,34 @@ test("verification run asks DataCite first for a Zenodo DOI", () => {
   assert.deepEqual(r.evidence.map((e) => [e.service, e.answer.status]), [["datacite", "found"]]);
   assert.deepEqual(run.progress(), [1, 1]);
 });
+
+test("bibJudge gives each entry the CLI's verdict and class", () => {
+  const bib = [
+    "@inproceedings{he_icml, title={Deep Residual Learning for Image Recognition},",
+    "  author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, booktitle={ICML}, year={2016}}",
+    "@article{fake, title={Quantum Gravitational Transformers for Protein Folding at Scale},",
+    "  author={Keller, Maria}, journal={Nature}, year={2023}}",
+  ].join("\n");
+  assert.deepEqual(cg.bibReferences(bib).map((r) => r.key), ["he_icml", "fake"]);
+  const names = ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"];
+  const work = {
+    source: "dblp", title: "Deep Residual Learning for Image Recognition",
+    authors: names.map((name) => ({ name })), published: { year: 2016 }, venue: "CVPR",
+  };
+  const absent = (service) => ({ service, route: "title", asked: "q", answer: { status: "not_here" } });
+  const report = {
+    requests: 4,
+    resolutions: [
+      { key: "he_icml", evidence: [{ service: "dblp", route: "title", asked: work.title, answer: { status: "hits", works: [work] } }],
+        outcome: { status: "found", work, via: "dblp" } },
+      { key: "fake", evidence: ["semantic_scholar", "openalex", "dblp"].map(absent), outcome: { status: "not_found" } },
+    ],
+  };
+  const online = cg.bibJudge(bib, report, "2026-12-05");
+  check((x) => x, [online.entries.map((e) => [e.key, e.line, e.verdict, e.class])], [
+    ["he_icml", 1, "hallucinated", "miscited"],
+    ["fake", 3, "hallucinated", "fabricated"],
+  ]);
+  assert.deepEqual(online.classes, { fabricated: 1, miscited: 1, retracted: 0, unverified: 0, valid: 0 });
+  checkThrows(cg.bibJudge, [bib, { requests: 0, resolutions: [] }, "2026-12-05"], "invalid_value", { field: "report" });
+});

@@ -12,7 +12,7 @@
 
 use super::check::{FileReport, OnlineEntry, OnlineReport};
 use super::parse::Bibliography;
-use super::verdict::{self, ReasonKind, Verdict};
+use super::verdict::{self, Class, ReasonKind};
 use crate::resolve::{self, Answer};
 use crate::works::{ApiErrorKind, Work};
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
@@ -79,12 +79,15 @@ impl Status {
 /// after every source answered gets it (the verdict rules give
 /// [`ReasonKind::PlausibleFabrication`] only then).
 pub fn status(entry: &OnlineEntry) -> Status {
-    match entry.verdict {
-        Verdict::Valid => Status::Matches,
-        Verdict::Uncertain => Status::Unchecked,
-        Verdict::Hallucinated => {
-            let record = entry.corrected.is_some()
-                || matches!(entry.outcome, "found" | "wrong_id")
+    match entry.class {
+        Class::Valid | Class::Retracted => Status::Matches,
+        Class::Unverified => Status::Unchecked,
+        Class::Miscited => Status::Differs,
+        Class::Fabricated => {
+            // The class says no record is the cited work; the status tells
+            // a search that found a record the entry borrows from, one that
+            // found nothing, and an entry judged on its face.
+            let record = matches!(entry.outcome, "found" | "wrong_id")
                 || entry.reasons.iter().any(|r| {
                     !matches!(
                         r.kind,
@@ -266,7 +269,7 @@ pub struct FixedBib {
 /// use citegate_core::bibtex::{check::OnlineReport, parse, report};
 /// let src = "% mine\n@misc{a, title={Old}}\n@misc{b, title={Kept}}\n";
 /// let bib = parse::parse(src);
-/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, requests: 0, from_cache: 0, entries: vec![] };
+/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, classes: Default::default(), requests: 0, from_cache: 0, entries: vec![] };
 /// let fixed = report::fixed_bib(src, &bib, &online);
 /// assert_eq!(fixed.text, src);
 /// ```

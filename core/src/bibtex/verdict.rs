@@ -56,6 +56,129 @@ impl Verdict {
     }
 }
 
+/// What a chair does with an entry: the verdict told apart by what the
+/// sources showed. [`Verdict`] stays the benchmark's three-way answer; the
+/// class says whether a hallucinated entry names no work at all
+/// (fabricated) or a real work with wrong fields (miscited), and whether an
+/// unchecked one could not be asked or is of a kind no index holds
+/// (unverified, with the reason saying which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// No such work: every source that could hold it answered, none has
+    /// it, or the entry itself shows it is made up (a future year, a
+    /// placeholder author).
+    Fabricated,
+    /// The work exists, and fields of the entry differ from its record
+    /// (the reasons name them; `corrected` is the entry rebuilt).
+    Miscited,
+    /// The work exists and has been retracted.
+    Retracted,
+    /// Not settled: a source could not be asked, or the entry is of a kind
+    /// no index we reach lists.
+    Unverified,
+    /// The work exists and the entry says what its record says.
+    Valid,
+}
+
+impl Class {
+    /// Every class, worst first (the order a triage list takes).
+    pub const ALL: [Class; 5] = [
+        Class::Fabricated,
+        Class::Retracted,
+        Class::Miscited,
+        Class::Unverified,
+        Class::Valid,
+    ];
+
+    /// The class's name as the JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Fabricated => "fabricated",
+            Class::Miscited => "miscited",
+            Class::Retracted => "retracted",
+            Class::Unverified => "unverified",
+            Class::Valid => "valid",
+        }
+    }
+
+    /// The class in a chair's words, for a badge, an annotation or a
+    /// summary line: what the class means and what to do about it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Class::Fabricated => "no such work: no source has it",
+            Class::Miscited => "a real work, cited with fields that differ from its record",
+            Class::Retracted => "a real work that has been retracted",
+            Class::Unverified => {
+                "not verified: a source could not be asked or lists no works of this kind"
+            }
+            Class::Valid => "a real work, cited as its record says",
+        }
+    }
+
+    /// The class of a verdict, in the one place it is decided: a valid or
+    /// uncertain verdict keeps its meaning; a hallucinated one is miscited
+    /// when a record is the cited work (the rules then rebuilt the entry
+    /// from it) and fabricated when none is.
+    fn of(verdict: Verdict, cited_work_found: bool) -> Class {
+        match verdict {
+            Verdict::Valid => Class::Valid,
+            Verdict::Uncertain => Class::Unverified,
+            Verdict::Hallucinated if cited_work_found => Class::Miscited,
+            Verdict::Hallucinated => Class::Fabricated,
+        }
+    }
+}
+
+/// How many entries fell in each class; every class is written, zeros
+/// included, so the JSON has one shape.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ClassCounts {
+    /// No such work.
+    pub fabricated: usize,
+    /// A real work with wrong fields.
+    pub miscited: usize,
+    /// A retracted work.
+    pub retracted: usize,
+    /// Not settled.
+    pub unverified: usize,
+    /// Matches its record.
+    pub valid: usize,
+}
+
+impl ClassCounts {
+    /// Counts one more entry of class `c`.
+    pub fn add(&mut self, c: Class) {
+        *self.slot(c) += 1;
+    }
+
+    /// The number of entries of class `c`.
+    pub fn get(mut self, c: Class) -> usize {
+        *self.slot(c)
+    }
+
+    fn slot(&mut self, c: Class) -> &mut usize {
+        match c {
+            Class::Fabricated => &mut self.fabricated,
+            Class::Miscited => &mut self.miscited,
+            Class::Retracted => &mut self.retracted,
+            Class::Unverified => &mut self.unverified,
+            Class::Valid => &mut self.valid,
+        }
+    }
+
+    /// `2 valid, 1 fabricated, …` in [`Class::ALL`] order, valid first.
+    pub fn describe(self) -> String {
+        let mut order = vec![Class::Valid];
+        order.extend(Class::ALL.into_iter().filter(|c| *c != Class::Valid));
+        order
+            .into_iter()
+            .map(|c| format!("{} {}", self.get(c), c.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// What is wrong with an entry: HALLMARK's types, plus `not_checked`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -107,6 +230,9 @@ pub struct Reason {
 pub struct EntryVerdict {
     /// Valid, hallucinated or uncertain.
     pub verdict: Verdict,
+    /// What a chair does with it: fabricated, miscited, retracted,
+    /// unverified or valid.
+    pub class: Class,
     /// Why; empty for a valid entry.
     pub reasons: Vec<Reason>,
     /// The entry rebuilt from the record, when the record is the cited work
@@ -324,10 +450,19 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     } else {
         Verdict::Hallucinated
     };
-    EntryVerdict {
-        verdict,
-        reasons,
-        corrected,
+    EntryVerdict::new(verdict, reasons, corrected)
+}
+
+impl EntryVerdict {
+    /// A verdict with its class. `corrected` is set exactly when a record
+    /// is the cited work and the entry misstates it.
+    fn new(verdict: Verdict, reasons: Vec<Reason>, corrected: Option<String>) -> EntryVerdict {
+        EntryVerdict {
+            verdict,
+            class: Class::of(verdict, corrected.is_some()),
+            reasons,
+            corrected,
+        }
     }
 }
 
@@ -347,11 +482,7 @@ fn uncertain(mut reasons: Vec<Reason>, findings: &Findings) -> EntryVerdict {
         )
     };
     reasons.push(reason(ReasonKind::NotChecked, message));
-    EntryVerdict {
-        verdict: Verdict::Uncertain,
-        reasons,
-        corrected: None,
-    }
+    EntryVerdict::new(Verdict::Uncertain, reasons, None)
 }
 
 fn reason(kind: ReasonKind, message: String) -> Reason {

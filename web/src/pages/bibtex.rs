@@ -466,6 +466,7 @@ impl BibtexState {
                     verdict: matching::verify(entry, &existence::from_resolution(r), m),
                     judged: verdict::EntryVerdict {
                         verdict: o.verdict,
+                        class: o.class,
                         reasons: o.reasons.clone(),
                         corrected: o.corrected.clone(),
                     },

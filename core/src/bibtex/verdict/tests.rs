@@ -219,3 +219,73 @@ fn messages_say_what_differs() {
         assert!(m.contains(expected), "{m}");
     }
 }
+
+/// One case of the class: the entry's fields, its id's answer, the hits,
+/// whether a source failed, and the class a chair sees.
+fn class_of(fields: &str, by_id: IdAnswer, hits: Vec<Work>, failed: bool) -> Class {
+    let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+    let findings = Findings {
+        by_id,
+        hits,
+        unanswered: if failed {
+            vec!["semantic scholar answered 500".into()]
+        } else {
+            Vec::new()
+        },
+    };
+    judge_findings(&bib.entries[0], &findings, today()).class
+}
+
+#[test]
+#[rustfmt::skip]
+fn a_fake_and_a_miscited_real_work_are_told_apart() {
+    let y = "booktitle = {CVPR}, year = 2016";
+    let cases = [
+        // The record is the cited work and agrees.
+        (f(TITLE, AUTHORS, y), NoId, vec![resnet()], false, Class::Valid),
+        // The work exists; a named field differs (venue, authors, DOI, year, a near title).
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], false, Class::Miscited),
+        (f(TITLE, "Kaiming He and Xiangyu Zhang", y), NoId, vec![resnet()], false, Class::Miscited),
+        (f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, booktitle = {CVPR}, year = 2016"), NotFound, vec![resnet()], false, Class::Miscited),
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2019"), NoId, vec![resnet()], false, Class::Miscited),
+        (f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, vec![resnet()], false, Class::Miscited),
+        // Miscited even with a source down: a record is the cited work.
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], true, Class::Miscited),
+        // No work is the cited one: every source answered and none has it,
+        // or the parts are borrowed from another paper.
+        (f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![resnet()], false, Class::Fabricated),
+        (f("Deep Residual Learning for Image Reconstruction", "Ada Lovelace and Alan Turing", y), NoId, vec![resnet()], false, Class::Fabricated),
+        (f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Class::Fabricated),
+        // The entry itself is not a published work (a year far ahead), whatever failed.
+        (f("Anything", "Ada Lovelace", "year = 2040"), NoId, vec![], true, Class::Fabricated),
+        // A source could not be asked and nothing matched: never fabricated.
+        (f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![], true, Class::Unverified),
+        (f("Quantum Graph Priors", "Ada Lovelace", "doi = {10.1/x}"), IdAnswer::Failed("crossref timed out".into()), vec![], false, Class::Unverified),
+        (f(TITLE, AUTHORS, y), NoId, vec![rec(TITLE, AUTHORS, 2016, "arXiv", "")], true, Class::Unverified),
+        ("year = 2016".to_string(), NoId, vec![], false, Class::Unverified),
+    ];
+    for (fields, by_id, hits, failed, expected) in cases {
+        assert_eq!(class_of(&fields, by_id, hits, failed), expected, "{fields}");
+    }
+}
+
+#[test]
+fn every_class_has_its_name_and_words() {
+    for c in Class::ALL {
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json, c.name(), "the JSON writes the name");
+        let w = c.words();
+        assert!(
+            !w.is_empty() && !w.ends_with('.') && w == w.to_lowercase(),
+            "{w}"
+        );
+    }
+    let mut n = ClassCounts::default();
+    n.add(Class::Fabricated);
+    n.add(Class::Valid);
+    n.add(Class::Valid);
+    assert_eq!(
+        n.describe(),
+        "2 valid, 1 fabricated, 0 retracted, 0 miscited, 0 unverified"
+    );
+}
