@@ -12,7 +12,7 @@
 
 use super::format::{self, CiteUse, Code, Finding, Severity};
 use super::matching::Mode;
-use super::parse::{Bibliography, Problem};
+use super::parse::{Bibliography, Entry, Problem};
 use super::verdict::{self, Class, ClassCounts, Reason, Verdict};
 use crate::cutoff::Date;
 use crate::resolve::{self, Answer, Outcome, Reference, Resolution, Route};
@@ -392,26 +392,33 @@ pub fn online_report(
         entries: Vec::new(),
     };
     for (entry, res) in bib.entries.iter().zip(&run.resolutions) {
-        let v = verdict::judge(entry, res, today);
-        match v.verdict {
+        let e = online_entry(entry, res, today);
+        match e.verdict {
             Verdict::Valid => online.valid += 1,
             Verdict::Hallucinated => online.hallucinated += 1,
             Verdict::Uncertain => online.uncertain += 1,
         }
-        online.classes.add(v.class);
-        online.entries.push(OnlineEntry {
-            key: entry.key.clone(),
-            line: entry.line,
-            verdict: v.verdict,
-            class: v.class,
-            reasons: v.reasons,
-            outcome: outcome_name(&res.outcome),
-            summary: res.outcome.describe(),
-            corrected: v.corrected,
-            evidence: evidence_of(res),
-        });
+        online.classes.add(e.class);
+        online.entries.push(e);
     }
     online
+}
+
+/// One entry of [`online_report`]: `entry` judged from its resolution on
+/// `today` (a page shows each entry with it as soon as it is decided).
+pub fn online_entry(entry: &Entry, res: &Resolution, today: Date) -> OnlineEntry {
+    let v = verdict::judge(entry, res, today);
+    OnlineEntry {
+        key: entry.key.clone(),
+        line: entry.line,
+        verdict: v.verdict,
+        class: v.class,
+        reasons: v.reasons,
+        outcome: outcome_name(&res.outcome),
+        summary: res.outcome.describe(),
+        corrected: v.corrected,
+        evidence: evidence_of(res),
+    }
 }
 
 #[cfg(test)]
