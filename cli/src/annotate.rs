@@ -108,31 +108,57 @@ pub struct Judged<'a> {
     pub entry: &'a OnlineEntry,
 }
 
-/// The annotation level of a class: an accusation is an error, an entry
-/// that could not be verified a warning.
+/// The GitHub annotation level of a class: an accusation is an error, an
+/// entry that could not be verified a warning, a valid entry under a notice
+/// (an expression of concern, a correction) a notice.
 fn class_level(c: Class) -> &'static str {
     match c {
         Class::Fabricated | Class::Miscited | Class::Retracted => "error",
-        Class::Unverified | Class::Valid => "warning",
+        Class::Unverified => "warning",
+        Class::Valid => "notice",
     }
 }
 
-/// An online verdict's message: the key, the class in words, the reasons.
-fn verdict_message(e: &OnlineEntry) -> String {
+/// Whether an online verdict is annotated: every entry that is not valid,
+/// and a valid one with a notice.
+pub fn annotated(e: &OnlineEntry) -> bool {
+    e.class != Class::Valid || !e.notices.is_empty()
+}
+
+/// An online verdict's message: the key, the class in words, the reasons
+/// and the notices.
+pub fn verdict_message(e: &OnlineEntry) -> String {
     let mut m = format!("{}: {}: {}", e.key, e.class.name(), e.class.words());
-    for r in &e.reasons {
+    for said in e
+        .reasons
+        .iter()
+        .map(|r| &r.message)
+        .chain(e.notices.iter().map(|n| &n.message))
+    {
         m.push_str("; ");
-        m.push_str(&r.message);
+        m.push_str(said);
     }
     m
 }
 
-/// One GitHub workflow command per entry that is not valid, at the entry's
+/// The SARIF rule of an annotated entry: its class, or for a valid entry
+/// the kind of its first notice (`expression_of_concern`, `correction`).
+fn verdict_rule(e: &OnlineEntry) -> String {
+    match (e.class, e.notices.first()) {
+        (Class::Valid, Some(n)) => serde_json::to_value(n.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        (c, _) => c.name().to_string(),
+    }
+}
+
+/// One GitHub workflow command per [`annotated`] entry, at the entry's
 /// line, titled with its class (`citegate fabricated`).
 pub fn verdict_lines(bib: &str, verdicts: &[OnlineEntry]) -> Vec<String> {
     verdicts
         .iter()
-        .filter(|e| e.class != Class::Valid)
+        .filter(|e| annotated(e))
         .map(|e| {
             format!(
                 "::{} file={},line={},title=citegate {}::{}",
@@ -158,18 +184,15 @@ fn code(f: &Finding) -> String {
 /// file and line, then one result per entry not found valid online (its
 /// `properties` give the class, the verdict and the key).
 pub fn sarif(bib: &str, findings: &[Finding], judged: &[Judged<'_>]) -> Value {
-    let judged: Vec<&Judged<'_>> = judged
-        .iter()
-        .filter(|j| j.entry.class != Class::Valid)
-        .collect();
+    let judged: Vec<&Judged<'_>> = judged.iter().filter(|j| annotated(j.entry)).collect();
     let mut rules: Vec<String> = findings.iter().map(code).collect();
-    rules.extend(judged.iter().map(|j| j.entry.class.name().to_string()));
+    rules.extend(judged.iter().map(|j| verdict_rule(j.entry)));
     rules.sort();
     rules.dedup();
     let verdicts = judged.iter().map(|j| {
         json!({
-            "ruleId": j.entry.class.name(),
-            "level": class_level(j.entry.class),
+            "ruleId": verdict_rule(j.entry),
+            "level": match class_level(j.entry.class) { "notice" => "note", l => l },
             "message": { "text": verdict_message(j.entry) },
             "locations": [{
                 "physicalLocation": {
@@ -181,6 +204,7 @@ pub fn sarif(bib: &str, findings: &[Finding], judged: &[Judged<'_>]) -> Value {
                 "class": j.entry.class,
                 "verdict": j.entry.verdict,
                 "key": j.entry.key,
+                "notices": j.entry.notices,
             },
         })
     });

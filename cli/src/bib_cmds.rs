@@ -10,7 +10,6 @@ use citegate_core::bibtex::check;
 use citegate_core::bibtex::format::Severity;
 use citegate_core::bibtex::matching::Mode;
 use citegate_core::bibtex::parse;
-use citegate_core::bibtex::verdict::Class;
 use citegate_core::cutoff::Date;
 use citegate_core::resolve;
 use citegate_core::tex;
@@ -259,7 +258,7 @@ fn print_text(report: &check::FileReport) {
         }
     }
     if let Some(o) = &report.online {
-        for e in o.entries.iter().filter(|e| e.class != Class::Valid) {
+        for e in o.entries.iter().filter(|e| crate::annotate::annotated(e)) {
             println!(
                 "{}:{}: {}: {}: {}",
                 report.bib,
@@ -271,6 +270,9 @@ fn print_text(report: &check::FileReport) {
             println!("    {}", e.summary);
             for r in &e.reasons {
                 println!("    {}", r.message);
+            }
+            for n in &e.notices {
+                println!("    {}", n.message);
             }
         }
     }

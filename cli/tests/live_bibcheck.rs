@@ -410,3 +410,92 @@ fn every_output_carries_the_class() {
         "{rules}"
     );
 }
+
+/// Wakefield et al. 1998, cited as published; Crossref and OpenAlex answer
+/// with the recorded retraction (core/tests/fixtures/api, PROVENANCE.md).
+const RETRACTED: &str = r#"@article{wakefield1998,
+  title = {Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children},
+  author = {Wakefield, A. J. and Murch, S. H. and Anthony, A. and Linnell, J. and Casson, D. M. and Malik, M. and Berelowitz, M. and Dhillon, A. P. and Thomson, M. A. and Harvey, P. and Valentine, A. and Davies, S. E. and Walker-Smith, J. A.},
+  journal = {The Lancet},
+  year = {1998},
+  doi = {10.1016/S0140-6736(97)11096-0}
+}
+"#;
+
+#[test]
+fn a_retracted_work_is_retracted_on_every_output() {
+    let server = world_server(world(), |hit, _| {
+        let t = hit.target.to_lowercase();
+        if !t.contains("11096") {
+            return None;
+        }
+        if t.starts_with("/crossref/") {
+            Some(Answer::ok(common::api_fixture(
+                "crossref/work_by_doi_retracted_wakefield.json",
+            )))
+        } else if t.starts_with("/openalex/") {
+            Some(Answer::ok(common::api_fixture(
+                "openalex/work_doi_retracted_wakefield.json",
+            )))
+        } else {
+            None
+        }
+    });
+    let dir = tempdir();
+    let bib = common::write(dir.path(), "refs.bib", RETRACTED);
+    let cache = dir.path().join("cache.json").display().to_string();
+    let out = |format: &[&str]| {
+        let mut args: Vec<String> = ["bibcheck", &bib, "--online", "--cache", &cache]
+            .iter()
+            .chain(format)
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(fast_world(&server));
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&a, &[])
+    };
+    let notice = "retraction notice 10.1016/s0140-6736(10)60175-4 of 2010-02-06 (https://doi.org/10.1016/s0140-6736(10)60175-4)";
+
+    let o = out(&["--json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a retracted citation fails CI: {}",
+        stderr(&o)
+    );
+    let e = &json_out(&o)["online"]["entries"][0];
+    assert_eq!(
+        (e["verdict"].as_str(), e["class"].as_str()),
+        (Some("valid"), Some("retracted")),
+        "{e}"
+    );
+    assert_eq!(e["notices"][0]["kind"], "retraction", "{e}");
+    assert_eq!(e["notices"][0]["date"], "2010-02-06", "{e}");
+    assert_eq!(e["notices"][1]["kind"], "correction", "{e}");
+
+    let text = common::stdout(&out(&[]));
+    assert!(
+        text.contains("refs.bib:1: wakefield1998: retracted: a real work that has been retracted"),
+        "{text}"
+    );
+    assert!(text.contains(notice), "{text}");
+
+    let gh = common::stdout(&out(&["--format", "github"]));
+    assert!(
+        gh.starts_with("::error file=")
+            && gh.contains(",line=1,title=citegate retracted::wakefield1998: retracted"),
+        "{gh}"
+    );
+
+    let log = json_out(&out(&["--format", "sarif"]));
+    let r = &log["runs"][0]["results"][0];
+    assert_eq!(
+        (r["ruleId"].as_str(), r["level"].as_str()),
+        (Some("retracted"), Some("error")),
+        "{r}"
+    );
+    assert!(
+        r["message"]["text"].as_str().unwrap_or("").contains(notice),
+        "{r}"
+    );
+}

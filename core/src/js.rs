@@ -148,6 +148,15 @@ export interface Work {
   authors: Array<{ name: string; [field: string]: unknown }>;
   published?: { year: number; month?: number | null; day?: number | null };
   venue?: string; abstract?: string; citation_count?: number; type?: string;
+  /** Notices about this work (Crossref `updated-by`, OpenAlex `is_retracted`). */
+  updated_by?: Notice[];
+  /** When this record is itself a notice: the works it updates (Crossref `update-to`). */
+  update_to?: Notice[];
+}
+export type NoticeKind = "retraction" | "expression_of_concern" | "correction";
+export interface Notice {
+  kind: NoticeKind; doi?: string; date?: { year: number; month?: number | null; day?: number | null };
+  source?: string;
 }
 export interface ApiError { service: Service; status: number; kind: string; message: string }
 export interface Page { works: Work[]; total: number | null; missing: number[] }
@@ -232,6 +241,8 @@ export interface OnlineEntry {
   class: VerdictClass;
   reasons: Array<{ kind: ReasonKind; message: string }>;
   outcome: "found" | "wrong_id" | "not_found" | "unverified"; summary: string; corrected?: string;
+  /** Retractions, expressions of concern, corrections of the cited work. */
+  notices?: Array<{ kind: NoticeKind; doi?: string; date?: string; link?: string; source?: string; message: string }>;
   evidence: Array<{ source: string; route: "doi" | "arxiv" | "title"; asked: string;
     answered: "found" | "hits" | "not_here" | "failed"; records: Work[]; error?: ApiError }>;
 }

@@ -310,3 +310,18 @@ test("bibJudge gives each entry the CLI's verdict and class", () => {
   assert.deepEqual(online.classes, { fabricated: 1, miscited: 1, retracted: 0, unverified: 0, valid: 0 });
   checkThrows(cg.bibJudge, [bib, { requests: 0, resolutions: [] }, "2026-12-05"], "invalid_value", { field: "report" });
 });
+
+test("bibJudge calls the recorded retracted work retracted, with its notice", () => {
+  const bib = "@article{wakefield1998, title={Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children},"
+    + " author={Wakefield, A. J. and Murch, S. H. and Anthony, A. and Linnell, J. and Casson, D. M. and Malik, M. and Berelowitz, M. and Dhillon, A. P."
+    + " and Thomson, M. A. and Harvey, P. and Valentine, A. and Davies, S. E. and Walker-Smith, J. A.}, journal={The Lancet}, year={1998},"
+    + " doi={10.1016/S0140-6736(97)11096-0}}";
+  const work = cg.parseResponse("crossref", 200, read("api/crossref/work_by_doi_retracted_wakefield.json")).works[0];
+  assert.equal(work.updated_by[1].kind, "retraction");
+  const report = { requests: 1, resolutions: [{ key: "wakefield1998",
+    evidence: [{ service: "crossref", route: "doi", asked: "10.1016/S0140-6736(97)11096-0", answer: { status: "found", work } }],
+    outcome: { status: "found", work, via: "crossref" } }] };
+  const [e] = cg.bibJudge(bib, report, "2026-12-05").entries;
+  check((x) => x, [[e.verdict, e.class, e.notices[0].kind, e.notices[0].doi, e.notices[0].date]],
+    ["valid", "retracted", "retraction", "10.1016/s0140-6736(10)60175-4", "2010-02-06"]);
+});

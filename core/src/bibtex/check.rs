@@ -13,7 +13,7 @@
 use super::format::{self, CiteUse, Code, Finding, Severity};
 use super::matching::Mode;
 use super::parse::{Bibliography, Entry, Problem};
-use super::verdict::{self, Class, ClassCounts, Reason, Verdict};
+use super::verdict::{self, Class, ClassCounts, NoticeNote, Reason, Verdict};
 use crate::cutoff::Date;
 use crate::resolve::{self, Answer, Outcome, Reference, Resolution, Route};
 use crate::tex::Project;
@@ -313,8 +313,25 @@ pub struct OnlineEntry {
     /// The entry rebuilt from its record, when it misstates it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<String>,
+    /// Retractions, expressions of concern and corrections of the cited
+    /// work, each with its DOI, date and link.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeNote>,
     /// What each source answered.
     pub evidence: Vec<SourceEvidence>,
+}
+
+impl OnlineEntry {
+    /// The verdict part of the entry, as [`verdict::judge`] gave it.
+    pub fn judged(&self) -> verdict::EntryVerdict {
+        verdict::EntryVerdict {
+            verdict: self.verdict,
+            class: self.class,
+            reasons: self.reasons.clone(),
+            corrected: self.corrected.clone(),
+            notices: self.notices.clone(),
+        }
+    }
 }
 
 /// What one source answered about one entry.
@@ -417,6 +434,7 @@ pub fn online_entry(entry: &Entry, res: &Resolution, today: Date) -> OnlineEntry
         outcome: outcome_name(&res.outcome),
         summary: res.outcome.describe(),
         corrected: v.corrected,
+        notices: v.notices,
         evidence: evidence_of(res),
     }
 }

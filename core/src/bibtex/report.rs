@@ -24,6 +24,8 @@ use serde::Serialize;
 pub enum Status {
     /// Every source that answered agrees: no index has the work.
     NotFound,
+    /// The cited work has been retracted.
+    Retracted,
     /// A record is the cited work, but the entry misstates it.
     Differs,
     /// Nothing was found against it, yet the entry itself is implausible
@@ -37,8 +39,9 @@ pub enum Status {
 
 impl Status {
     /// Every status, worst first (the order of the chart and of a sort).
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 6] = [
         Status::NotFound,
+        Status::Retracted,
         Status::Differs,
         Status::Doubtful,
         Status::Unchecked,
@@ -49,6 +52,7 @@ impl Status {
     pub fn label(self) -> &'static str {
         match self {
             Status::NotFound => "not found anywhere",
+            Status::Retracted => "retracted",
             Status::Differs => "found but differs",
             Status::Doubtful => "doubtful on its face",
             Status::Unchecked => "could not check",
@@ -60,6 +64,7 @@ impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::NotFound => "not_found",
+            Status::Retracted => "retracted",
             Status::Differs => "differs",
             Status::Doubtful => "doubtful",
             Status::Unchecked => "unchecked",
@@ -80,7 +85,8 @@ impl Status {
 /// [`ReasonKind::PlausibleFabrication`] only then).
 pub fn status(entry: &OnlineEntry) -> Status {
     match entry.class {
-        Class::Valid | Class::Retracted => Status::Matches,
+        Class::Retracted => Status::Retracted,
+        Class::Valid => Status::Matches,
         Class::Unverified => Status::Unchecked,
         Class::Miscited => Status::Differs,
         Class::Fabricated => {
@@ -137,6 +143,11 @@ const PATH: &AsciiSet = &CONTROLS
     .add(b'\\')
     .add(b'^')
     .add(b'|');
+
+/// The address of a DOI's page (`https://doi.org/…`, the DOI percent-encoded).
+pub fn doi_url(doi: &str) -> Option<String> {
+    link("DOI", "https://doi.org/", doi).map(|l| l.url)
+}
 
 fn link(source: &'static str, base: &str, id: &str) -> Option<Link> {
     let id = id.trim();

@@ -30,7 +30,7 @@ use crate::cutoff::Date;
 use crate::names::{self, Person};
 use crate::resolve::{Answer, Outcome, Resolution, Route};
 use crate::title;
-use crate::works::Work;
+use crate::works::{Notice, NoticeKind, Work};
 use serde::Serialize;
 
 /// The verdict on one entry.
@@ -72,7 +72,8 @@ pub enum Class {
     /// The work exists, and fields of the entry differ from its record
     /// (the reasons name them; `corrected` is the entry rebuilt).
     Miscited,
-    /// The work exists and has been retracted.
+    /// The work exists and has been retracted (the verdict's `notices`
+    /// give the notice's DOI, date and link).
     Retracted,
     /// Not settled: a source could not be asked, or the entry is of a kind
     /// no index we reach lists.
@@ -120,8 +121,13 @@ impl Class {
     /// uncertain verdict keeps its meaning; a hallucinated one is miscited
     /// when a record is the cited work (the rules then rebuilt the entry
     /// from it) and fabricated when none is.
-    fn of(verdict: Verdict, cited_work_found: bool) -> Class {
+    ///
+    /// A retraction of the cited work outranks the rest: whatever else is
+    /// right or wrong with the entry, a chair must know it cites a
+    /// retracted work.
+    fn of(verdict: Verdict, cited_work_found: bool, retracted: bool) -> Class {
         match verdict {
+            _ if retracted => Class::Retracted,
             Verdict::Valid => Class::Valid,
             Verdict::Uncertain => Class::Unverified,
             Verdict::Hallucinated if cited_work_found => Class::Miscited,
@@ -239,6 +245,90 @@ pub struct EntryVerdict {
     /// and the entry misstates it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<String>,
+    /// Editorial notices about the cited work: a retraction, an expression
+    /// of concern, a correction.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeNote>,
+}
+
+/// An editorial notice about the cited work, for people: what it is, its
+/// DOI, date and link, and a sentence saying so.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NoticeNote {
+    /// Retraction, expression of concern or correction.
+    pub kind: NoticeKind,
+    /// The notice's DOI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doi: Option<String>,
+    /// When it was issued (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The notice's page (its DOI's address).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// Who recorded it (`retraction-watch`, `publisher`, `openalex`, `title`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The notice in a sentence.
+    pub message: String,
+}
+
+impl NoticeNote {
+    fn of(n: &Notice) -> NoticeNote {
+        let date = n.date.map(|d| match (d.month, d.day) {
+            (Some(m), Some(day)) => format!("{:04}-{m:02}-{day:02}", d.year),
+            (Some(m), None) => format!("{:04}-{m:02}", d.year),
+            _ => format!("{:04}", d.year),
+        });
+        let link = n.doi.as_deref().and_then(super::report::doi_url);
+        let what = match n.kind {
+            NoticeKind::Retraction => "the work has been retracted",
+            NoticeKind::ExpressionOfConcern => {
+                "the publisher has issued an expression of concern about the work (it is not retracted)"
+            }
+            NoticeKind::Correction => "the work has been corrected (it is not retracted)",
+        };
+        let mut said = match &n.doi {
+            Some(d) => format!("{} notice {d}", n.kind.label()),
+            None => match n.source.as_deref() {
+                Some("title") => "the record's title says so".to_string(),
+                Some(s) => format!("recorded by {s}"),
+                None => "recorded by an index".to_string(),
+            },
+        };
+        if let Some(d) = &date {
+            said.push_str(&format!(" of {d}"));
+        }
+        if let Some(l) = &link {
+            said.push_str(&format!(" ({l})"));
+        }
+        NoticeNote {
+            kind: n.kind,
+            doi: n.doi.clone(),
+            date,
+            link,
+            source: n.source.clone(),
+            message: format!("{what}: {said}"),
+        }
+    }
+}
+
+/// The notices of the records that are the cited work, retractions first,
+/// one per kind and DOI; a notice without a DOI only when no notice of its
+/// kind has one.
+fn notices_of(records: &[&Work]) -> Vec<NoticeNote> {
+    let mut all: Vec<&Notice> = records.iter().flat_map(|w| &w.updated_by).collect();
+    all.sort_by_key(|n| (n.kind != NoticeKind::Retraction, n.doi.is_none()));
+    let mut kept: Vec<&Notice> = Vec::new();
+    for n in all {
+        let dup = kept
+            .iter()
+            .any(|k| k.same_as(n) || (k.kind == n.kind && n.doi.is_none()));
+        if !dup {
+            kept.push(n);
+        }
+    }
+    kept.into_iter().map(NoticeNote::of).collect()
 }
 
 /// What looking up the entry's own id (DOI or arXiv id) gave.
@@ -379,6 +469,9 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
         None => Vec::new(),
     };
 
+    // The records that are the cited work: every record with its title,
+    // or the near-titled one the rules rebuild the entry from.
+    let mut cited_work: Vec<&Work> = matched.clone();
     if let Some(&record) = matched.first() {
         // Prefer the record that agrees on authors (an index may hold a
         // namesake paper); then check everything against the matched set.
@@ -420,6 +513,9 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
             &mut corrected,
             entry,
         );
+        if corrected.is_some() {
+            cited_work.extend(nearest.map(|(_, w)| w));
+        }
         if !positive && reasons.is_empty() {
             if findings.unanswered.is_empty() && !matches!(findings.by_id, IdAnswer::Failed(_)) {
                 let near = nearest
@@ -450,18 +546,26 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     } else {
         Verdict::Hallucinated
     };
-    EntryVerdict::new(verdict, reasons, corrected)
+    EntryVerdict::new(verdict, reasons, corrected, notices_of(&cited_work))
 }
 
 impl EntryVerdict {
     /// A verdict with its class. `corrected` is set exactly when a record
-    /// is the cited work and the entry misstates it.
-    fn new(verdict: Verdict, reasons: Vec<Reason>, corrected: Option<String>) -> EntryVerdict {
+    /// is the cited work and the entry misstates it; `notices` are the
+    /// cited work's.
+    fn new(
+        verdict: Verdict,
+        reasons: Vec<Reason>,
+        corrected: Option<String>,
+        notices: Vec<NoticeNote>,
+    ) -> EntryVerdict {
+        let retracted = notices.iter().any(|n| n.kind == NoticeKind::Retraction);
         EntryVerdict {
             verdict,
-            class: Class::of(verdict, corrected.is_some()),
+            class: Class::of(verdict, corrected.is_some(), retracted),
             reasons,
             corrected,
+            notices,
         }
     }
 }
@@ -482,7 +586,7 @@ fn uncertain(mut reasons: Vec<Reason>, findings: &Findings) -> EntryVerdict {
         )
     };
     reasons.push(reason(ReasonKind::NotChecked, message));
-    EntryVerdict::new(Verdict::Uncertain, reasons, None)
+    EntryVerdict::new(Verdict::Uncertain, reasons, None, Vec::new())
 }
 
 fn reason(kind: ReasonKind, message: String) -> Reason {

@@ -1,6 +1,6 @@
 use super::*;
 use crate::bibtex::parse::parse;
-use crate::works::{Author, PubDate, Service};
+use crate::works::{Author, Notice, NoticeKind, PubDate, Service};
 
 const TITLE: &str = "Deep Residual Learning for Image Recognition";
 const AUTHORS: &str = "Kaiming He and Xiangyu Zhang and Shaoqing Ren and Jian Sun";
@@ -288,4 +288,128 @@ fn every_class_has_its_name_and_words() {
         n.describe(),
         "2 valid, 1 fabricated, 0 retracted, 0 miscited, 0 unverified"
     );
+}
+
+fn notice(kind: NoticeKind, doi: Option<&str>) -> Notice {
+    Notice {
+        kind,
+        doi: doi.map(str::to_string),
+        date: Some(PubDate {
+            year: 2010,
+            month: Some(2),
+            day: Some(6),
+        }),
+        source: Some("retraction-watch".into()),
+    }
+}
+
+/// ResNet's record with these notices.
+fn resnet_with(notices: Vec<Notice>) -> Work {
+    let mut w = resnet();
+    w.updated_by = notices;
+    w
+}
+
+#[test]
+#[rustfmt::skip]
+fn a_retraction_of_the_cited_work_is_its_class() {
+    use NoticeKind::{Correction, ExpressionOfConcern, Retraction};
+    let y = "booktitle = {CVPR}, year = 2016";
+    let retracted = || resnet_with(vec![notice(Retraction, Some("10.1/notice"))]);
+    let cases = [
+        // Cited as its record says: valid for the benchmark, retracted for a chair.
+        (f(TITLE, AUTHORS, y), vec![retracted()], Valid, Class::Retracted),
+        // Retraction outranks a wrong field.
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), vec![retracted()], Hallucinated, Class::Retracted),
+        // Any record of the work that knows of the retraction decides.
+        (f(TITLE, AUTHORS, y), vec![resnet(), retracted()], Valid, Class::Retracted),
+        // Near-titled with its authors: the record is the cited work.
+        (f("Deep Residual Learning towards Image Recognition", AUTHORS, y), vec![retracted()], Hallucinated, Class::Retracted),
+        // An expression of concern or a correction is not a retraction.
+        (f(TITLE, AUTHORS, y), vec![resnet_with(vec![notice(ExpressionOfConcern, Some("10.1/eoc"))])], Valid, Class::Valid),
+        (f(TITLE, AUTHORS, y), vec![resnet_with(vec![notice(Correction, Some("10.1/c"))])], Valid, Class::Valid),
+        // A retracted paper that is not the cited one says nothing about the entry.
+        (f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), vec![retracted()], Hallucinated, Class::Fabricated),
+    ];
+    for (fields, hits, verdict, class) in cases {
+        let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+        let fnd = Findings { by_id: NoId, hits, unanswered: vec![] };
+        let v = judge_findings(&bib.entries[0], &fnd, today());
+        assert_eq!((v.verdict, v.class), (verdict, class), "{fields}: {v:?}");
+    }
+}
+
+#[test]
+fn notices_in_words_with_doi_date_and_link() {
+    use NoticeKind::{Correction, ExpressionOfConcern, Retraction};
+    let messages = |notices: Vec<Notice>| {
+        let bib = parse(&format!(
+            "@inproceedings{{k, {}}}",
+            f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2016")
+        ));
+        let fnd = Findings {
+            by_id: NoId,
+            hits: vec![resnet_with(notices)],
+            unanswered: vec![],
+        };
+        judge_findings(&bib.entries[0], &fnd, today())
+            .notices
+            .into_iter()
+            .map(|n| n.message)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        messages(vec![
+            notice(Correction, Some("10.1/c")),
+            notice(Retraction, Some("10.1016/s0140-6736(10)60175-4")),
+        ]),
+        [
+            "the work has been retracted: retraction notice 10.1016/s0140-6736(10)60175-4 of 2010-02-06 (https://doi.org/10.1016/s0140-6736(10)60175-4)",
+            "the work has been corrected (it is not retracted): correction notice 10.1/c of 2010-02-06 (https://doi.org/10.1/c)",
+        ]
+    );
+    // OpenAlex's flag alone: said, with who recorded it; a flag beside a
+    // notice with a DOI is the same retraction.
+    let flag = Notice {
+        kind: Retraction,
+        doi: None,
+        date: None,
+        source: Some("openalex".into()),
+    };
+    assert_eq!(
+        messages(vec![flag.clone()]),
+        ["the work has been retracted: recorded by openalex"]
+    );
+    assert_eq!(
+        messages(vec![flag, notice(Retraction, Some("10.1/r"))]).len(),
+        1
+    );
+    assert!(messages(vec![notice(ExpressionOfConcern, None)])[0]
+        .starts_with("the publisher has issued an expression of concern about the work (it is not retracted)"));
+}
+
+#[test]
+fn the_recorded_retraction_is_retracted() {
+    let body = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/api/crossref/work_by_doi_retracted_wakefield.json"
+    ))
+    .unwrap();
+    let record = crate::works::parse_response(Service::Crossref, 200, &body)
+        .unwrap()
+        .works
+        .remove(0);
+    let bib = parse(
+        "@article{wakefield1998, title = {Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children}, author = {Wakefield, A. J. and Murch, S. H. and Anthony, A. and Linnell, J. and Casson, D. M. and Malik, M. and Berelowitz, M. and Dhillon, A. P. and Thomson, M. A. and Harvey, P. and Valentine, A. and Davies, S. E. and Walker-Smith, J. A.}, journal = {The Lancet}, year = {1998}, doi = {10.1016/S0140-6736(97)11096-0}}",
+    );
+    let fnd = Findings {
+        by_id: Found(Box::new(record)),
+        hits: vec![],
+        unanswered: vec![],
+    };
+    let v = judge_findings(&bib.entries[0], &fnd, today());
+    assert_eq!((v.verdict, v.class), (Valid, Class::Retracted), "{v:?}");
+    let kinds: Vec<NoticeKind> = v.notices.iter().map(|n| n.kind).collect();
+    assert_eq!(kinds, [NoticeKind::Retraction, NoticeKind::Correction]);
+    assert_eq!(v.notices[0].date.as_deref(), Some("2010-02-06"));
 }
