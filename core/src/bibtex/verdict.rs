@@ -441,14 +441,21 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     let mut corrected = None;
 
     if let Some(y) = cited.year {
-        if y > today.year() {
+        // Next year's is an accepted paper's year when the entry names
+        // where it appears (layer 1's year rule, format::latest_year).
+        let latest = if cited.venue.is_some() {
+            super::format::latest_year(today.year())
+        } else {
+            today.year()
+        };
+        if y > latest {
             reasons.push(reason(
                 ReasonKind::FutureDate,
                 format!("the year {y} is after today ({today})"),
             ));
         }
     }
-    if let Some(p) = placeholder(&cited.authors) {
+    if let Some(p) = placeholder(&cited.authors).filter(|_| !under_review(entry)) {
         reasons.push(reason(
             ReasonKind::PlaceholderAuthors,
             format!("“{p}” is a placeholder, not an author"),
@@ -517,7 +524,16 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
             cited_work.extend(nearest.map(|(_, w)| w));
         }
         if !positive && reasons.is_empty() {
-            if findings.unanswered.is_empty() && !matches!(findings.by_id, IdAnswer::Failed(_)) {
+            if let Some(kind) = unindexed_kind(entry) {
+                // Absence from indexes that do not list such works is no
+                // evidence: the entry stays unverified, in those words.
+                reasons.push(reason(
+                    ReasonKind::NotChecked,
+                    format!("no index we can reach lists {kind}, so no source having this one says nothing about whether it exists"),
+                ));
+            } else if findings.unanswered.is_empty()
+                && !matches!(findings.by_id, IdAnswer::Failed(_))
+            {
                 let near = nearest
                     .filter(|(r, _)| *r >= 60.0)
                     .map(|(_, w)| format!("; the nearest record is “{}”", w.title))
@@ -666,6 +682,53 @@ pub fn title_diff(ours: &str, theirs: &str) -> (Vec<String>, Vec<String>) {
         }
     }
     (only_a, only_b)
+}
+
+/// The works an entry's kind names when no index we reach lists them
+/// (theses, technical reports, software, web pages, standards, manuals,
+/// papers under review):
+/// the words the unverified reason uses. A `@misc` is a web page when it
+/// has a URL and neither a DOI nor a journal or proceedings.
+fn unindexed_kind(entry: &Entry) -> Option<&'static str> {
+    if under_review(entry) {
+        return Some("papers under review");
+    }
+    match entry.kind.as_str() {
+        "phdthesis" | "mastersthesis" | "thesis" => Some("theses"),
+        "techreport" | "report" => Some("technical reports"),
+        "software" | "softwareversion" | "softwaremodule" | "codefragment" => Some("software"),
+        "online" | "www" | "electronic" | "webpage" => Some("web pages"),
+        "standard" => Some("standards"),
+        "manual" => Some("manuals"),
+        "misc" => {
+            let url = entry.has("url")
+                || entry
+                    .get("howpublished")
+                    .is_some_and(|h| h.contains("\\url") || h.contains("http"));
+            let published = ["doi", "journal", "booktitle"].iter().any(|f| entry.has(f));
+            (url && !published).then_some("web pages")
+        }
+        _ => None,
+    }
+}
+
+/// Whether the entry is a paper under review (OpenReview, "under
+/// review"), whose author list is `Anonymous` by design.
+fn under_review(entry: &Entry) -> bool {
+    [
+        "url",
+        "howpublished",
+        "note",
+        "booktitle",
+        "journal",
+        "publisher",
+    ]
+    .iter()
+    .filter_map(|f| entry.get(f))
+    .any(|v| {
+        let v = v.to_lowercase();
+        v.contains("openreview") || v.contains("under review") || v.contains("anonymous submission")
+    })
 }
 
 /// Names that are placeholders, not people.

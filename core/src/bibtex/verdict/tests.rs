@@ -413,3 +413,60 @@ fn the_recorded_retraction_is_retracted() {
     assert_eq!(kinds, [NoticeKind::Retraction, NoticeKind::Correction]);
     assert_eq!(v.notices[0].date.as_deref(), Some("2010-02-06"));
 }
+
+/// The verdict on a whole entry (`@kind{k, …}`) that no index has: every
+/// source answered with ResNet's record only.
+fn unfound(bib: &str) -> EntryVerdict {
+    let bib = parse(bib);
+    let fnd = Findings {
+        by_id: NoId,
+        hits: vec![resnet()],
+        unanswered: vec![],
+    };
+    judge_findings(&bib.entries[0], &fnd, today())
+}
+
+#[test]
+#[rustfmt::skip]
+fn works_no_index_lists_are_unverified_never_fabricated() {
+    let t = "title = {On Sparse Priors for Glacier Flow}, author = {Ada Lovelace}, year = {2019}";
+    let cases = [
+        (format!("@phdthesis{{k, {t}, school = {{ETH Zurich}}}}"), Class::Unverified, Some("no index we can reach lists theses")),
+        (format!("@mastersthesis{{k, {t}, school = {{TU Delft}}}}"), Class::Unverified, Some("lists theses")),
+        (format!("@techreport{{k, {t}, institution = {{NASA}}}}"), Class::Unverified, Some("lists technical reports")),
+        (format!("@software{{k, {t}, url = {{https://github.com/x/y}}}}"), Class::Unverified, Some("lists software")),
+        (format!("@online{{k, {t}, url = {{https://example.org/post}}}}"), Class::Unverified, Some("lists web pages")),
+        (format!("@misc{{k, {t}, howpublished = {{\\url{{https://example.org/post}}}}}}"), Class::Unverified, Some("lists web pages")),
+        (format!("@standard{{k, {t}, organization = {{ISO}}}}"), Class::Unverified, Some("lists standards")),
+        (format!("@manual{{k, {t}}}"), Class::Unverified, Some("lists manuals")),
+        (format!("@article{{k, {t}, journal = {{Under review at TMLR}}}}"), Class::Unverified, Some("lists papers under review")),
+        // A @misc with a venue or a DOI, or with no URL, is a paper an index should hold.
+        (format!("@misc{{k, {t}, url = {{https://example.org}}, journal = {{Nature}}}}"), Class::Fabricated, None),
+        (format!("@misc{{k, {t}}}"), Class::Fabricated, None),
+        (format!("@article{{k, {t}, journal = {{Nature}}}}"), Class::Fabricated, None),
+    ];
+    for (bib, class, words) in cases {
+        let v = unfound(&bib);
+        assert_eq!(v.class, class, "{bib}: {v:?}");
+        if let Some(w) = words {
+            assert_eq!(v.reasons.len(), 1, "{bib}: {v:?}");
+            assert!(v.reasons[0].message.contains(w), "{bib}: {v:?}");
+        }
+    }
+}
+
+#[test]
+#[rustfmt::skip]
+fn next_years_accepted_paper_and_an_anonymous_submission_are_not_fakes() {
+    // Today is 2026-12-03: next year's conference paper, named with its venue, is no future date.
+    let first = |fields: &str| unfound(&format!("@inproceedings{{k, {fields}}}")).reasons.first().map(|r| r.kind);
+    let t = "title = {On Sparse Priors for Glacier Flow}, author = {Ada Lovelace}";
+    assert_eq!(first(&format!("{t}, booktitle = {{AAAI}}, year = 2027")), Some(PlausibleFabrication));
+    assert_eq!(first(&format!("{t}, year = 2027")), Some(FutureDate));
+    assert_eq!(first(&format!("{t}, booktitle = {{AAAI}}, year = 2028")), Some(FutureDate));
+    // `Anonymous` on a paper under review is no placeholder; elsewhere it is.
+    let anon = "title = {On Sparse Priors for Glacier Flow}, author = {Anonymous}, year = 2026";
+    let v = unfound(&format!("@misc{{k, {anon}, url = {{https://openreview.net/forum?id=abc}}}}"));
+    assert_eq!((v.class, v.reasons[0].kind), (Class::Unverified, NotChecked), "{v:?}");
+    assert_eq!(first(&format!("{anon}, booktitle = {{ICLR}}")), Some(PlaceholderAuthors));
+}
