@@ -145,11 +145,7 @@ fn row_of(entry: &Entry, r: &Resolution, o: &check::OnlineEntry, mode: Mode, dow
             sources_of(r)
         },
         verdict: matching::verify(entry, &existence::from_resolution(r), mode),
-        judged: verdict::EntryVerdict {
-            verdict: o.verdict,
-            reasons: o.reasons.clone(),
-            corrected: o.corrected.clone(),
-        },
+        judged: o.judged(),
         check: report::status(o),
         links: report::links(o, entry.get("title")),
     }
