@@ -304,6 +304,10 @@ pub struct OnlineEntry {
     pub corrected: Option<String>,
     /// What each source answered.
     pub evidence: Vec<SourceEvidence>,
+    /// The reference as the paper printed it, when it was read from a
+    /// paper's text ([`crate::paper`]) rather than a `.bib`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
 }
 
 /// What one source answered about one entry.
@@ -394,6 +398,7 @@ pub fn online_report(
             summary: res.outcome.describe(),
             corrected: v.corrected,
             evidence: evidence_of(res),
+            raw: None,
         });
     }
     online

@@ -20,6 +20,7 @@
 //! fields were found, each with a confidence.
 
 pub mod bbl;
+pub mod check;
 pub mod fields;
 pub mod plain;
 #[cfg(test)]
@@ -270,13 +271,20 @@ pub struct PaperRefs {
     /// What could not be read (a broken `.bib` entry, an unclosed
     /// environment); the references read are kept.
     pub problems: Vec<Error>,
+    /// The file as read, when it was a bibliography file: its entries are
+    /// checked as written, not as rebuilt from the references.
+    #[serde(skip)]
+    pub source_bibliography: Option<Bibliography>,
 }
 
 impl PaperRefs {
-    /// The references as one bibliography, each an entry keyed by its own
-    /// key or `ref<N>` (1-based), in order, so the `.bib` checks and the
+    /// The references as one bibliography (a bibliography file as read),
+    /// each an entry keyed by its own key or `ref<N>` (1-based), in order, so the `.bib` checks and the
     /// verification engine run on it unchanged.
     pub fn bibliography(&self) -> Bibliography {
+        if let Some(bib) = &self.source_bibliography {
+            return bib.clone();
+        }
         let mut bib = Bibliography::default();
         let mut seen = std::collections::HashSet::new();
         for (i, r) in self.references.iter().enumerate() {
@@ -337,7 +345,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
             file: name.to_string(),
             format,
             references: bib.entries.iter().map(from_entry).collect(),
-            problems: bib.problems.into_iter().map(|p| p.error).collect(),
+            problems: bib.problems.iter().map(|p| p.error.clone()).collect(),
+            source_bibliography: Some(bib),
         });
     }
     let text = crate::text::decode(bytes).map_err(|e| e.in_file(name))?;
@@ -364,6 +373,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
             .into_iter()
             .map(|e: Error| e.in_file(name))
             .collect(),
+        source_bibliography: None,
     })
 }
 

@@ -185,3 +185,91 @@ fn a_reference_becomes_a_parsed_entry_the_engine_reads() {
         Some("10.5555/3295222.3295349")
     );
 }
+
+/// Drives a resolver run in which every service knows nothing.
+fn run_empty(refs: Vec<crate::resolve::Reference>) -> crate::resolve::Report {
+    use crate::resolve::{Next, Options, Reply, Run, Surface};
+    use crate::works::{request::Endpoints, Service};
+    let mut run = Run::new(refs, Options::new(Endpoints::public(), Surface::Browser));
+    let mut now = 0.0;
+    loop {
+        match run.next(now) {
+            Next::Send(out) => {
+                for o in out {
+                    let body = match o.request.service {
+                        Service::SemanticScholar => r#"{"total":0,"data":[]}"#,
+                        Service::OpenAlex => r#"{"meta":{"count":0},"results":[]}"#,
+                        _ => r#"{"message-type":"work-list","message":{"items":[]}}"#,
+                    };
+                    run.answer(
+                        o.id,
+                        Reply {
+                            status: 200,
+                            body: body.into(),
+                            ..Reply::default()
+                        },
+                        now,
+                    );
+                }
+            }
+            Next::WaitUntil(t) => now = t,
+            Next::AwaitReplies | Next::Done => break,
+        }
+    }
+    run.report()
+}
+
+#[test]
+fn check_report_carries_each_references_raw_text() {
+    let text = "[1] A. Smith. A first title of a paper. In VLDB, 1999.\n[2] B. Jones. A second title of a paper. 2001.\n";
+    let refs = read("list.txt", text.as_bytes()).unwrap();
+    let offline = check::offline_report(&refs, 2026);
+    assert_eq!(offline.entries, 2);
+    assert!(
+        offline.findings.is_empty(),
+        "no BibTeX format rules for printed references: {:?}",
+        offline.findings
+    );
+    let run = run_empty(check::references(&refs));
+    let online = check::online_report(
+        &refs,
+        &run,
+        crate::cutoff::Date::new(2026, 12, 5).unwrap(),
+        0,
+        0,
+    );
+    let raws: Vec<Option<&str>> = online.entries.iter().map(|e| e.raw.as_deref()).collect();
+    assert_eq!(
+        raws,
+        vec![
+            Some("[1] A. Smith. A first title of a paper. In VLDB, 1999."),
+            Some("[2] B. Jones. A second title of a paper. 2001.")
+        ]
+    );
+    assert_eq!(online.entries[0].key, "ref1");
+}
+
+#[test]
+fn a_bib_file_gets_the_bibtex_checks_and_no_raw() {
+    let refs = read(
+        "refs.bib",
+        b"@article{a, title={A title}, author={Smith, A.}, year={1999}}",
+    )
+    .unwrap();
+    assert_eq!(refs.format, Format::Bibliography);
+    let offline = check::offline_report(&refs, 2026);
+    assert!(
+        !offline.findings.is_empty(),
+        "an article without journal is a layer-1 finding"
+    );
+    let run = run_empty(check::references(&refs));
+    let online = check::online_report(
+        &refs,
+        &run,
+        crate::cutoff::Date::new(2026, 12, 5).unwrap(),
+        0,
+        0,
+    );
+    assert_eq!(online.entries[0].raw, None);
+    assert_eq!(online.entries[0].key, "a");
+}
