@@ -273,3 +273,38 @@ fn a_bib_file_gets_the_bibtex_checks_and_no_raw() {
     assert_eq!(online.entries[0].raw, None);
     assert_eq!(online.entries[0].key, "a");
 }
+
+#[test]
+fn a_source_gives_its_bib_else_its_bbl_else_its_thebibliography() {
+    let f = |p: &str, t: &str| (p.to_string(), t.as_bytes().to_vec());
+    let bbl = "\\begin{thebibliography}{1}\n\\bibitem{k}\nA. Smith.\n\\newblock A title from the bbl.\n\\newblock 2001.\n\\end{thebibliography}";
+    let tex = "\\documentclass{article}\n\\begin{thebibliography}{1}\n\\bibitem{t}\nB. Jones.\n\\newblock A title from the tex.\n\\end{thebibliography}";
+    let bib = "@misc{b, title={A title from the bib}}";
+    let check = |files: &[(String, Vec<u8>)], format: Format, title: &str, file: &str| {
+        let refs = read_source("src.zip", files).unwrap();
+        assert_eq!(refs.format, format);
+        assert_eq!(refs.references[0].title.as_deref(), Some(title));
+        assert_eq!(refs.file, file);
+    };
+    check(
+        &[f("main.tex", tex), f("main.bbl", bbl), f("refs.bib", bib)],
+        Format::Bibliography,
+        "A title from the bib",
+        "src.zip",
+    );
+    check(
+        &[f("main.tex", tex), f("main.bbl", bbl)],
+        Format::Thebibliography,
+        "A title from the bbl",
+        "src.zip:main.bbl",
+    );
+    check(
+        &[f("fig.png", ""), f("main.tex", tex)],
+        Format::Thebibliography,
+        "A title from the tex",
+        "src.zip:main.tex",
+    );
+    let e = read_source("src.zip", &[f("main.tex", "\\documentclass{article}")]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidValue);
+    assert_eq!(e.location.file.as_deref(), Some("src.zip"));
+}
