@@ -308,3 +308,11 @@ fn a_source_gives_its_bib_else_its_bbl_else_its_thebibliography() {
     assert_eq!(e.kind, ErrorKind::InvalidValue);
     assert_eq!(e.location.file.as_deref(), Some("src.zip"));
 }
+
+#[test]
+fn an_author_year_list_without_labels_or_indents_is_split_at_each_author_list() {
+    check_split(
+        "A. Smith and B. Jones.\nA first title. VLDB, 1999.\nC. Brown, D. White, and E. Green.\nA second title. 2001.\n\nnoise\n",
+        &["A. Smith and B. Jones. A first title. VLDB, 1999.", "C. Brown, D. White, and E. Green. A second title. 2001."],
+    );
+}
