@@ -178,20 +178,26 @@ fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
         }
         checked.push(report);
     }
-    let worst = print_reports(a, &checked, paths.len() > 1);
+    let format = if a.json {
+        crate::annotate::OutputFormat::Json
+    } else {
+        a.format
+    };
+    let worst = print_reports(format, a.fail_on, &checked, paths.len() > 1);
     Error::all(errors).map_or(Ok(worst), Err)
 }
 
 /// Prints the reports in the chosen format and gives the exit code: one
 /// JSON report (or one SARIF log) when one file was given, a JSON list of
 /// reports (or one SARIF log with every file's results) when `several`
-/// were, however many of them could be read.
-fn print_reports(a: &BibcheckArgs, reports: &[check::FileReport], several: bool) -> u8 {
-    let format = if a.json {
-        crate::annotate::OutputFormat::Json
-    } else {
-        a.format
-    };
+/// were, however many of them could be read. `citegate check` prints its
+/// reports here too.
+pub fn print_reports(
+    format: crate::annotate::OutputFormat,
+    fail_on: crate::annotate::FailOn,
+    reports: &[check::FileReport],
+    several: bool,
+) -> u8 {
     match (format, reports) {
         (crate::annotate::OutputFormat::Json, [report]) if !several => print_json(report),
         (crate::annotate::OutputFormat::Json, _) => print_json(&reports),
@@ -229,7 +235,7 @@ fn print_reports(a: &BibcheckArgs, reports: &[check::FileReport], several: bool)
         }
         (crate::annotate::OutputFormat::Text, _) => reports.iter().for_each(print_text),
     }
-    let fail_at = match a.fail_on {
+    let fail_at = match fail_on {
         crate::annotate::FailOn::Warning => Severity::Warning,
         crate::annotate::FailOn::Error => Severity::Error,
     };
@@ -268,6 +274,9 @@ fn print_text(report: &check::FileReport) {
                 e.class.words()
             );
             println!("    {}", e.summary);
+            if let Some(raw) = &e.raw {
+                println!("    “{raw}”");
+            }
             for r in &e.reasons {
                 println!("    {}", r.message);
             }

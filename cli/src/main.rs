@@ -16,6 +16,7 @@ mod io;
 mod live;
 mod llm;
 mod match_cmds;
+mod paper_cmds;
 mod pool_cmds;
 mod pool_verify;
 mod search_cmds;
@@ -39,6 +40,8 @@ enum Command {
     Bib(bib_cmds::BibCommand),
     #[command(flatten)]
     Match(match_cmds::MatchCommand),
+    #[command(flatten)]
+    Paper(paper_cmds::PaperCommand),
     #[command(flatten)]
     Pool(pool_cmds::PoolCommand),
     #[command(flatten)]
@@ -96,6 +99,8 @@ fn example_of(name: &str) -> Option<String> {
         "library" => "citegate library list --library refs.jsonl".into(),
         "crosscheck" => "citegate crosscheck --pool citation_pool.json".into(),
         "cites" => "citegate cites --tex main.tex --json".into(),
+        "refs" => "citegate refs paper.bbl --json\n  citegate refs references.txt".into(),
+        "check" => "citegate check paper.bbl --online\n  citegate check source.tar.gz --online --json\n  citegate check arXiv:1706.03762 --online --format sarif".into(),
         "sync-keys" => "citegate sync-keys --pool citation_pool.json --tex main.tex --inplace".into(),
         "pool-chain" => "citegate pool-chain --workspace workspace --cutoff 2024-10-01".into(),
         "write" => "citegate write --template template.tex --pool citation_pool.json --outline outline.json --idea idea.md --log experimental_log.md --cutoff 2024-10-01 --api openai --llm-base http://127.0.0.1:11434/v1 --model llama3 --out intro_relwork.tex".into(),
@@ -138,6 +143,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Bib(cmd) => cmd.run(),
         Command::Match(cmd) => cmd.run(),
+        Command::Paper(cmd) => cmd.run(),
         Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),
         Command::Tex(cmd) => cmd.run(),

@@ -319,6 +319,10 @@ pub struct OnlineEntry {
     pub notices: Vec<NoticeNote>,
     /// What each source answered.
     pub evidence: Vec<SourceEvidence>,
+    /// The reference as the paper printed it, when it was read from a
+    /// paper's text ([`crate::paper`]) rather than a `.bib`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
 }
 
 impl OnlineEntry {
@@ -436,6 +440,7 @@ pub fn online_entry(entry: &Entry, res: &Resolution, today: Date) -> OnlineEntry
         corrected: v.corrected,
         notices: v.notices,
         evidence: evidence_of(res),
+        raw: None,
     }
 }
 

@@ -471,7 +471,7 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
         Some(t) => candidates
             .iter()
             .copied()
-            .filter(|w| same_title(t, &w.title))
+            .filter(|w| same_title(t, &w.title) || cited.parsed && cut_title(t, &w.title))
             .collect(),
         None => Vec::new(),
     };
@@ -610,6 +610,7 @@ fn reason(kind: ReasonKind, message: String) -> Reason {
 }
 
 /// The parts of an entry the rules look at, decoded.
+#[derive(Clone)]
 struct Cited {
     title: Option<String>,
     authors: Vec<Person>,
@@ -617,6 +618,10 @@ struct Cited {
     year: Option<i32>,
     venue: Option<String>,
     doi: Option<String>,
+    /// Read from a paper's text, not written as BibTeX ([`Entry::parsed`]):
+    /// initials, a cut list, an abbreviated venue and a title cut at a
+    /// line end are what a parse gives, not signs of a fake.
+    parsed: bool,
 }
 
 impl Cited {
@@ -639,8 +644,18 @@ impl Cited {
             year,
             venue,
             doi,
+            parsed: entry.parsed,
         }
     }
+}
+
+/// A parsed title that is the record's cut short (a line end, a column
+/// break) or with text run on after it (the venue): one is the other's
+/// start, and the shorter has at least four words.
+fn cut_title(parsed: &str, record: &str) -> bool {
+    let (a, b) = (title::normalize(parsed), title::normalize(record));
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.split(' ').count() >= 4 && long.starts_with(&short)
 }
 
 /// Titles equal up to case, accents, LaTeX, punctuation and spacing.
@@ -881,6 +896,11 @@ fn author_rules(cited: &Cited, record: &Work) -> Vec<Reason> {
             .take(rec.len())
             .enumerate()
             .all(|(i, m)| *m == Some(i));
+    if cited.parsed && common > 0 {
+        // A parsed list may have split or joined names, or stopped early;
+        // one cited author on the paper is as much as a parse can show.
+        return Vec::new();
+    }
     if !strangers.is_empty() && !record_is_cut {
         let mut m = format!(
             "{} {} not among this paper's authors",
@@ -938,6 +958,15 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work], complete: bool) -> Vec<Rea
         return out;
     };
     let known = venues::lookup(venue);
+    if cited.parsed && known.is_none() {
+        // A venue read from text (abbreviated, cut, with a series or
+        // address run on) is compared only when the venue table knows it.
+        let cited = Cited {
+            venue: None,
+            ..cited.clone()
+        };
+        return venue_year_rules(&cited, matched, complete);
+    }
     if known.is_some_and(|v| v.kind == VenueKind::Preprint) {
         // A preprint of a paper is always citable as a preprint, but not
         // under a year none of its versions has.
@@ -1101,6 +1130,30 @@ fn unmatched_rules(
     entry: &Entry,
 ) -> bool {
     let t = cited.title.as_deref().unwrap_or("");
+    if cited.parsed {
+        if let Some((_, w)) = nearest.filter(|(r, _)| *r >= NEAR_TITLE) {
+            reasons.push(reason(
+                ReasonKind::NotChecked,
+                format!(
+                    "the title read from the paper is close to “{}”; a reference read from text can lose or gain words, so it is not called a fake",
+                    w.title
+                ),
+            ));
+            return true;
+        }
+        if let IdAnswer::Found(w) = &findings.by_id {
+            if author_overlap(&cited.authors, w) > 0 {
+                reasons.push(reason(
+                    ReasonKind::NotChecked,
+                    format!(
+                        "its identifier and authors are those of “{}”; the title read from the paper differs, which a parse can cause",
+                        w.title
+                    ),
+                ));
+                return true;
+            }
+        }
+    }
     if let Some((r, w)) = nearest.filter(|(r, _)| *r >= NEAR_TITLE) {
         let (ours, theirs) = title_diff(t, &w.title);
         let words = |v: &[String]| {

@@ -20,6 +20,7 @@
 //! fields were found, each with a confidence.
 
 pub mod bbl;
+pub mod check;
 pub mod fields;
 pub mod plain;
 #[cfg(test)]
@@ -270,13 +271,20 @@ pub struct PaperRefs {
     /// What could not be read (a broken `.bib` entry, an unclosed
     /// environment); the references read are kept.
     pub problems: Vec<Error>,
+    /// The file as read, when it was a bibliography file: its entries are
+    /// checked as written, not as rebuilt from the references.
+    #[serde(skip)]
+    pub source_bibliography: Option<Bibliography>,
 }
 
 impl PaperRefs {
-    /// The references as one bibliography, each an entry keyed by its own
-    /// key or `ref<N>` (1-based), in order, so the `.bib` checks and the
+    /// The references as one bibliography (a bibliography file as read),
+    /// each an entry keyed by its own key or `ref<N>` (1-based), in order, so the `.bib` checks and the
     /// verification engine run on it unchanged.
     pub fn bibliography(&self) -> Bibliography {
+        if let Some(bib) = &self.source_bibliography {
+            return bib.clone();
+        }
         let mut bib = Bibliography::default();
         let mut seen = std::collections::HashSet::new();
         for (i, r) in self.references.iter().enumerate() {
@@ -337,7 +345,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
             file: name.to_string(),
             format,
             references: bib.entries.iter().map(from_entry).collect(),
-            problems: bib.problems.into_iter().map(|p| p.error).collect(),
+            problems: bib.problems.iter().map(|p| p.error.clone()).collect(),
+            source_bibliography: Some(bib),
         });
     }
     let text = crate::text::decode(bytes).map_err(|e| e.in_file(name))?;
@@ -364,7 +373,59 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
             .into_iter()
             .map(|e: Error| e.in_file(name))
             .collect(),
+        source_bibliography: None,
     })
+}
+
+/// A paper's source files (an Overleaf `.zip`, an arXiv e-print) as one
+/// reference list: its `.bib` files if it has any (read as one
+/// bibliography, in path order), else its `.bbl`, else the
+/// `thebibliography` of a `.tex`. `name` names the whole source in the
+/// result and in errors; each file is `(path, bytes)`.
+pub fn read_source(name: &str, files: &[(String, Vec<u8>)]) -> Result<PaperRefs> {
+    let ext = |p: &str| {
+        p.rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    let mut sorted: Vec<&(String, Vec<u8>)> = files.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let bibs: Vec<&&(String, Vec<u8>)> = sorted.iter().filter(|(p, _)| ext(p) == "bib").collect();
+    if !bibs.is_empty() {
+        let mut merged = Bibliography::default();
+        let mut macros: Vec<(String, String)> = Vec::new();
+        for (path, bytes) in bibs {
+            let bib = crate::bibtex::read_bibliography_bytes_after(path, bytes, &macros)
+                .map_err(|e| e.in_file(format!("{name}:{path}")))?;
+            macros.extend(bib.strings.iter().cloned());
+            merged.entries.extend(bib.entries);
+            merged.problems.extend(bib.problems);
+        }
+        return Ok(PaperRefs {
+            file: name.to_string(),
+            format: Format::Bibliography,
+            references: merged.entries.iter().map(from_entry).collect(),
+            problems: merged.problems.iter().map(|p| p.error.clone()).collect(),
+            source_bibliography: Some(merged),
+        });
+    }
+    let pick = sorted.iter().find(|(p, _)| ext(p) == "bbl").or_else(|| {
+        sorted.iter().find(|(p, b)| {
+            ext(p) == "tex" && String::from_utf8_lossy(b).contains("\\begin{thebibliography}")
+        })
+    });
+    match pick {
+        Some((path, bytes)) => {
+            let mut refs = read(path, bytes).map_err(|e| e.in_file(format!("{name}:{path}")))?;
+            refs.file = format!("{name}:{path}");
+            Ok(refs)
+        }
+        None => Err(Error::new(
+            ErrorKind::InvalidValue,
+            "the source has no .bib, no .bbl and no thebibliography environment",
+        )
+        .in_file(name)),
+    }
 }
 
 /// The place where a PDF's bytes become references. This build has no PDF

@@ -470,3 +470,52 @@ fn next_years_accepted_paper_and_an_anonymous_submission_are_not_fakes() {
     assert_eq!((v.class, v.reasons[0].kind), (Class::Unverified, NotChecked), "{v:?}");
     assert_eq!(first(&format!("{anon}, booktitle = {{ICLR}}")), Some(PlaceholderAuthors));
 }
+
+/// [`check`] of an entry marked as parsed from a paper's text.
+fn check_parsed(
+    fields: &str,
+    by_id: IdAnswer,
+    hits: Vec<Work>,
+    verdict: Verdict,
+    kind: Option<ReasonKind>,
+) {
+    let mut bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+    let entry = &mut bib.entries[0];
+    entry.parsed = true;
+    let findings = Findings {
+        by_id,
+        hits,
+        unanswered: Vec::new(),
+    };
+    let v = judge_findings(entry, &findings, today());
+    assert_eq!(v.verdict, verdict, "{fields}: {v:?}");
+    assert_eq!(v.reasons.first().map(|r| r.kind), kind, "{fields}: {v:?}");
+}
+
+/// Regression guard: a reference read from a paper's text is never called
+/// hallucinated for what the parse lost — a cut author list, initials, an
+/// abbreviated venue, a title cut at a line end or run on into the venue —
+/// while the same entry written as BibTeX still is (`one_rule_each`).
+#[test]
+#[rustfmt::skip]
+fn a_parse_is_not_a_fake() {
+    let y = "booktitle = {CVPR}, year = 2016";
+    // A list cut short by the parse, initials only.
+    check_parsed(&f(TITLE, "He, K. and Zhang, X.", y), NoId, vec![resnet()], Valid, None);
+    // A name split wrongly beside a right one.
+    check_parsed(&f(TITLE, "He, K. and Zhang Xiangyu Shaoqing, R.", y), NoId, vec![resnet()], Valid, None);
+    // An abbreviated venue the table does not know.
+    check_parsed(&f(TITLE, AUTHORS, "booktitle = {Proc. IEEE Conf. Comput. Vis. Pattern Recognit.}, year = 2016"), NoId, vec![resnet()], Valid, None);
+    // A title cut at a line end, and one with the venue run on.
+    check_parsed(&f("Deep Residual Learning for Image", AUTHORS, y), NoId, vec![resnet()], Valid, None);
+    check_parsed(&f("Deep Residual Learning for Image Recognition In CVPR", AUTHORS, y), NoId, vec![resnet()], Valid, None);
+    // A near title: unchecked, not a near miss.
+    check_parsed(&f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, vec![resnet()], Uncertain, Some(NotChecked));
+    // Its DOI and authors are the paper's, the title read is not.
+    check_parsed(&f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], Uncertain, Some(NotChecked));
+    // What a parse cannot cause is still found: a DOI of no paper, a
+    // known other venue, a title no index has.
+    check_parsed(&f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, booktitle = {CVPR}, year = 2016"), NotFound, vec![resnet()], Hallucinated, Some(FabricatedDoi));
+    check_parsed(&f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], Hallucinated, Some(WrongVenue));
+    check_parsed(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![resnet()], Hallucinated, Some(PlausibleFabrication));
+}
