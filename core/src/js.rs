@@ -35,9 +35,9 @@ use wasm_bindgen::prelude::*;
 const TS_TYPES: &str = r#"
 /** The kinds of `CitegateError.kind` (snake_case, as in the CLI's JSON). */
 export type ErrorKind = "json" | "shape" | "missing_field" | "invalid_value" | "invalid_date"
-  | "bibtex" | "tex" | "api" | "encoding" | "query";
+  | "bibtex" | "tex" | "api" | "encoding" | "query" | "not_pdf" | "pdf_encrypted" | "pdf_no_text" | "pdf_damaged";
 /** Where an error happened; only the known parts are set. */
-export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string }
+export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string; page?: number }
 /** Every function of this package throws this: a JS `Error` with the core error's kind and location. */
 export interface CitegateError extends Error { kind: ErrorKind; location: Location }
 
