@@ -40,6 +40,8 @@ pub enum ErrorKind {
     PdfNoText,
     /// The PDF is damaged or truncated (the location names the page).
     PdfDamaged,
+    /// The input is of a kind this build cannot read (a PDF without the PDF reader).
+    Unsupported,
 }
 
 /// Where an error happened. Every part is optional; the ones known are set.
