@@ -46,6 +46,10 @@ export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "
 /** A calendar day as `YYYY-MM-DD`. */
 export type IsoDate = string;
 
+/** One reference printed in a PDF: its text (label left out), its label, its page (1-based). */
+export interface PdfRef { raw: string; label?: string; page: number }
+/** What `readPdfReferences` read: the page count and the references in order. */
+export interface PdfRefs { pages: number; references: PdfRef[] }
 export interface TitleMatch {
   candidate_normalized: string; found_normalized: string;
   ratio: number; score: number; threshold: number; pass: boolean;
@@ -432,6 +436,15 @@ pub fn match_titles(
 pub fn check_cutoff(paper_date: &str, cutoff_date: &str) -> JsResult {
     let paper = cutoff::PaperDate::parse(paper_date).map_err(throw)?;
     to_js(&cutoff::check(paper, date_arg(cutoff_date)?))
+}
+
+// ---------------------------------------------------------------- PDF
+
+/// The references printed in a PDF, from its bytes (nothing leaves the
+/// page). Throws `not_pdf`, `pdf_encrypted`, `pdf_no_text` or `pdf_damaged`.
+#[wasm_bindgen(js_name = readPdfReferences, unchecked_return_type = "PdfRefs")]
+pub fn read_pdf_references(bytes: &[u8]) -> JsResult {
+    to_js(&crate::pdf::references(bytes).map_err(throw)?)
 }
 
 // ---------------------------------------------------------------- candidates, verification, pool

@@ -46,11 +46,19 @@ struct State {
     rise: f64,
 }
 
+/// Fonts loaded so far, by object number (or address, for a font written
+/// inline): a document's pages share them.
+pub(crate) type Fonts = HashMap<usize, Rc<Font>>;
+
 /// The glyphs a page draws, in the order it draws them. Form XObjects are
-/// followed (nested to a bound); fonts are loaded once per page.
-pub(crate) fn run(file: &File<'_>, content: &[u8], resources: Option<&Dict>) -> Vec<Glyph> {
+/// followed (nested to a bound); each font is loaded once per document.
+pub(crate) fn run(
+    file: &File<'_>,
+    content: &[u8],
+    resources: Option<&Dict>,
+    fonts: &mut Fonts,
+) -> Vec<Glyph> {
     let mut out = Vec::new();
-    let mut fonts = HashMap::new();
     let state = State {
         ctm: IDENTITY,
         font: None,
@@ -61,7 +69,7 @@ pub(crate) fn run(file: &File<'_>, content: &[u8], resources: Option<&Dict>) -> 
         leading: 0.0,
         rise: 0.0,
     };
-    run_in(file, content, resources, state, &mut fonts, &mut out, 0);
+    run_in(file, content, resources, state, fonts, &mut out, 0);
     out
 }
 
@@ -70,7 +78,7 @@ fn run_in(
     content: &[u8],
     resources: Option<&Dict>,
     mut st: State,
-    fonts: &mut HashMap<usize, Rc<Font>>,
+    fonts: &mut Fonts,
     out: &mut Vec<Glyph>,
     depth: usize,
 ) {

@@ -331,8 +331,7 @@ pub(crate) enum StreamError {
 
 fn inflate(data: &[u8]) -> Result<Vec<u8>, StreamError> {
     let mut out = Vec::new();
-    let reader = flate2::read::ZlibDecoder::new(data).take(MAX_STREAM);
-    let mut reader = reader;
+    let mut reader = flate2::read::ZlibDecoder::new(data).take(MAX_STREAM);
     match reader.read_to_end(&mut out) {
         Ok(_) => Ok(out),
         // A truncated stream: what inflated before the cut is still text.
@@ -348,21 +347,25 @@ fn object_header(bytes: &[u8], at: usize) -> Option<u32> {
     if !(super::object::is_white(after) || matches!(after, b'<' | b'[' | b'(' | b'/' | b'%')) {
         return None;
     }
-    let mut i = at;
-    let mut numbers = [0u64; 2];
-    for slot in (0..2).rev() {
-        let end = back_white(bytes, i)?;
-        let mut s = end;
-        while s > 0 && bytes.get(s - 1).is_some_and(u8::is_ascii_digit) {
-            s -= 1;
-        }
-        if s == end || end - s > 10 {
-            return None;
-        }
-        numbers[slot] = std::str::from_utf8(bytes.get(s..end)?).ok()?.parse().ok()?;
-        i = s;
+    // Read backwards: the generation, then the object number.
+    let (_generation, before) = number_before(bytes, at)?;
+    let (id, _) = number_before(bytes, before)?;
+    u32::try_from(id).ok()
+}
+
+/// The unsigned number that ends, after white space, just before `i`, and
+/// where it starts.
+fn number_before(bytes: &[u8], i: usize) -> Option<(u64, usize)> {
+    let end = back_white(bytes, i)?;
+    let mut s = end;
+    while s > 0 && bytes.get(s - 1).is_some_and(u8::is_ascii_digit) {
+        s -= 1;
     }
-    Some(u32::try_from(numbers[0]).ok()?)
+    if s == end || end - s > 10 {
+        return None;
+    }
+    let n = std::str::from_utf8(bytes.get(s..end)?).ok()?.parse().ok()?;
+    Some((n, s))
 }
 
 /// The end of the token before `i` after skipping white space (at least one).

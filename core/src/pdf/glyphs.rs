@@ -2,7 +2,7 @@
 //! ToUnicode map. Accented letters are read from their names' parts
 //! (`eacute` = `e` + acute) and composed; ligatures become their letters.
 
-use unicode_normalization::UnicodeNormalization;
+use crate::unicode;
 
 /// Accent suffixes of glyph names and the combining mark each stands for.
 const ACCENTS: &[(&str, char)] = &[
@@ -183,7 +183,7 @@ pub(crate) fn text_of(name: &str) -> Option<String> {
                 b => b,
             };
             if base.len() == 1 && base.bytes().all(|b| b.is_ascii_alphabetic()) {
-                return Some(format!("{base}{mark}").nfc().collect());
+                return Some(unicode::nfc(&format!("{base}{mark}")));
             }
         }
     }

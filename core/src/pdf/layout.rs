@@ -4,7 +4,7 @@
 
 use super::content::Glyph;
 use super::glyphs;
-use unicode_normalization::UnicodeNormalization;
+use crate::unicode;
 
 /// A line of text on a page.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,12 +106,11 @@ fn accents_on_next(glyphs: &[Glyph]) -> Vec<Glyph> {
             let mut chars = g.text.chars();
             if let Some(first) = chars.next() {
                 let first = if first == 'ı' { 'i' } else { first };
-                g.text = std::iter::once(first)
+                let joined: String = std::iter::once(first)
                     .chain(std::iter::once(mark))
                     .chain(chars)
-                    .collect::<String>()
-                    .nfc()
                     .collect();
+                g.text = unicode::nfc(&joined);
             }
         }
         out.push(g);
@@ -171,7 +170,7 @@ fn tidy(text: &str) -> String {
         i += 1;
     }
     let s: String = out.into_iter().collect();
-    s.trim().nfc().collect()
+    unicode::nfc(s.trim())
 }
 
 /// Every page's lines in reading order, running heads and page numbers

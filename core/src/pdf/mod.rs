@@ -83,11 +83,12 @@ fn text_lines(bytes: &[u8]) -> Result<Lines, Error> {
     }
     let mut glyphs = Vec::with_capacity(pages.len());
     let mut first_failure = None;
+    let mut fonts = content::Fonts::new();
     for (i, page) in pages.iter().enumerate() {
         let number = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let content = page_content(&doc, page.dict);
         match content {
-            Some(data) => glyphs.push(content::run(&doc, &data, page.resources)),
+            Some(data) => glyphs.push(content::run(&doc, &data, page.resources, &mut fonts)),
             None => {
                 first_failure.get_or_insert(number);
                 glyphs.push(Vec::new());
