@@ -35,9 +35,9 @@ use wasm_bindgen::prelude::*;
 const TS_TYPES: &str = r#"
 /** The kinds of `CitegateError.kind` (snake_case, as in the CLI's JSON). */
 export type ErrorKind = "json" | "shape" | "missing_field" | "invalid_value" | "invalid_date"
-  | "bibtex" | "tex" | "api" | "encoding" | "query";
+  | "bibtex" | "tex" | "api" | "encoding" | "query" | "not_pdf" | "pdf_encrypted" | "pdf_no_text" | "pdf_damaged";
 /** Where an error happened; only the known parts are set. */
-export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string }
+export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string; page?: number }
 /** Every function of this package throws this: a JS `Error` with the core error's kind and location. */
 export interface CitegateError extends Error { kind: ErrorKind; location: Location }
 
@@ -46,6 +46,10 @@ export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "
 /** A calendar day as `YYYY-MM-DD`. */
 export type IsoDate = string;
 
+/** One reference printed in a PDF: its text (label left out), its label, its page (1-based). */
+export interface PdfRef { raw: string; label?: string; page: number }
+/** What `readPdfReferences` read: the page count and the references in order. */
+export interface PdfRefs { pages: number; references: PdfRef[] }
 export interface TitleMatch {
   candidate_normalized: string; found_normalized: string;
   ratio: number; score: number; threshold: number; pass: boolean;
@@ -467,6 +471,15 @@ pub fn match_titles(
 pub fn check_cutoff(paper_date: &str, cutoff_date: &str) -> JsResult {
     let paper = cutoff::PaperDate::parse(paper_date).map_err(throw)?;
     to_js(&cutoff::check(paper, date_arg(cutoff_date)?))
+}
+
+// ---------------------------------------------------------------- PDF
+
+/// The references printed in a PDF, from its bytes (nothing leaves the
+/// page). Throws `not_pdf`, `pdf_encrypted`, `pdf_no_text` or `pdf_damaged`.
+#[wasm_bindgen(js_name = readPdfReferences, unchecked_return_type = "PdfRefs")]
+pub fn read_pdf_references(bytes: &[u8]) -> JsResult {
+    to_js(&crate::pdf::references(bytes).map_err(throw)?)
 }
 
 // ---------------------------------------------------------------- candidates, verification, pool
