@@ -478,17 +478,7 @@ fn record_person(a: &crate::works::Author) -> Person {
 /// (`Wang Yining`) is tried both ways.
 fn same_person(a: &Person, b: &Person) -> bool {
     let compatible = |x: &Person, y: &Person| {
-        // The last word of the family name: indexes differ on whether a
-        // particle belongs to it (`de Bézenac` vs `Bézenac` with prefix `de`).
-        let last = |p: &Person| {
-            p.family
-                .split_whitespace()
-                .last()
-                .map(names::key_of)
-                .unwrap_or_default()
-        };
-        let (fx, fy) = (last(x), last(y));
-        if fx.is_empty() || fx != fy {
+        if !names::same_family(x, y) {
             return false;
         }
         let (ix, iy) = (x.initials(), y.initials());
