@@ -462,7 +462,7 @@ fn placeholder(authors: &[Person]) -> Option<String> {
 }
 
 /// One record author as a person.
-fn record_person(a: &crate::works::Author) -> Person {
+pub(crate) fn record_person(a: &crate::works::Author) -> Person {
     match (&a.family, &a.given) {
         (Some(f), g) if !f.trim().is_empty() => Person {
             given: g.clone().unwrap_or_default(),
