@@ -759,7 +759,14 @@ fn id_rules(cited: &Cited, findings: &Findings, record: &Work, reasons: &mut Vec
         .as_deref()
         .map(|d| format!("; the paper's DOI is {d}"))
         .unwrap_or_else(|| "; the paper's record has no DOI".into());
+    // The registries asked (Crossref, DataCite) do not hold every agency's
+    // DOIs (JaLC, mEDRA, KISTI): a DOI they do not resolve that an index's
+    // record of the paper carries is the paper's own, not a fabrication.
+    let records_own = record
+        .doi_key()
+        .is_some_and(|k| crate::works::doi_key(doi) == Some(k));
     match &findings.by_id {
+        IdAnswer::NotFound if records_own => {}
         IdAnswer::NotFound => reasons.push(reason(
             ReasonKind::FabricatedDoi,
             format!("the DOI {doi} resolves nowhere{right}"),
