@@ -775,7 +775,7 @@ fn placeholder(authors: &[Person]) -> Option<String> {
 }
 
 /// One record author as a person.
-fn record_person(a: &crate::works::Author) -> Person {
+pub(crate) fn record_person(a: &crate::works::Author) -> Person {
     match (&a.family, &a.given) {
         (Some(f), g) if !f.trim().is_empty() => Person {
             given: g.clone().unwrap_or_default(),
@@ -791,17 +791,7 @@ fn record_person(a: &crate::works::Author) -> Person {
 /// (`Wang Yining`) is tried both ways.
 fn same_person(a: &Person, b: &Person) -> bool {
     let compatible = |x: &Person, y: &Person| {
-        // The last word of the family name: indexes differ on whether a
-        // particle belongs to it (`de Bézenac` vs `Bézenac` with prefix `de`).
-        let last = |p: &Person| {
-            p.family
-                .split_whitespace()
-                .last()
-                .map(names::key_of)
-                .unwrap_or_default()
-        };
-        let (fx, fy) = (last(x), last(y));
-        if fx.is_empty() || fx != fy {
+        if !names::same_family(x, y) {
             return false;
         }
         let (ix, iy) = (x.initials(), y.initials());
@@ -1096,7 +1086,14 @@ fn id_rules(cited: &Cited, findings: &Findings, record: &Work, reasons: &mut Vec
         .as_deref()
         .map(|d| format!("; the paper's DOI is {d}"))
         .unwrap_or_else(|| "; the paper's record has no DOI".into());
+    // The registries asked (Crossref, DataCite) do not hold every agency's
+    // DOIs (JaLC, mEDRA, KISTI): a DOI they do not resolve that an index's
+    // record of the paper carries is the paper's own, not a fabrication.
+    let records_own = record
+        .doi_key()
+        .is_some_and(|k| crate::works::doi_key(doi) == Some(k));
     match &findings.by_id {
+        IdAnswer::NotFound if records_own => {}
         IdAnswer::NotFound => reasons.push(reason(
             ReasonKind::FabricatedDoi,
             format!("the DOI {doi} resolves nowhere{right}"),

@@ -105,6 +105,9 @@ fn valid_entries() {
     let mut geus = rec(TITLE, "Daan de Geus and Gijs Dubbelman", 2016, "CVPR", "");
     geus.authors[0] = Author { name: "Daan de Geus".into(), given: Some("Daan".into()), family: Some("de Geus".into()) };
     check(&f(TITLE, "Daan de Geus and Gijs Dubbelman", "year = 2016"), NoId, vec![geus], false, Valid, None);
+    // Issue 28: a JaLC DOI neither Crossref nor DataCite resolves, carried by the
+    // record the title found, is the paper's own DOI, not a fabricated one.
+    check(&f(TITLE, AUTHORS, "doi = {10.11178/jdsa.8.49}, booktitle = {CVPR}, year = 2016"), NotFound, vec![rec(TITLE, AUTHORS, 2016, "CVPR", "10.11178/JDSA.8.49")], false, Valid, None);
     // DBLP homonym numbers on the record.
     check(&f(TITLE, AUTHORS, "year = 2016"), NoId, vec![rec(TITLE, "Kaiming He 0001 and Xiangyu Zhang 0005 and Shaoqing Ren and Jian Sun 0001", 2016, "CVPR", "")], false, Valid, None);
 }
