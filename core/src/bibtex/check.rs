@@ -12,7 +12,7 @@
 
 use super::format::{self, CiteUse, Code, Finding, Severity};
 use super::matching::Mode;
-use super::parse::{Bibliography, Problem};
+use super::parse::{Bibliography, Entry, Problem};
 use super::verdict::{self, Reason, Verdict};
 use crate::cutoff::Date;
 use crate::resolve::{self, Answer, Outcome, Reference, Resolution, Route};
@@ -380,23 +380,30 @@ pub fn online_report(
         entries: Vec::new(),
     };
     for (entry, res) in bib.entries.iter().zip(&run.resolutions) {
-        let v = verdict::judge(entry, res, today);
-        match v.verdict {
+        let e = online_entry(entry, res, today);
+        match e.verdict {
             Verdict::Valid => online.valid += 1,
             Verdict::Hallucinated => online.hallucinated += 1,
             Verdict::Uncertain => online.uncertain += 1,
         }
-        online.entries.push(OnlineEntry {
-            key: entry.key.clone(),
-            verdict: v.verdict,
-            reasons: v.reasons,
-            outcome: outcome_name(&res.outcome),
-            summary: res.outcome.describe(),
-            corrected: v.corrected,
-            evidence: evidence_of(res),
-        });
+        online.entries.push(e);
     }
     online
+}
+
+/// One entry of [`online_report`]: `entry` judged from its resolution on
+/// `today` (a page shows each entry with it as soon as it is decided).
+pub fn online_entry(entry: &Entry, res: &Resolution, today: Date) -> OnlineEntry {
+    let v = verdict::judge(entry, res, today);
+    OnlineEntry {
+        key: entry.key.clone(),
+        verdict: v.verdict,
+        reasons: v.reasons,
+        outcome: outcome_name(&res.outcome),
+        summary: res.outcome.describe(),
+        corrected: v.corrected,
+        evidence: evidence_of(res),
+    }
 }
 
 #[cfg(test)]

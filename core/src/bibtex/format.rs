@@ -154,23 +154,6 @@ pub fn bare_doi(value: &str) -> (String, bool) {
     (rest.to_string(), had_prefix)
 }
 
-/// Whether a bare DOI looks like `10.<registrant>/<suffix>`: the registrant
-/// is digits (with dot-separated sub-parts), the suffix non-empty without spaces.
-pub fn is_valid_doi(doi: &str) -> bool {
-    let Some(rest) = doi.strip_prefix("10.") else {
-        return false;
-    };
-    let Some((registrant, suffix)) = rest.split_once('/') else {
-        return false;
-    };
-    !registrant.is_empty()
-        && registrant
-            .split('.')
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        && !suffix.is_empty()
-        && !suffix.chars().any(char::is_whitespace)
-}
-
 /// The year of an entry as a number: the `year` field if four digits, else the
 /// leading year of a biblatex `date` (`2024`, `2024-10`, `2024-10-05`, ranges
 /// `2020/2021`). `Err` holds the text that is not a year.
@@ -440,7 +423,7 @@ fn check_doi(e: &Entry, out: &mut Vec<Finding>) {
         return;
     };
     let (doi, prefixed) = bare_doi(&raw);
-    if !is_valid_doi(&doi) {
+    if !crate::ids::is_doi(&doi) {
         out.push(
             Finding::entry(
                 Severity::Error,
@@ -511,7 +494,7 @@ impl<'b> Duplicates<'b> {
         }
         let doi = e.decoded("doi").map(|d| bare_doi(&d).0.to_lowercase());
         let mut reported = false;
-        if let Some(doi) = doi.filter(|d| is_valid_doi(d)) {
+        if let Some(doi) = doi.filter(|d| crate::ids::is_doi(d)) {
             if let Some(first) = self.by_doi.get(&doi) {
                 out.push(
                     Finding::entry(
@@ -898,6 +881,9 @@ mod tests {
         check(&doi("10.abc/x"), &[(Code::InvalidDoi, "a", Some("doi"))]);
         check(&doi("10.1038/"), &[(Code::InvalidDoi, "a", Some("doi"))]);
         check(&doi("10.1038"), &[(Code::InvalidDoi, "a", Some("doi"))]);
+        // The rule is ids::is_doi's: an empty registrant part is no DOI here
+        // nor in a lookup.
+        check(&doi("10../x"), &[(Code::InvalidDoi, "a", Some("doi"))]);
         check(
             &doi("https://doi.org/nonsense"),
             &[(Code::InvalidDoi, "a", Some("doi"))],

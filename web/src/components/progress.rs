@@ -74,6 +74,15 @@ pub fn Progress(
     // before it, done at the start, whether a run was going).
     let clock = StoredValue::new((None::<f64>, 0.0f64, 0usize, false));
     let is_paused = move || paused.is_some_and(|p| p.get());
+    // The estimate is worked out again every second, not only when an item
+    // is done: a run that sits on one slow answer shows its time left grow.
+    let tick = RwSignal::new(0u32);
+    if let Ok(handle) = set_interval_with_handle(
+        move || tick.update(|t| *t = t.wrapping_add(1)),
+        std::time::Duration::from_secs(1),
+    ) {
+        on_cleanup(move || handle.clear());
+    }
     Effect::new(move |_| {
         let run = running.get();
         let going = run && !is_paused();
@@ -98,6 +107,7 @@ pub fn Progress(
         if !running.get() {
             return String::new();
         }
+        tick.track();
         let (since, before, done0, _) = clock.get_value();
         let active = before + since.map_or(0.0, |t| wall_now() - t);
         let words = eta_ms(done0, done, total, active).map(eta_words);

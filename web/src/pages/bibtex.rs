@@ -9,19 +9,20 @@
 use crate::components::{
     Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
 };
-use crate::services::sliced::{run_sliced, Latest};
+use crate::services::sliced::{run_sliced, Cancel, Latest};
 use crate::services::Services;
 use citegate_core::bibtex;
 use citegate_core::bibtex::check::{self, FileReport, OnlineReport};
 use citegate_core::bibtex::existence;
 use citegate_core::bibtex::format::{self, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
-use citegate_core::bibtex::parse::{self, Bibliography};
+use citegate_core::bibtex::parse::{self, Bibliography, Entry};
 use citegate_core::bibtex::report::{self, Status as Check};
 use citegate_core::bibtex::verdict;
-use citegate_core::resolve::{Answer, Options, Reference, Resolution, Surface};
+use citegate_core::resolve::{Answer, Options, Resolution, Run, Surface};
 use citegate_core::tex;
 use citegate_core::tex::Project;
+use citegate_core::text::count;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -123,6 +124,66 @@ fn today() -> Option<citegate_core::cutoff::Date> {
     citegate_core::cutoff::Date::new(d.get_full_year() as i32, d.get_month() + 1, d.get_date()).ok()
 }
 
+/// The run's options as the settings give them (a resumed or restored run
+/// is rebuilt with the same ones).
+fn run_options(services: &Services) -> Options {
+    let mut opts = Options::new(services.endpoints(), Surface::Browser);
+    opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
+    opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
+    opts
+}
+
+/// One entry's card from its resolution and the core's judgement of it;
+/// `down` when the app's banner says the services cannot be reached (the
+/// card then does not repeat the fetch error).
+fn row_of(entry: &Entry, r: &Resolution, o: &check::OnlineEntry, mode: Mode, down: bool) -> Row {
+    Row {
+        line: entry.line,
+        sources: if down {
+            vec!["services not reached".to_string()]
+        } else {
+            sources_of(r)
+        },
+        verdict: matching::verify(entry, &existence::from_resolution(r), mode),
+        judged: verdict::EntryVerdict {
+            verdict: o.verdict,
+            reasons: o.reasons.clone(),
+            corrected: o.corrected.clone(),
+        },
+        check: report::status(o),
+        links: report::links(o, entry.get("title")),
+    }
+}
+
+/// The cards of the references `run` has decided whose index is not yet
+/// marked in `shown` (marked now), in file order.
+fn decided_rows(
+    b: &Bibliography,
+    run: &Run,
+    shown: &mut [bool],
+    today: citegate_core::cutoff::Date,
+    mode: Mode,
+    down: bool,
+) -> Vec<Row> {
+    let mut out = Vec::new();
+    for ((entry, seen), i) in b.entries.iter().zip(shown.iter_mut()).zip(0..) {
+        if *seen {
+            continue;
+        }
+        if let Some(r) = run.decided(i) {
+            *seen = true;
+            out.push(row_of(
+                entry,
+                &r,
+                &check::online_entry(entry, &r, today),
+                mode,
+                down,
+            ));
+        }
+    }
+    out
+}
+
 /// Everything the BibTeX check page reads and writes, and its runs in
 /// flight: one value, cheap to copy into each sub-component and handler.
 #[derive(Clone, Copy)]
@@ -145,6 +206,13 @@ struct BibtexState {
     running: RwSignal<bool>,
     paused: RwSignal<bool>,
     progress: RwSignal<(usize, usize)>,
+    /// A run found stopped part way after a reload, `(decided, total)`:
+    /// its decided cards are shown and Resume goes on from its checkpoint.
+    stopped: RwSignal<Option<(usize, usize)>>,
+    /// The loaded `.bib` as read (when small enough to keep), for an undo.
+    current: StoredValue<Option<LoadedFile>>,
+    /// The file that replaced loaded work, and that work (Undo brings it back).
+    undo: RwSignal<Option<(String, Saved)>>,
     /// The online run in flight: a newer file, Clear or Stop cancels it.
     online_run: StoredValue<Latest>,
     /// The BibTeX text the entries were read from (for the fixed .bib).
@@ -195,6 +263,9 @@ impl BibtexState {
             running: RwSignal::new(false),
             paused: RwSignal::new(false),
             progress: RwSignal::new((0, 0)),
+            stopped: RwSignal::new(None),
+            current: StoredValue::new(None),
+            undo: RwSignal::new(None),
             online_run: StoredValue::new(Latest::default()),
             source: StoredValue::new(None),
             online: RwSignal::new(None),
@@ -207,34 +278,17 @@ impl BibtexState {
     }
 
     /// Reads and checks a file a slice at a time (see `services::sliced`),
-    /// showing progress; a newer file abandons an older reading.
-    fn read(self, file: LoadedFile) {
-        let keep = (file.text.len() <= KEEP_MAX_BYTES).then(|| file.clone());
-        if let Some(s) = self.services {
-            let tex = self.tex_files.get_untracked();
-            leptos::task::spawn_local(async move {
-                let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
-            });
-        }
-        let BibtexState {
-            reading,
-            source,
-            bib,
-            layer1,
-            ..
-        } = self;
+    /// showing progress; a newer file abandons an older reading. The work
+    /// on the page stays until the file is read: a file with no entries
+    /// does not replace a loaded `.bib` (the note says why), and one that
+    /// does can be undone. `tex` is the `.tex` files that go with it (from
+    /// the workspace, or with an undo); `None` keeps the current ones unless
+    /// the file is another paper's `.bib`.
+    fn read(self, file: LoadedFile, tex: Option<Vec<LoadedFile>>) {
+        let reading = self.reading;
         let token = self.reading_run.with_value(Latest::restart);
-        self.online_run.with_value(Latest::cancel);
-        self.rows.set(Vec::new());
-        self.online.set(None);
-        self.running.set(false);
-        self.paused.set(false);
-        self.progress.set((0, 0));
-        source.set_value(None);
-        bib.set(None);
-        layer1.set(Arc::new(Vec::new()));
-        self.bib_name.set(Some(file.name.clone()));
         leptos::task::spawn_local(async move {
+            let keep = (file.text.len() <= KEEP_MAX_BYTES).then(|| file.clone());
             let LoadedFile {
                 name,
                 text,
@@ -266,6 +320,21 @@ impl BibtexState {
                 bibtex::Format::Bibtex => read,
                 _ => bibtex::read_bibliography(&name, &text),
             };
+            // A file with no entries (empty, or no bibliography at all) does
+            // not take the place of loaded work.
+            let loaded = self.bib_name.get_untracked();
+            if parsed.entries.is_empty()
+                && self
+                    .bib
+                    .with_untracked(|b| b.as_ref().is_some_and(|b| !b.entries.is_empty()))
+            {
+                reading.set(String::new());
+                self.note.set(format!(
+                    "{name} was not loaded: it holds no bibliography entries (is it empty, or not a .bib, CSL-JSON or RIS file?); {} and its results are as they were",
+                    loaded.unwrap_or_default()
+                ));
+                return;
+            }
             // An 8-bit file was read as BibTeX reads it: its warning leads.
             if let Some(error) = warning {
                 parsed.problems.insert(
@@ -277,11 +346,7 @@ impl BibtexState {
                 );
             }
             let parsed = Arc::new(parsed);
-            if format == bibtex::Format::Bibtex {
-                source.set_value(Some(Arc::new(text)));
-            } else {
-                drop(text);
-            }
+            let text = (format == bibtex::Format::Bibtex).then(|| Arc::new(text));
             let l1 = format::Layer1::new(&parsed, current_year());
             let checking = |l1: &format::Layer1<'_>| {
                 let (at, total) = l1.progress();
@@ -291,39 +356,145 @@ impl BibtexState {
                 return;
             };
             reading.set(String::new());
-            layer1.set(Arc::new(found));
-            bib.set(Some(parsed));
+            self.adopt(name, keep, tex, text, parsed, found);
+            self.show_stored(self.bib.get_untracked(), token);
         });
     }
 
-    fn load_example(self) {
-        self.touched.set_value(true);
-        self.tex_files.set(Vec::new());
-        self.read(LoadedFile {
-            name: "refs.bib".into(),
-            text: EXAMPLE_BIB.into(),
-            warning: None,
-        });
-    }
-
-    fn set_bib(self, files: Vec<LoadedFile>) {
-        self.touched.set_value(true);
-        if let Some(f) = files.into_iter().next() {
+    /// Puts a read file in the place of the loaded one: the workspace keeps
+    /// it, the run on the old one stops, and the old one can be brought back
+    /// (Undo) when it had entries.
+    fn adopt(
+        self,
+        name: String,
+        keep: Option<LoadedFile>,
+        tex: Option<Vec<LoadedFile>>,
+        source: Option<Arc<String>>,
+        parsed: Arc<Bibliography>,
+        found: Vec<Finding>,
+    ) {
+        let previous = self.bib_name.get_untracked();
+        let had_entries = self
+            .bib
+            .with_untracked(|b| b.as_ref().is_some_and(|b| !b.entries.is_empty()));
+        let old_tex = self.tex_files.get_untracked();
+        let replaced = self
+            .current
+            .with_value(|c| c.clone())
+            .filter(|c| had_entries && keep.as_ref() != Some(c));
+        match tex {
+            Some(t) => {
+                self.tex_files.set(t);
+                self.note.set(String::new());
+            }
             // Another paper's .bib: the .tex files given for the previous one
             // would only produce bogus findings against it.
-            let previous = self.bib_name.get_untracked();
-            if previous.as_ref().is_some_and(|p| *p != f.name)
-                && self.tex_files.with_untracked(|t| !t.is_empty())
-            {
+            None if previous.as_ref().is_some_and(|p| *p != name) && !old_tex.is_empty() => {
                 self.note.set(format!(
                     "a new bibliography: the .tex files given with {} were set aside; drop this paper's .tex files",
                     previous.unwrap_or_default()
                 ));
                 self.tex_files.set(Vec::new());
-            } else {
-                self.note.set(String::new());
             }
-            self.read(f);
+            None => self.note.set(String::new()),
+        }
+        self.undo.set(replaced.map(|bib| {
+            (
+                name.clone(),
+                Saved {
+                    bib: Some(bib),
+                    tex: old_tex,
+                },
+            )
+        }));
+        self.current.set_value(keep.clone());
+        if let Some(s) = self.services {
+            let tex = self.tex_files.get_untracked();
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
+            });
+        }
+        self.online_run.with_value(Latest::cancel);
+        self.rows.set(Vec::new());
+        self.online.set(None);
+        self.running.set(false);
+        self.paused.set(false);
+        self.progress.set((0, 0));
+        self.stopped.set(None);
+        self.source.set_value(source);
+        self.bib_name.set(Some(name));
+        self.layer1.set(Arc::new(found));
+        self.bib.set(Some(parsed));
+    }
+
+    /// Brings back the `.bib` (and its `.tex` files) that the last file
+    /// replaced; its results come back from its checkpoint.
+    fn undo_replace(self) {
+        let Some((_, saved)) = self.undo.get_untracked() else {
+            return;
+        };
+        self.touched.set_value(true);
+        if let Some(b) = saved.bib {
+            self.read(b, Some(saved.tex));
+        }
+    }
+
+    /// The results of the last run over these entries, kept in its
+    /// checkpoint: a finished run's report, or a run stopped part way
+    /// (a reload, a closed tab) with its decided cards and Resume.
+    fn show_stored(self, b: Option<Arc<Bibliography>>, token: Cancel) {
+        let (Some(services), Some(b)) = (self.services, b) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let refs = check::references(&b);
+            let key = crate::services::resolve::checkpoint_key(&refs);
+            let ws = services.workspace();
+            let opts = run_options(&services);
+            let Some(run) = crate::services::resolve::stored(&ws, &key, refs, opts).await else {
+                return;
+            };
+            // A newer file, Clear or a run started meanwhile has the page now.
+            if token.is_cancelled() || self.running.get_untracked() {
+                return;
+            }
+            let Some(today) = today() else { return };
+            let (done, total) = run.progress();
+            let m = self.mode.get_untracked();
+            let down = crate::components::offline::services_down(self.reach);
+            let mut shown = vec![false; b.entries.len()];
+            let rows = decided_rows(&b, &run, &mut shown, today, m, down);
+            self.progress.set((done, total));
+            if done < total {
+                self.rows.set(rows);
+                self.stopped.set(Some((done, total)));
+            } else {
+                let report = run.report();
+                let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
+                self.rows.set(rows);
+                self.online.set(Some(Arc::new(check::online_report(
+                    &b, &report, today, requests, 0,
+                ))));
+            }
+        });
+    }
+
+    fn load_example(self) {
+        self.touched.set_value(true);
+        self.read(
+            LoadedFile {
+                name: "refs.bib".into(),
+                text: EXAMPLE_BIB.into(),
+                warning: None,
+            },
+            Some(Vec::new()),
+        );
+    }
+
+    fn set_bib(self, files: Vec<LoadedFile>) {
+        self.touched.set_value(true);
+        if let Some(f) = files.into_iter().next() {
+            self.read(f, None);
         }
     }
 
@@ -371,6 +542,9 @@ impl BibtexState {
         self.reading.set(String::new());
         self.note.set(String::new());
         self.progress.set((0, 0));
+        self.stopped.set(None);
+        self.undo.set(None);
+        self.current.set_value(None);
         if let Some(s) = self.services {
             leptos::task::spawn_local(async move {
                 let _ = s.workspace().remove(PAGE_KEY).await;
@@ -386,21 +560,26 @@ impl BibtexState {
                 if self.touched.get_value() || self.bib_name.get_untracked().is_some() {
                     return;
                 }
-                self.tex_files.set(saved.tex);
-                if let Some(b) = saved.bib {
-                    self.read(b);
+                match saved.bib {
+                    Some(b) => self.read(b, Some(saved.tex)),
+                    None => self.tex_files.set(saved.tex),
                 }
             }
         });
     }
 
     /// Runs layers 2–4 on every entry, resuming from a checkpoint of the
-    /// same references.
+    /// same references; each card is shown as its entry is decided.
     fn start(self) {
         let Some(services) = self.services else {
             return;
         };
         let Some(b) = self.bib.get_untracked() else {
+            return;
+        };
+        // No date to judge the entries' years against: nothing is run
+        // rather than a run that never ends with verdicts.
+        let Some(today) = today() else {
             return;
         };
         let BibtexState {
@@ -415,25 +594,46 @@ impl BibtexState {
         let token = self.online_run.with_value(Latest::restart);
         rows.set(Vec::new());
         online.set(None);
+        self.stopped.set(None);
         running.set(true);
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
             let client = services.run_client();
-            let refs: Vec<Reference> = b.entries.iter().map(Reference::from_entry).collect();
-            let mut opts = Options::new(services.endpoints(), Surface::Browser);
-            opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
-            opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
+            let refs = check::references(&b);
             // A run of the same references stopped by a reload goes on from its checkpoint.
             let ws = services.workspace();
             let key = crate::services::resolve::checkpoint_key(&refs);
+            let opts = run_options(&services);
             let (mut run, _) = crate::services::resolve::resume_or_new(&ws, &key, refs, opts).await;
+            if token.is_cancelled() {
+                return;
+            }
+            // Cards stream in as entries are decided; the last one comes
+            // with the finished report, so a full set of cards means the
+            // report is there.
+            let mut shown = vec![false; b.entries.len()];
+            let mut stream = |run: &Run| {
+                let (done, total) = run.progress();
+                progress.set((done, total));
+                if done < total {
+                    let down = crate::components::offline::services_down(reach);
+                    let new = decided_rows(&b, run, &mut shown, today, m, down);
+                    if !new.is_empty() {
+                        rows.update(|r| {
+                            r.extend(new);
+                            r.sort_by_key(|x| x.line);
+                        });
+                    }
+                }
+            };
+            stream(&run);
             let report = crate::services::resolve::drive_saving(
                 &client,
                 &ws,
                 &key,
                 &mut run,
                 || token.is_cancelled(),
-                |done, total| progress.set((done, total)),
+                &mut stream,
             )
             .await;
             if token.is_cancelled() {
@@ -441,12 +641,6 @@ impl BibtexState {
             }
             crate::components::offline::report_run(reach, &report);
             let down = crate::components::offline::services_down(reach);
-            let Some(today) = today() else {
-                // No date to judge the entries' years against: the run ends
-                // without verdicts rather than spinning forever.
-                running.set(false);
-                return;
-            };
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
             let checked: Vec<Row> = b
@@ -454,24 +648,7 @@ impl BibtexState {
                 .iter()
                 .zip(&report.resolutions)
                 .zip(&judged.entries)
-                .map(|((entry, r), o)| Row {
-                    line: entry.line,
-                    // While the app's banner says the services cannot be
-                    // reached, a card does not repeat the fetch error.
-                    sources: if down {
-                        vec!["services not reached".to_string()]
-                    } else {
-                        sources_of(r)
-                    },
-                    verdict: matching::verify(entry, &existence::from_resolution(r), m),
-                    judged: verdict::EntryVerdict {
-                        verdict: o.verdict,
-                        reasons: o.reasons.clone(),
-                        corrected: o.corrected.clone(),
-                    },
-                    check: report::status(o),
-                    links: report::links(o, entry.get("title")),
-                })
+                .map(|((entry, r), o)| row_of(entry, r, o, m, down))
                 .collect();
             rows.set(checked);
             online.set(Some(Arc::new(judged)));
@@ -531,7 +708,8 @@ impl BibtexState {
             .with(|t| t.iter().map(|f| f.name.clone()).collect());
         match self.bib.with(|x| x.as_ref().map(|x| x.entries.len())) {
             Some(n) => format!(
-                "{b}: {n} entries{}",
+                "{b}: {}{}",
+                count(n, "entry", "entries"),
                 if t.is_empty() {
                     String::new()
                 } else {
@@ -626,6 +804,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=move |f| state.add_tex(f) />
             </div>
             <Banner id="bib-note" kind=BannerKind::Partial text=note />
+            <Replaced state />
             <p class="muted" id="inputs">{move || state.inputs()}</p>
             <p class="muted" id="reading" aria-live="polite">{move || reading.get()}</p>
             <Banner id="bib-error" kind=BannerKind::Error text=bib_error />
@@ -633,6 +812,7 @@ pub fn BibtexPage() -> impl IntoView {
             <Layer1Table state />
             <h2>"Layers 2–4: existence and match"</h2>
             <OnlineControls state />
+            <StoppedRun state />
             <Exports state />
             <Show when=move || has_online.get()>
                 <VerdictChart state />
@@ -653,7 +833,7 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
     view! {
         <Show when=move || has_bib.get() fallback=|| view! { <p class="muted">"drop a .bib or load the example"</p> }>
             <p id="layer1-summary">{move || {
-                file_report.with(|r| r.as_ref().map(|r| format!("{} error(s), {} warning(s)", r.errors, r.warnings)))
+                file_report.with(|r| r.as_ref().map(|r| format!("{}, {}", count(r.errors, "error", "errors"), count(r.warnings, "warning", "warnings"))))
             }}</p>
             <p class="muted" id="layer1-shown">{move || {
                 let n = state.n_findings();
@@ -707,10 +887,45 @@ fn OnlineControls(state: BibtexState) -> impl IntoView {
                 <option value="strict">"strict (final submission)"</option>
                 <option value="loose">"loose (drafts)"</option>
             </select>
-            <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=move |_| state.start()>"Check every entry"</button>
+            <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=move |_| state.start()>
+                {move || if state.online.with(Option::is_some) { "Check again" } else { "Check every entry" }}
+            </button>
         </div>
         {services.is_none().then(|| view! { <div class="banner error">"The browser services did not start (storage unavailable?); only layer 1 can run."</div> })}
         <Progress id="progress" label="Checking entries" counts=progress running=running paused=paused on_cancel=stop />
+    }
+}
+
+/// Which file replaced the loaded work, with Undo.
+#[component]
+fn Replaced(state: BibtexState) -> impl IntoView {
+    let undo = state.undo;
+    view! {
+        <Show when=move || undo.with(Option::is_some)>
+            <div class="banner" id="replaced" role="status">
+                <span id="replaced-text">{move || undo.with(|u| u.as_ref().map(|(name, saved)| {
+                    let old = saved.bib.as_ref().map(|b| b.name.clone()).unwrap_or_default();
+                    format!("{name} replaced {old} — ")
+                }).unwrap_or_default())}</span>
+                <button type="button" class="secondary" id="undo-replace" on:click=move |_| state.undo_replace()>"Undo"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// A run found stopped part way after a reload: how far it got, and
+/// Resume, which goes on from its checkpoint (nothing answered is asked
+/// again).
+#[component]
+fn StoppedRun(state: BibtexState) -> impl IntoView {
+    let stopped = state.stopped;
+    view! {
+        <Show when=move || stopped.with(Option::is_some)>
+            <div class="banner partial" id="stopped-run" role="status">
+                <span id="stopped-text">{move || stopped.get().map(|(done, total)| format!("stopped at {done} of {total} — ")).unwrap_or_default()}</span>
+                <button type="button" id="resume-run" on:click=move |_| state.start()>"Resume"</button>
+            </div>
+        </Show>
     }
 }
 
@@ -779,7 +994,7 @@ fn VerdictChart(state: BibtexState) -> impl IntoView {
     let tally = move || online.get().map(|o| report::tally(&o)).unwrap_or_default();
     view! {
         <figure class="verdict-chart" id="verdict-chart">
-            <figcaption>{move || format!("Verdicts of {} entries", rows.with(|r| r.len()))}</figcaption>
+            <figcaption>{move || format!("Verdicts of {}", count(rows.with(|r| r.len()), "entry", "entries"))}</figcaption>
             <ul>
                 {move || {
                     let t = tally();
@@ -822,7 +1037,7 @@ fn EntryControls(state: BibtexState) -> impl IntoView {
             <span class="muted" id="shown-count">{move || {
                 let n = rows.with(|r| r.len());
                 let shown = state.shown_rows().len();
-                if shown == n { format!("{n} entries") } else { format!("{shown} of {n} entries") }
+                if shown == n { count(n, "entry", "entries") } else { format!("{shown} of {}", count(n, "entry", "entries")) }
             }}</span>
         </div>
     }

@@ -531,7 +531,7 @@ fn WriteReport(state: WriteState) -> impl IntoView {
                 <div class="result" aria-live="polite">
                     <div class="score-line">
                         <span id="write-verdict" class=verdict.0>{verdict.1}</span>
-                        <span class="muted" id="write-rounds-count">{format!("{} round(s); kept draft: round {}", rep.rounds, rep.best_round.map(|n| n.to_string()).unwrap_or_else(|| "none".into()))}</span>
+                        <span class="muted" id="write-rounds-count">{format!("{}; kept draft: round {}", citegate_core::text::count(rep.rounds, "round", "rounds"), rep.best_round.map(|n| n.to_string()).unwrap_or_else(|| "none".into()))}</span>
                     </div>
                     {done.then(|| rep.warning.clone().map(|w| view! { <p class="banner warn" id="write-warning">{w}</p> }))}
                     <p class="muted" id="write-cutoff-note">{rep.cutoff_note.clone()}</p>
