@@ -87,8 +87,17 @@ for (const width of WIDTHS) {
   test(`bibtex at ${width} px: a finished report is shown after a reload`, async () => {
     const errors = await withPage(app.browser, `report-reload-finished-${width}`, async (page) => {
       await loadExample(page, width);
+      // Before anything runs: no idle bar with Pause and Cancel, and one
+      // picker per drop zone (the native input is not drawn).
+      assert.equal(await page.isVisible("#progress"), false);
+      const input = await page.$eval("#bib-input", (el) => el.getBoundingClientRect().width);
+      assert.ok(input <= 1, `the native file input is drawn ${input} px wide`);
       await page.click("#check-entries");
       await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 60000 });
+      assert.equal(await page.isVisible("#progress"), true);
+      // The Check button was disabled while it ran: the focus is not left on the body.
+      await page.waitForFunction(() => document.activeElement && document.activeElement !== document.body);
+      assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), "Checking entries");
       const cards = () => page.$$eval("#entries .entry-card", (cs) => cs.map((c) => [c.dataset.key, c.dataset.check]));
       const shown = await cards();
       assert.equal(await page.textContent("#check-entries"), "Check again");
@@ -166,7 +175,7 @@ for (const width of WIDTHS) {
       await kept();
       // A readable file replaces the work, and Undo brings it back with its results.
       await page.setInputFiles("#bib-input", { name: "mine.bib", mimeType: "text/plain", buffer: Buffer.from("@misc{solo, title={A Single Entry}, author={Doe, Jane}, year={2020}}\n") });
-      await page.waitForFunction(() => (document.querySelector("#inputs")?.textContent || "").startsWith("mine.bib: "));
+      await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "mine.bib: 1 entry");
       assert.equal(await page.textContent("#replaced-text"), "mine.bib replaced refs.bib — ");
       assert.deepEqual(await cards(), []);
       await noSidewaysScroll(page, width);
