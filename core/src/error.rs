@@ -32,6 +32,8 @@ pub enum ErrorKind {
     Encoding,
     /// A search query cannot be sent as it is.
     Query,
+    /// The input is of a kind this build cannot read (a PDF without the PDF reader).
+    Unsupported,
 }
 
 /// Where an error happened. Every part is optional; the ones known are set.

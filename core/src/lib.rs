@@ -30,6 +30,7 @@
 //! | [`prompt`] | the writing prompt filled from a pool |
 //! | [`settings`] | what a base url or contact address may hold |
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
+//! | [`paper`] | a paper's references (`.bbl`, `thebibliography`, a text list) read into fields |
 //! | [`write`] | the writing step: the model loop, its four checks, provider requests |
 //!
 //! # One entry point per user question
@@ -42,6 +43,7 @@
 //! | question | entry point | report |
 //! |---|---|---|
 //! | Does my `.bib` hold up against my `.tex`? (layer 1) | [`bibtex::check::check_file`] | [`bibtex::check::FileReport`] |
+//! | Which references does this paper give, field by field? | [`paper::read`] | [`paper::PaperRefs`] |
 //! | Do my `.bib` files, as one bibliography, hold up against my `.tex`? | [`bibtex::check::check_files`] | one [`bibtex::check::FileReport`] per file |
 //! | … and is each entry a real work that says what its record says? (layers 2–4) | [`resolve::Run`] over [`bibtex::check::references`], then [`bibtex::check::online_report`] | [`bibtex::check::OnlineReport`] |
 //! | Does my draft cite enough of the pool (or of a `.bib`)? | [`coverage::gate`] | [`coverage::GateReport`] |
@@ -81,6 +83,7 @@ pub mod js;
 pub mod latex;
 pub mod library;
 pub mod names;
+pub mod paper;
 pub mod pool;
 pub mod prompt;
 pub mod resolve;

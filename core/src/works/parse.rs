@@ -171,7 +171,7 @@ fn crossref_work(map: &Map<String, Value>) -> Work {
     let mut w = Work::empty(Service::Crossref);
     w.doi = text(map.get("DOI")).and_then(|d| bare_doi(&d));
     w.id = w.doi.clone();
-    w.title = first_text(map.get("title")).unwrap_or_default();
+    w.title = crossref_title(map);
     if let Some(Value::Array(authors)) = map.get("author") {
         w.authors = authors
             .iter()
@@ -208,6 +208,73 @@ fn crossref_work(map: &Map<String, Value>) -> Work {
         w.arxiv_id = Some(a.as_str().to_string());
     }
     w
+}
+
+/// Crossref's title as it is read: inline markup (`<i>`, `<sub>`, MathML)
+/// dropped, and the `subtitle` it keeps apart joined after a colon.
+fn crossref_title(map: &Map<String, Value>) -> String {
+    let title = strip_inline(&first_text(map.get("title")).unwrap_or_default());
+    match first_text(map.get("subtitle")).map(|s| strip_inline(&s)) {
+        Some(sub) if !title.to_lowercase().contains(&sub.to_lowercase()) => {
+            if title.is_empty() {
+                sub
+            } else {
+                format!("{title}: {sub}")
+            }
+        }
+        _ => title,
+    }
+}
+
+/// Whether a tag name is inline markup a title carries (`i`, `sub`, `scp`,
+/// and any `mml:`/`jats:` element).
+fn inline_tag(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.starts_with("mml:")
+        || name.starts_with("jats:")
+        || matches!(
+            name.as_str(),
+            "i" | "b"
+                | "em"
+                | "strong"
+                | "sub"
+                | "sup"
+                | "scp"
+                | "sc"
+                | "u"
+                | "tt"
+                | "span"
+                | "italic"
+                | "bold"
+        )
+}
+
+/// Removes inline markup from a title without adding space (`V<sub>1</sub>`
+/// → `V1`); a `<` that opens no such tag is kept as text.
+fn strip_inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let tag = after.find('>').map(|close| &after[..close]).filter(|t| {
+            let name = t.trim_start_matches('/');
+            let name = name
+                .split(|c: char| c.is_whitespace() || c == '/')
+                .next()
+                .unwrap_or("");
+            !name.is_empty() && inline_tag(name)
+        });
+        match tag {
+            Some(t) => rest = &after[t.len() + 1..],
+            None => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn crossref_date(v: Option<&Value>) -> Option<PubDate> {
@@ -616,6 +683,50 @@ mod tests {
         check_abstract(json!(null), None);
         check_abstract(json!({}), None);
         check_abstract(json!({"a": "x", "b": [0]}), Some("b"));
+    }
+
+    fn check_title(title: Value, subtitle: Value, expected: &str) {
+        let map = json!({"title": title, "subtitle": subtitle});
+        let map = map.as_object().cloned().unwrap_or_default();
+        assert_eq!(crossref_title(&map), expected, "{title} {subtitle}");
+    }
+
+    /// Issue 28: Crossref titles keep their HTML and put the part after the
+    /// colon in `subtitle`; read as they are, real works looked like near misses.
+    #[test]
+    fn crossref_title_markup_stripped_and_subtitle_joined() {
+        check_title(
+            json!(["Reduced Propagation from V<sub>1</sub>"]),
+            json!(null),
+            "Reduced Propagation from V1",
+        );
+        check_title(
+            json!(["Ovarian <i>pathophysiology</i> and management"]),
+            json!([]),
+            "Ovarian pathophysiology and management",
+        );
+        check_title(
+            json!(["LightCTS"]),
+            json!(["A Lightweight Framework for Correlated Time Series Forecasting"]),
+            "LightCTS: A Lightweight Framework for Correlated Time Series Forecasting",
+        );
+        check_title(
+            json!(["“Why Should I Trust You?”"]),
+            json!(["Explaining the Predictions of Any Classifier"]),
+            "“Why Should I Trust You?”: Explaining the Predictions of Any Classifier",
+        );
+        check_title(json!(["A: B"]), json!(["B"]), "A: B");
+        check_title(
+            json!(["<mml:math><mml:mi>k</mml:mi></mml:math>-means for n<k"]),
+            json!(null),
+            "k-means for n<k",
+        );
+        check_title(
+            json!(["a < b and <unknown> stays"]),
+            json!(null),
+            "a < b and <unknown> stays",
+        );
+        check_title(json!([]), json!(["Only a subtitle"]), "Only a subtitle");
     }
 
     #[test]
