@@ -56,8 +56,16 @@ const loadExample = async (page, width) => {
   await page.waitForSelector("#layer1 tbody tr");
 };
 
-const noSidewaysScroll = async (page, width) =>
+const noSidewaysScroll = async (page, width) => {
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, "the page does not scroll sideways");
+  if (width < 600) {
+    // No column clipped or reached only by scrolling a table sideways.
+    const clipped = await page.$$eval("table", (ts) =>
+      ts.filter((t) => !t.classList.contains("cards") || t.getBoundingClientRect().width > t.parentElement.clientWidth + 0.5).map((t) => t.id || t.className),
+    );
+    assert.deepEqual(clipped, [], "tables are labelled cards on a phone");
+  }
+};
 
 for (const width of WIDTHS) {
   test(`bibtex at ${width} px: cards stream in as entries are decided, and the time left moves while an answer is awaited`, async () => {

@@ -840,7 +840,7 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
                 (n > SHOWN_FINDINGS).then(|| format!("showing the first {SHOWN_FINDINGS} of {n} findings; the exported report has all of them"))
             }}</p>
             <div class="table-wrap">
-                <table id="layer1">
+                <table id="layer1" class="cards">
                     <thead><tr><th>"severity"</th><th>"where"</th><th>"key"</th><th>"field"</th><th>"problem"</th><th>"fix"</th></tr></thead>
                     <tbody>
                         {move || state.shown_findings().into_iter().map(|f| {
@@ -851,12 +851,12 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
                                 _ => String::new(),
                             };
                             view! { <tr>
-                                <td><span class=class>{sev}</span></td>
-                                <td>{place}</td>
-                                <td><code>{f.key.clone().unwrap_or_default()}</code></td>
-                                <td>{f.field.clone().unwrap_or_default()}</td>
-                                <td>{f.message.clone()}</td>
-                                <td><code>{f.suggestion.clone().unwrap_or_default()}</code></td>
+                                <td data-label="severity"><span class=class>{sev}</span></td>
+                                <td data-label="where">{place}</td>
+                                <td data-label="key"><code>{f.key.clone().unwrap_or_default()}</code></td>
+                                <td data-label="field">{f.field.clone().unwrap_or_default()}</td>
+                                <td data-label="problem">{f.message.clone()}</td>
+                                <td data-label="fix"><code>{f.suggestion.clone().unwrap_or_default()}</code></td>
                             </tr> }
                         }).collect_view()}
                     </tbody>
@@ -1114,14 +1114,14 @@ fn EntryCard(row: Row) -> impl IntoView {
 #[component]
 fn EvidenceTable(evidence: Vec<matching::Evidence>) -> impl IntoView {
     view! {
-        <div class="table-wrap"><table class="evidence">
+        <div class="table-wrap"><table class="evidence cards">
             <thead><tr><th>"field"</th><th>"entry"</th><th>"record"</th><th>"similarity"</th><th></th></tr></thead>
             <tbody>{evidence.into_iter().map(|e| view! { <tr>
-                <td>{format!("{:?}", e.field).to_lowercase()}</td>
-                <td>{e.ours}</td>
-                <td>{e.theirs}</td>
-                <td>{format!("{:.2}", e.similarity)}</td>
-                <td>{if e.matched { "✓" } else { "✗" }}</td>
+                <td data-label="field">{format!("{:?}", e.field).to_lowercase()}</td>
+                <td data-label="entry">{e.ours}</td>
+                <td data-label="record">{e.theirs}</td>
+                <td data-label="similarity">{format!("{:.2}", e.similarity)}</td>
+                <td data-label="agrees">{if e.matched { "✓" } else { "✗" }}</td>
             </tr> }).collect_view()}</tbody>
         </table></div>
     }

@@ -342,7 +342,7 @@ fn ResultsTable(state: SearchState) -> impl IntoView {
     let results = state.results;
     view! {
         <div class="table-wrap">
-            <table id="results">
+            <table id="results" class="cards">
                 <thead><tr><th>"#"</th><th>"title"</th><th>"year"</th><th>"sources"</th><th>"found by"</th><th>"library"</th></tr></thead>
                 <tbody>
                     {move || results.get().into_iter().enumerate().map(|(i, f)| {
@@ -350,12 +350,12 @@ fn ResultsTable(state: SearchState) -> impl IntoView {
                         let f2 = f.clone();
                         view! {
                             <tr class="result-row">
-                                <td>{i + 1}</td>
-                                <td class="title">{f.work.title.clone()}</td>
-                                <td>{f.work.year().map(|y| y.to_string()).unwrap_or_default()}</td>
-                                <td class="sources">{f.sources.iter().map(|s| view! { <span class="badge">{s.clone()}</span> " " }).collect_view()}</td>
-                                <td class="found-by">{f.found_by}</td>
-                                <td class="in-library">
+                                <td data-label="#">{i + 1}</td>
+                                <td class="title" data-label="title">{f.work.title.clone()}</td>
+                                <td data-label="year">{f.work.year().map(|y| y.to_string()).unwrap_or_default()}</td>
+                                <td class="sources" data-label="sources">{f.sources.iter().map(|s| view! { <span class="badge">{s.clone()}</span> " " }).collect_view()}</td>
+                                <td class="found-by" data-label="found by">{f.found_by}</td>
+                                <td class="in-library" data-label="library">
                                     {if in_lib {
                                         view! { <span class="badge pass">"in library"</span> }.into_any()
                                     } else {
