@@ -113,6 +113,13 @@ for (const width of WIDTHS) {
       await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 30000 });
       assert.deepEqual(await cards(), shown);
       assert.ok(await page.$("#verdict-chart"), "the finished report's chart is back");
+      // Each card shows one status in words; the legend explains every status shown.
+      const badges = await page.$$eval("#entries .entry-card", (cs) => cs.map((c) => c.querySelectorAll(".score-line .badge, .score-line .check-badge").length));
+      assert.deepEqual(badges, [1, 1, 1, 1, 1]);
+      await page.click("#legend summary");
+      const explained = await page.$$eval("#legend dd[data-check]", (ds) => ds.map((d) => d.dataset.check));
+      for (const [, check] of shown) assert.ok(explained.includes(check), check);
+      for (const term of ["Layer 1", "Layers 2–4", "similarity", "Mode"]) assert.ok((await page.textContent("#legend dl")).includes(term), term);
       assert.equal(await page.textContent("#check-entries"), "Check again");
       assert.equal(await page.$("#stopped-run"), null);
       await noSidewaysScroll(page, width);

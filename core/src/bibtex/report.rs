@@ -56,6 +56,18 @@ impl Status {
         }
     }
 
+    /// What the status means, for the page's legend: what was asked and
+    /// what a person does about it.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Status::NotFound => "every source was asked and answered, and none holds this work: check that it exists before citing it",
+            Status::Differs => "a source holds the cited work, but the entry misstates some of it (title, authors, year, venue or identifier): fix the entry",
+            Status::Doubtful => "no source settled it and the entry itself looks wrong (a placeholder author, a date after today): look at it by hand",
+            Status::Unchecked => "a source could not be asked, or the entry has nothing to look up: this says nothing against the work",
+            Status::Matches => "a source holds the cited work and the entry agrees with it",
+        }
+    }
+
     /// A stable name for programs (CSV, `data-` attributes, CSS classes).
     pub fn name(self) -> &'static str {
         match self {

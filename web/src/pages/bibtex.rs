@@ -91,13 +91,15 @@ fn renamed(name: &str, suffix: &str) -> String {
     format!("{stem}{suffix}")
 }
 
-fn status_label(s: Status) -> (&'static str, &'static str) {
+/// How the fields agree, for the card's `data-status` (the card shows one
+/// status in words; the evidence table shows the fields).
+fn status_label(s: Status) -> &'static str {
     match s {
-        Status::Verified => ("verified", "badge pass"),
-        Status::PartialMatch => ("partial match", "badge warn"),
-        Status::LowMatch => ("low match", "badge warn"),
-        Status::Failed => ("failed", "badge fail"),
-        Status::Unverified => ("unverified", "badge"),
+        Status::Verified => "verified",
+        Status::PartialMatch => "partial match",
+        Status::LowMatch => "low match",
+        Status::Failed => "failed",
+        Status::Unverified => "unverified",
     }
 }
 
@@ -814,6 +816,7 @@ pub fn BibtexPage() -> impl IntoView {
             <OnlineControls state />
             <StoppedRun state />
             <Exports state />
+            <Legend />
             <Show when=move || has_online.get()>
                 <VerdictChart state />
                 <EntryControls state />
@@ -987,6 +990,30 @@ fn Exports(state: BibtexState) -> impl IntoView {
     }
 }
 
+/// What every status and figure on the page means.
+#[component]
+fn Legend() -> impl IntoView {
+    view! {
+        <details class="legend" id="legend">
+            <summary>"What the statuses and figures mean"</summary>
+            <dl>
+                {Check::ALL.into_iter().map(|s| view! {
+                    <dt><span class=format!("check-badge check-{}", s.name())>{s.label()}</span></dt>
+                    <dd data-check=s.name()>{s.meaning()}</dd>
+                }).collect_view()}
+                <dt>"Layer 1"</dt>
+                <dd>"checks made on the file alone, offline: required fields, years, identifiers, duplicates and the .tex cites"</dd>
+                <dt>"Layers 2–4"</dt>
+                <dd>"each entry looked up by DOI, arXiv id or title, and its title, authors, year and venue compared with the record found"</dd>
+                <dt>"similarity"</dt>
+                <dd>"how close the entry's field is to the record's, from 0 (nothing alike) to 1 (the same); ✓ where it counts as agreeing"</dd>
+                <dt>"Mode"</dt>
+                <dd>"how close a field must be to count as agreeing: strict for a final submission, loose for drafts"</dd>
+            </dl>
+        </details>
+    }
+}
+
 /// A bar per status, once layers 2–4 ran.
 #[component]
 fn VerdictChart(state: BibtexState) -> impl IntoView {
@@ -1043,21 +1070,15 @@ fn EntryControls(state: BibtexState) -> impl IntoView {
     }
 }
 
-/// One checked entry's card: its status, verdict, sources, evidence and,
+/// One checked entry's card: one status in words, the sources, evidence and,
 /// when the record is the cited work, the corrected entry.
 #[component]
 fn EntryCard(row: Row) -> impl IntoView {
     let r = row;
-    let (label, class) = status_label(r.verdict.status);
+    let label = status_label(r.verdict.status);
     let key = r.verdict.key.clone();
     // The corrected entry only when the record is the cited work.
     let corrected = r.judged.corrected.clone().unwrap_or_default();
-    let judged_label = r.judged.verdict.label();
-    let judged_class = match r.judged.verdict {
-        verdict::Verdict::Valid => "badge pass",
-        verdict::Verdict::Hallucinated => "badge fail",
-        verdict::Verdict::Uncertain => "badge warn",
-    };
     let judged_kind = format!("{:?}", r.judged.verdict).to_lowercase();
     let reasons: Vec<String> = r.judged.reasons.iter().map(|x| x.message.clone()).collect();
     let route = if r.sources.is_empty() {
@@ -1072,16 +1093,6 @@ fn EntryCard(row: Row) -> impl IntoView {
             <div class="score-line">
                 <code class="entry-key">{key.clone()}</code>
                 <span class=format!("check-badge check-{}", check.name())>{check.label()}</span>
-                // The verdict in the core's words where it adds to the status
-                // (a valid or unchecked entry's would repeat it).
-                {(r.judged.verdict == verdict::Verdict::Hallucinated).then(|| view! {
-                    <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
-                })}
-                // How well the fields agree, only where a record was compared.
-                {matches!(check, Check::Differs | Check::Matches).then(|| view! {
-                    <span class=format!("{class} entry-status")>{format!("fields: {label}")}</span>
-                })}
-                <span class="muted">{r.verdict.score.map(|s| format!("score {s:.2}")).unwrap_or_default()}</span>
                 <span class="muted">{format!("line {} · {route}", r.line)}</span>
             </div>
             {r.verdict.reason.clone().map(|x| view! { <p class="reason">{x}</p> })}

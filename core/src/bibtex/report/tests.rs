@@ -489,3 +489,23 @@ fn unreachable_only_when_nothing_answered() {
         false,
     );
 }
+
+/// Guards the page's legend: every status a card can show is explained,
+/// and the one that accuses an entry says every source was asked (a miss
+/// that a source could not be asked for is "could not check", which says
+/// nothing against the work).
+#[test]
+fn the_legend_explains_every_status() {
+    let meanings: Vec<&str> = Status::ALL.iter().map(|s| s.meaning()).collect();
+    assert!(meanings.iter().all(|m| !m.is_empty()));
+    let mut distinct = meanings.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), Status::ALL.len());
+    assert!(Status::NotFound
+        .meaning()
+        .starts_with("every source was asked and answered"));
+    assert!(Status::Unchecked
+        .meaning()
+        .ends_with("this says nothing against the work"));
+}
