@@ -30,7 +30,8 @@ const gate = async (page, allow) => {
     g.sent += 1;
     if (!g.open && g.sent > allow) await new Promise((r) => g.held.push(r));
     await new Promise((r) => setTimeout(r, 300));
-    await route.continue();
+    // A request of a page since reloaded is gone: nothing to continue.
+    await route.continue().catch(() => {});
   });
   g.release = () => {
     g.open = true;
