@@ -59,6 +59,11 @@ fn sources_of(r: &Resolution) -> Vec<String> {
                 Answer::Found { .. } => "found".to_string(),
                 Answer::Hits { works } => format!("{} hits", works.len()),
                 Answer::NotHere => "not there".to_string(),
+                // The banner says once why (the day's allowance, a key);
+                // the card does not repeat the service's error text.
+                Answer::Failed { error } if report::is_spent(error) => {
+                    "could not check: allowance spent".to_string()
+                }
                 Answer::Failed { error } => format!("failed: {error}"),
             };
             format!("{} ({}): {answer}", e.service.name(), e.asked)
@@ -211,6 +216,8 @@ struct BibtexState {
     /// A run found stopped part way after a reload, `(decided, total)`:
     /// its decided cards are shown and Resume goes on from its checkpoint.
     stopped: RwSignal<Option<(usize, usize)>>,
+    /// The services whose allowance ran out in the run shown (one banner).
+    spent: RwSignal<Vec<report::Spent>>,
     /// The loaded `.bib` as read (when small enough to keep), for an undo.
     current: StoredValue<Option<LoadedFile>>,
     /// The file that replaced loaded work, and that work (Undo brings it back).
@@ -266,6 +273,7 @@ impl BibtexState {
             paused: RwSignal::new(false),
             progress: RwSignal::new((0, 0)),
             stopped: RwSignal::new(None),
+            spent: RwSignal::new(Vec::new()),
             current: StoredValue::new(None),
             undo: RwSignal::new(None),
             online_run: StoredValue::new(Latest::default()),
@@ -423,6 +431,7 @@ impl BibtexState {
         self.paused.set(false);
         self.progress.set((0, 0));
         self.stopped.set(None);
+        self.spent.set(Vec::new());
         self.source.set_value(source);
         self.bib_name.set(Some(name));
         self.layer1.set(Arc::new(found));
@@ -462,6 +471,7 @@ impl BibtexState {
             }
             let Some(today) = today() else { return };
             let (done, total) = run.progress();
+            self.spent.set(report::spent_allowances(&run.report()));
             let m = self.mode.get_untracked();
             let down = crate::components::offline::services_down(self.reach);
             let mut shown = vec![false; b.entries.len()];
@@ -545,6 +555,7 @@ impl BibtexState {
         self.note.set(String::new());
         self.progress.set((0, 0));
         self.stopped.set(None);
+        self.spent.set(Vec::new());
         self.undo.set(None);
         self.current.set_value(None);
         if let Some(s) = self.services {
@@ -597,6 +608,7 @@ impl BibtexState {
         rows.set(Vec::new());
         online.set(None);
         self.stopped.set(None);
+        self.spent.set(Vec::new());
         running.set(true);
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
@@ -642,6 +654,7 @@ impl BibtexState {
                 return;
             }
             crate::components::offline::report_run(reach, &report);
+            self.spent.set(report::spent_allowances(&report));
             let down = crate::components::offline::services_down(reach);
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
@@ -815,6 +828,7 @@ pub fn BibtexPage() -> impl IntoView {
             <h2>"Layers 2–4: existence and match"</h2>
             <OnlineControls state />
             <StoppedRun state />
+            <SpentBanner state />
             <Exports state />
             <Legend />
             <Show when=move || has_online.get()>
@@ -913,6 +927,20 @@ fn Replaced(state: BibtexState) -> impl IntoView {
                 <button type="button" class="secondary" id="undo-replace" on:click=move |_| state.undo_replace()>"Undo"</button>
             </div>
         </Show>
+    }
+}
+
+/// One banner per service whose allowance ran out: which, until when, that
+/// nothing was counted against any entry, and a link to Settings for a key.
+#[component]
+fn SpentBanner(state: BibtexState) -> impl IntoView {
+    let spent = state.spent;
+    view! {
+        <For each=move || spent.get() key=|s| s.service let:s>
+            <div class="banner partial spent-banner" role="status" data-service=s.service.name()>
+                {s.words()}" "<a href="#/settings">"Open Settings"</a>
+            </div>
+        </For>
     }
 }
 

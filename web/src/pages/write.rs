@@ -497,7 +497,8 @@ fn RunControls(state: WriteState) -> impl IntoView {
         ..
     } = state;
     // Nothing to write with until a model is set in Settings (the page says so).
-    let no_model = move || services.is_none_or(|s| s.settings.with(|st| st.llm_model.trim().is_empty()));
+    let no_model =
+        move || services.is_none_or(|s| s.settings.with(|st| st.llm_model.trim().is_empty()));
     view! {
         <div class="toolbar">
             <button type="button" id="write-start" disabled=move || running.get() || no_model() || check_inputs.get().is_err() on:click=move |_| state.drive(true)>"Write"</button>

@@ -509,3 +509,52 @@ fn the_legend_explains_every_status() {
         .meaning()
         .ends_with("this says nothing against the work"));
 }
+
+fn check_spent(evidence: Vec<Vec<Evidence>>, expected: &[Service]) {
+    let resolutions = evidence
+        .into_iter()
+        .map(|evidence| Resolution {
+            key: "k".into(),
+            evidence,
+            outcome: Outcome::Unverified { reasons: vec![] },
+        })
+        .collect();
+    let run = resolve::Report {
+        resolutions,
+        requests: 1,
+    };
+    let spent: Vec<Service> = spent_allowances(&run).iter().map(|s| s.service).collect();
+    assert_eq!(spent, expected);
+}
+
+/// Guards the budget banner: OpenAlex's 429 is its spent day, named once
+/// however many entries it failed; another service's 429, or OpenAlex
+/// failing otherwise, is no spent allowance.
+#[test]
+fn spent_allowances_name_openalex_once_on_its_429() {
+    use Service::{Crossref, OpenAlex, SemanticScholar};
+    check_spent(vec![], &[]);
+    check_spent(
+        vec![vec![failed(OpenAlex, 429)], vec![failed(OpenAlex, 429)]],
+        &[OpenAlex],
+    );
+    check_spent(
+        vec![vec![hits(Crossref, "t", vec![]), failed(OpenAlex, 429)]],
+        &[OpenAlex],
+    );
+    check_spent(vec![vec![failed(SemanticScholar, 429)]], &[]);
+    check_spent(vec![vec![failed(OpenAlex, 503), failed(OpenAlex, 0)]], &[]);
+    let words = Spent {
+        service: OpenAlex,
+        until: "midnight UTC",
+    }
+    .words();
+    assert!(
+        words.starts_with("OpenAlex's free daily allowance is spent until midnight UTC: "),
+        "{words}"
+    );
+    assert!(
+        words.contains("nothing was counted against any of them"),
+        "{words}"
+    );
+}
