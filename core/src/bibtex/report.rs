@@ -59,6 +59,18 @@ impl Status {
         }
     }
 
+    /// What the status means, for the page's legend: what was asked and
+    /// what a person does about it.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Status::NotFound => "every source was asked and answered, and none holds this work: check that it exists before citing it",
+            Status::Differs => "a source holds the cited work, but the entry misstates some of it (title, authors, year, venue or identifier): fix the entry",
+            Status::Doubtful => "no source settled it and the entry itself looks wrong (a placeholder author, a date after today): look at it by hand",
+            Status::Unchecked => "a source could not be asked, or the entry has nothing to look up: this says nothing against the work",
+            Status::Matches => "a source holds the cited work and the entry agrees with it",
+        }
+    }
+
     /// A stable name for programs (CSV, `data-` attributes, CSS classes).
     pub fn name(self) -> &'static str {
         match self {
@@ -387,6 +399,55 @@ pub fn unreachable(run: &resolve::Report) -> bool {
         && answers.all(|e| {
             matches!(&e.answer, Answer::Failed { error } if error.kind == ApiErrorKind::Network)
         })
+}
+
+/// A service whose allowance ran out during a run, for the page's one
+/// banner ([`spent_allowances`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Spent {
+    /// The service.
+    pub service: crate::works::Service,
+    /// When the allowance comes back, in words.
+    pub until: &'static str,
+}
+
+impl Spent {
+    /// The banner's sentence: which service, until when, that nothing was
+    /// counted against any entry, and that a free key raises the allowance
+    /// (the page links to Settings after it).
+    pub fn words(&self) -> String {
+        format!(
+            "{}'s free daily allowance is spent until {}: the entries it was to check say 'could not check', and nothing was counted against any of them. A free {} key, added in Settings, raises the allowance.",
+            self.service.label(),
+            self.until,
+            self.service.label()
+        )
+    }
+}
+
+/// Whether `error` says its service's allowance for the day is spent (see
+/// [`spent_allowances`]).
+pub fn is_spent(error: &crate::works::ApiError) -> bool {
+    error.kind == ApiErrorKind::RateLimited && error.service == crate::works::Service::OpenAlex
+}
+
+/// The services whose allowance for the day ran out during `run`, each
+/// once. OpenAlex answers 429 once a caller's daily budget is spent, until
+/// midnight UTC (its "Authentication and pricing" and "Errors" pages); a
+/// 429 of another service is a pause the run waits out, not a spent day.
+pub fn spent_allowances(run: &resolve::Report) -> Vec<Spent> {
+    let mut out: Vec<Spent> = Vec::new();
+    for e in run.resolutions.iter().flat_map(|r| &r.evidence) {
+        if let Answer::Failed { error } = &e.answer {
+            if is_spent(error) && !out.iter().any(|s| s.service == error.service) {
+                out.push(Spent {
+                    service: error.service,
+                    until: "midnight UTC",
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The report as pretty JSON (the [`FileReport`] schema of the CLI's

@@ -59,6 +59,11 @@ fn sources_of(r: &Resolution) -> Vec<String> {
                 Answer::Found { .. } => "found".to_string(),
                 Answer::Hits { works } => format!("{} hits", works.len()),
                 Answer::NotHere => "not there".to_string(),
+                // The banner says once why (the day's allowance, a key);
+                // the card does not repeat the service's error text.
+                Answer::Failed { error } if report::is_spent(error) => {
+                    "could not check: allowance spent".to_string()
+                }
                 Answer::Failed { error } => format!("failed: {error}"),
             };
             format!("{} ({}): {answer}", e.service.name(), e.asked)
@@ -92,13 +97,15 @@ fn renamed(name: &str, suffix: &str) -> String {
     format!("{stem}{suffix}")
 }
 
-fn status_label(s: Status) -> (&'static str, &'static str) {
+/// How the fields agree, for the card's `data-status` (the card shows one
+/// status in words; the evidence table shows the fields).
+fn status_label(s: Status) -> &'static str {
     match s {
-        Status::Verified => ("verified", "badge pass"),
-        Status::PartialMatch => ("partial match", "badge warn"),
-        Status::LowMatch => ("low match", "badge warn"),
-        Status::Failed => ("failed", "badge fail"),
-        Status::Unverified => ("unverified", "badge"),
+        Status::Verified => "verified",
+        Status::PartialMatch => "partial match",
+        Status::LowMatch => "low match",
+        Status::Failed => "failed",
+        Status::Unverified => "unverified",
     }
 }
 
@@ -205,6 +212,8 @@ struct BibtexState {
     /// A run found stopped part way after a reload, `(decided, total)`:
     /// its decided cards are shown and Resume goes on from its checkpoint.
     stopped: RwSignal<Option<(usize, usize)>>,
+    /// The services whose allowance ran out in the run shown (one banner).
+    spent: RwSignal<Vec<report::Spent>>,
     /// The loaded `.bib` as read (when small enough to keep), for an undo.
     current: StoredValue<Option<LoadedFile>>,
     /// The file that replaced loaded work, and that work (Undo brings it back).
@@ -260,6 +269,7 @@ impl BibtexState {
             paused: RwSignal::new(false),
             progress: RwSignal::new((0, 0)),
             stopped: RwSignal::new(None),
+            spent: RwSignal::new(Vec::new()),
             current: StoredValue::new(None),
             undo: RwSignal::new(None),
             online_run: StoredValue::new(Latest::default()),
@@ -417,6 +427,7 @@ impl BibtexState {
         self.paused.set(false);
         self.progress.set((0, 0));
         self.stopped.set(None);
+        self.spent.set(Vec::new());
         self.source.set_value(source);
         self.bib_name.set(Some(name));
         self.layer1.set(Arc::new(found));
@@ -456,6 +467,7 @@ impl BibtexState {
             }
             let Some(today) = today() else { return };
             let (done, total) = run.progress();
+            self.spent.set(report::spent_allowances(&run.report()));
             let m = self.mode.get_untracked();
             let down = crate::components::offline::services_down(self.reach);
             let mut shown = vec![false; b.entries.len()];
@@ -539,6 +551,7 @@ impl BibtexState {
         self.note.set(String::new());
         self.progress.set((0, 0));
         self.stopped.set(None);
+        self.spent.set(Vec::new());
         self.undo.set(None);
         self.current.set_value(None);
         if let Some(s) = self.services {
@@ -591,6 +604,7 @@ impl BibtexState {
         rows.set(Vec::new());
         online.set(None);
         self.stopped.set(None);
+        self.spent.set(Vec::new());
         running.set(true);
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
@@ -636,6 +650,7 @@ impl BibtexState {
                 return;
             }
             crate::components::offline::report_run(reach, &report);
+            self.spent.set(report::spent_allowances(&report));
             let down = crate::components::offline::services_down(reach);
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
@@ -809,7 +824,9 @@ pub fn BibtexPage() -> impl IntoView {
             <h2>"Layers 2–4: existence and match"</h2>
             <OnlineControls state />
             <StoppedRun state />
+            <SpentBanner state />
             <Exports state />
+            <Legend />
             <Show when=move || has_online.get()>
                 <VerdictChart state />
                 <EntryControls state />
@@ -836,7 +853,7 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
                 (n > SHOWN_FINDINGS).then(|| format!("showing the first {SHOWN_FINDINGS} of {n} findings; the exported report has all of them"))
             }}</p>
             <div class="table-wrap">
-                <table id="layer1">
+                <table id="layer1" class="cards">
                     <thead><tr><th>"severity"</th><th>"where"</th><th>"key"</th><th>"field"</th><th>"problem"</th><th>"fix"</th></tr></thead>
                     <tbody>
                         {move || state.shown_findings().into_iter().map(|f| {
@@ -847,12 +864,12 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
                                 _ => String::new(),
                             };
                             view! { <tr>
-                                <td><span class=class>{sev}</span></td>
-                                <td>{place}</td>
-                                <td><code>{f.key.clone().unwrap_or_default()}</code></td>
-                                <td>{f.field.clone().unwrap_or_default()}</td>
-                                <td>{f.message.clone()}</td>
-                                <td><code>{f.suggestion.clone().unwrap_or_default()}</code></td>
+                                <td data-label="severity"><span class=class>{sev}</span></td>
+                                <td data-label="where">{place}</td>
+                                <td data-label="key"><code>{f.key.clone().unwrap_or_default()}</code></td>
+                                <td data-label="field">{f.field.clone().unwrap_or_default()}</td>
+                                <td data-label="problem">{f.message.clone()}</td>
+                                <td data-label="fix"><code>{f.suggestion.clone().unwrap_or_default()}</code></td>
                             </tr> }
                         }).collect_view()}
                     </tbody>
@@ -906,6 +923,20 @@ fn Replaced(state: BibtexState) -> impl IntoView {
                 <button type="button" class="secondary" id="undo-replace" on:click=move |_| state.undo_replace()>"Undo"</button>
             </div>
         </Show>
+    }
+}
+
+/// One banner per service whose allowance ran out: which, until when, that
+/// nothing was counted against any entry, and a link to Settings for a key.
+#[component]
+fn SpentBanner(state: BibtexState) -> impl IntoView {
+    let spent = state.spent;
+    view! {
+        <For each=move || spent.get() key=|s| s.service let:s>
+            <div class="banner partial spent-banner" role="status" data-service=s.service.name()>
+                {s.words()}" "<a href="#/settings">"Open Settings"</a>
+            </div>
+        </For>
     }
 }
 
@@ -983,6 +1014,30 @@ fn Exports(state: BibtexState) -> impl IntoView {
     }
 }
 
+/// What every status and figure on the page means.
+#[component]
+fn Legend() -> impl IntoView {
+    view! {
+        <details class="legend" id="legend">
+            <summary>"What the statuses and figures mean"</summary>
+            <dl>
+                {Check::ALL.into_iter().map(|s| view! {
+                    <dt><span class=format!("check-badge check-{}", s.name())>{s.label()}</span></dt>
+                    <dd data-check=s.name()>{s.meaning()}</dd>
+                }).collect_view()}
+                <dt>"Layer 1"</dt>
+                <dd>"checks made on the file alone, offline: required fields, years, identifiers, duplicates and the .tex cites"</dd>
+                <dt>"Layers 2–4"</dt>
+                <dd>"each entry looked up by DOI, arXiv id or title, and its title, authors, year and venue compared with the record found"</dd>
+                <dt>"similarity"</dt>
+                <dd>"how close the entry's field is to the record's, from 0 (nothing alike) to 1 (the same); ✓ where it counts as agreeing"</dd>
+                <dt>"Mode"</dt>
+                <dd>"how close a field must be to count as agreeing: strict for a final submission, loose for drafts"</dd>
+            </dl>
+        </details>
+    }
+}
+
 /// A bar per status, once layers 2–4 ran.
 #[component]
 fn VerdictChart(state: BibtexState) -> impl IntoView {
@@ -1039,21 +1094,15 @@ fn EntryControls(state: BibtexState) -> impl IntoView {
     }
 }
 
-/// One checked entry's card: its status, verdict, sources, evidence and,
+/// One checked entry's card: one status in words, the sources, evidence and,
 /// when the record is the cited work, the corrected entry.
 #[component]
 fn EntryCard(row: Row) -> impl IntoView {
     let r = row;
-    let (label, class) = status_label(r.verdict.status);
+    let label = status_label(r.verdict.status);
     let key = r.verdict.key.clone();
     // The corrected entry only when the record is the cited work.
     let corrected = r.judged.corrected.clone().unwrap_or_default();
-    let judged_label = r.judged.verdict.label();
-    let judged_class = match r.judged.verdict {
-        verdict::Verdict::Valid => "badge pass",
-        verdict::Verdict::Hallucinated => "badge fail",
-        verdict::Verdict::Uncertain => "badge warn",
-    };
     let judged_kind = format!("{:?}", r.judged.verdict).to_lowercase();
     let reasons: Vec<String> = r.judged.reasons.iter().map(|x| x.message.clone()).collect();
     let route = if r.sources.is_empty() {
@@ -1068,16 +1117,6 @@ fn EntryCard(row: Row) -> impl IntoView {
             <div class="score-line">
                 <code class="entry-key">{key.clone()}</code>
                 <span class=format!("check-badge check-{}", check.name())>{check.label()}</span>
-                // The verdict in the core's words where it adds to the status
-                // (a valid or unchecked entry's would repeat it).
-                {(r.judged.verdict == verdict::Verdict::Hallucinated).then(|| view! {
-                    <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
-                })}
-                // How well the fields agree, only where a record was compared.
-                {matches!(check, Check::Differs | Check::Matches).then(|| view! {
-                    <span class=format!("{class} entry-status")>{format!("fields: {label}")}</span>
-                })}
-                <span class="muted">{r.verdict.score.map(|s| format!("score {s:.2}")).unwrap_or_default()}</span>
                 <span class="muted">{format!("line {} · {route}", r.line)}</span>
             </div>
             {r.verdict.reason.clone().map(|x| view! { <p class="reason">{x}</p> })}
@@ -1110,14 +1149,14 @@ fn EntryCard(row: Row) -> impl IntoView {
 #[component]
 fn EvidenceTable(evidence: Vec<matching::Evidence>) -> impl IntoView {
     view! {
-        <div class="table-wrap"><table class="evidence">
+        <div class="table-wrap"><table class="evidence cards">
             <thead><tr><th>"field"</th><th>"entry"</th><th>"record"</th><th>"similarity"</th><th></th></tr></thead>
             <tbody>{evidence.into_iter().map(|e| view! { <tr>
-                <td>{format!("{:?}", e.field).to_lowercase()}</td>
-                <td>{e.ours}</td>
-                <td>{e.theirs}</td>
-                <td>{format!("{:.2}", e.similarity)}</td>
-                <td>{if e.matched { "✓" } else { "✗" }}</td>
+                <td data-label="field">{format!("{:?}", e.field).to_lowercase()}</td>
+                <td data-label="entry">{e.ours}</td>
+                <td data-label="record">{e.theirs}</td>
+                <td data-label="similarity">{format!("{:.2}", e.similarity)}</td>
+                <td data-label="agrees">{if e.matched { "✓" } else { "✗" }}</td>
             </tr> }).collect_view()}</tbody>
         </table></div>
     }

@@ -577,16 +577,16 @@ fn RowsTable(state: PoolState) -> impl IntoView {
             .unwrap_or_default();
         view! {
             <tr class=class data-index=i.to_string()>
-                <td>{(i + 1).to_string()}</td>
-                <td class="cand-title">{title}</td>
-                <td class="decision" data-code=code>{decision}</td>
-                <td>{figures}</td>
+                <td data-label="#">{(i + 1).to_string()}</td>
+                <td class="cand-title" data-label="candidate">{title}</td>
+                <td class="decision" data-code=code data-label="decision">{decision}</td>
+                <td data-label="figures">{figures}</td>
             </tr>
         }
     };
     view! {
         <div class="table-wrap">
-            <table id="rows">
+            <table id="rows" class="cards">
                 <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
                 <tbody>
                     <For each=row_list key=|(i, code, _, figures, _)| (*i, code.clone(), figures.clone()) children=row_view />
