@@ -12,6 +12,7 @@ mod bib_cmds;
 mod error;
 mod http;
 mod huge_text;
+mod index_cmds;
 mod io;
 mod live;
 mod llm;
@@ -39,6 +40,8 @@ enum Command {
     #[command(flatten)]
     Bib(bib_cmds::BibCommand),
     #[command(flatten)]
+    Index(index_cmds::IndexCommand),
+    #[command(flatten)]
     Match(match_cmds::MatchCommand),
     #[command(flatten)]
     Paper(paper_cmds::PaperCommand),
@@ -64,6 +67,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("bibcheck", "citegate bibcheck refs.bib --tex main.tex\n  citegate bibcheck zotero.json --format github --fail-on error\n  cat refs.ris | citegate bibcheck - --format sarif > citegate.sarif"),
     ("completions", "citegate completions bash > ~/.local/share/bash-completion/completions/citegate\n  citegate completions zsh > ~/.zfunc/_citegate"),
     ("man", "citegate man > citegate.1 && man ./citegate.1"),
+    ("index", "citegate index build --out idx --dblp dblp.xml.gz --arxiv arxiv-metadata-oai-snapshot.json\n  citegate index lookup --index idx --title \"Attention Is All You Need\""),
 ];
 
 /// Adds `Examples:` to every subcommand's help (the tables below). All
@@ -142,6 +146,7 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Bib(cmd) => cmd.run(),
+        Command::Index(cmd) => cmd.run(),
         Command::Match(cmd) => cmd.run(),
         Command::Paper(cmd) => cmd.run(),
         Command::Pool(cmd) => cmd.run(),

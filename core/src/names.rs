@@ -65,10 +65,26 @@ impl Person {
         }
     }
 
-    /// The family name as a comparison key: LaTeX decoded, accents folded,
-    /// lowercase letters and digits only, prefix not included.
+    /// The family name as a comparison key: the last word of the family
+    /// name that is not a suffix ([`SUFFIXES`]), through [`key_of`]; a braced
+    /// corporate name is one word and stays whole. Records write compound
+    /// family names either way (`Dalla Serra`, `Serra`), so the last word is
+    /// what two lists of authors are compared by.
     pub fn family_key(&self) -> String {
-        key_of(&self.family)
+        last_word_key(&self.family)
+    }
+
+    /// The family name without the particles written at its front
+    /// ([`PARTICLES`]; `De la Cruz, Maria` → `Cruz`), the last word always
+    /// kept. What a citation key is built from.
+    pub fn family_core(&self) -> String {
+        let ws = words(&self.family);
+        let skip = ws
+            .iter()
+            .take(ws.len().saturating_sub(1))
+            .take_while(|w| is_particle(w))
+            .count();
+        ws.get(skip..).unwrap_or_default().join(" ")
     }
 
     /// The given names' initials, lowercase (`Donald E.` → `de`;
@@ -112,7 +128,16 @@ pub fn split(field: &str) -> (Vec<Person>, bool) {
         if bare.eq_ignore_ascii_case("others") || bare.eq_ignore_ascii_case("et al") {
             others = true;
         } else {
-            let p = Person::parse(&n);
+            // `Kaiming He et al.` and `Lim, P. L. et al.`: the list is cut,
+            // and "et al" is nobody's name.
+            let n = match without_et_al(&n) {
+                Some(name) => {
+                    others = true;
+                    name
+                }
+                None => n.as_str(),
+            };
+            let p = Person::parse(n);
             if !p.family.is_empty() || !p.given.is_empty() {
                 people.push(p);
             }
@@ -145,6 +170,103 @@ pub fn split_field(field: &str) -> Vec<String> {
     out.push(field.get(last..).unwrap_or("").trim().to_string());
     out.retain(|n| !n.is_empty());
     out
+}
+
+/// Particles that may open a family name, lowercase (`De la Cruz`,
+/// `van der Berg`): the one table of them.
+pub const PARTICLES: &[&str] = &[
+    "van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du", "dos", "das",
+    "ter", "ten", "zu", "y", "d'", "l'", "af", "av",
+];
+
+/// Name suffixes as [`key_of`] writes them (`Jr.` → `jr`): the one table of them.
+pub const SUFFIXES: &[&str] = &["jr", "sr", "ii", "iii", "iv"];
+
+/// Whether a word is a particle of [`PARTICLES`] (any case).
+fn is_particle(word: &str) -> bool {
+    PARTICLES.contains(&word.to_lowercase().as_str())
+}
+
+/// Whether a word is a suffix of [`SUFFIXES`] (`Jr.`, `III`).
+fn is_suffix(word: &str) -> bool {
+    SUFFIXES.contains(&key_of(word).as_str())
+}
+
+/// The family-name comparison key of one BibTeX name (`Last, First`,
+/// `First von Last`, `Last FM`, `{Braced Corporate Name}`): see
+/// [`Person::family_key`].
+pub fn family_key(name: &str) -> String {
+    Person::parse(name).family_key()
+}
+
+/// The last word of a family name that is not a suffix, as a comparison key.
+pub fn last_word_key(family: &str) -> String {
+    words(family)
+        .iter()
+        .rev()
+        .map(|w| key_of(w))
+        .find(|k| !k.is_empty() && !SUFFIXES.contains(&k.as_str()))
+        .unwrap_or_default()
+}
+
+/// A name with a trailing `et al.` (or `et al`, `et~al.`) cut off, when it has one.
+fn without_et_al(name: &str) -> Option<&str> {
+    let t = name.trim_end().trim_end_matches('.');
+    let lower = t.to_ascii_lowercase();
+    let cut = ["et al", "et~al", "et. al"]
+        .iter()
+        .find_map(|s| lower.strip_suffix(s).map(|rest| rest.len()))?;
+    let rest = t.get(..cut)?;
+    // Only a separate word: `Rochet al` is a name.
+    if !rest.ends_with(|c: char| c.is_whitespace() || c == ',' || c == '~') {
+        return None;
+    }
+    Some(rest.trim_end_matches(|c: char| c.is_whitespace() || c == ',' || c == '~'))
+}
+
+/// Whether two family names are one: the same key, or the same once German
+/// umlauts are written as the transliteration does (`Schölkopf` =
+/// `Schoelkopf`; folding alone makes it `Scholkopf`, which also matches).
+pub fn same_family_name(a: &str, b: &str) -> bool {
+    let (ka, kb) = (key_of(a), key_of(b));
+    !ka.is_empty() && (ka == kb || umlaut_key(a) == umlaut_key(b))
+}
+
+/// A name part as a key with `ä ö ü ß` written `ae oe ue ss`.
+fn umlaut_key(text: &str) -> String {
+    let decoded = crate::latex::decode(text);
+    let mut out = String::with_capacity(decoded.len() + 4);
+    for c in decoded.chars() {
+        match c {
+            'ä' | 'Ä' => out.push_str("ae"),
+            'ö' | 'Ö' => out.push_str("oe"),
+            'ü' | 'Ü' => out.push_str("ue"),
+            'ß' => out.push_str("ss"),
+            _ => out.push(c),
+        }
+    }
+    key_of(&out)
+}
+
+/// Whether two people have one family name, as indexes and citations write
+/// it: the last word of each (indexes differ on whether a particle belongs
+/// to it: `de Bézenac` vs `Bézenac`), with umlauts transliterated or folded,
+/// or a double surname written without its hyphen, whose first half a plain
+/// split reads as a given name (`José Miguel Hernández Lobato` =
+/// `José Miguel Hernández-Lobato`).
+pub fn same_family(a: &Person, b: &Person) -> bool {
+    let last = |p: &Person| p.family.split_whitespace().last().unwrap_or("").to_string();
+    if same_family_name(&last(a), &last(b)) {
+        return true;
+    }
+    let double = |x: &Person, y: &Person| {
+        let given_last = x.given.split_whitespace().last().unwrap_or("");
+        !given_last.is_empty()
+            && !is_initials(given_last)
+            && key_of(&y.family).len() > key_of(&x.family).len()
+            && same_family_name(&format!("{given_last}{}", x.family), &y.family)
+    };
+    double(a, b) || double(b, a)
 }
 
 /// A family name (or any name part) as a comparison key.
@@ -248,8 +370,20 @@ fn is_initials(word: &str) -> bool {
             .all(|c| c.is_alphabetic() || c == '.' || c == '-')
 }
 
-/// `First von Last`.
-fn from_plain(ws: Vec<String>) -> Person {
+/// `First von Last`, with suffixes at the end (`Martin Luther King Jr.`).
+fn from_plain(mut ws: Vec<String>) -> Person {
+    let mut suffix = Vec::new();
+    while ws.len() > 1 && ws.last().is_some_and(|w| is_suffix(w)) {
+        suffix.extend(ws.pop());
+    }
+    suffix.reverse();
+    let mut person = from_plain_words(ws);
+    person.suffix = suffix.join(" ");
+    person
+}
+
+/// `First von Last` without suffixes.
+fn from_plain_words(ws: Vec<String>) -> Person {
     match ws.len() {
         0 => Person::default(),
         1 => Person {
@@ -374,6 +508,95 @@ mod tests {
         let (p, others) = split("Knuth, D. and et al.");
         assert_eq!(p.len(), 1);
         assert!(others);
+    }
+
+    /// Issue 28: "et al." inside the last name was read as part of a person
+    /// ("not et al Lim, P. L."), so a real work's authors looked wrong.
+    #[test]
+    fn et_al_is_never_an_author() {
+        for (field, names, others) in [
+            ("Kaiming He et al.", vec!["He"], true),
+            ("Lim, P. L. et al.", vec!["Lim"], true),
+            ("A. One and B. Two et~al.", vec!["One", "Two"], true),
+            ("Jean Rochetal", vec!["Rochetal"], false),
+            ("A. One and B. Two", vec!["One", "Two"], false),
+        ] {
+            let (p, o) = split(field);
+            let fam: Vec<&str> = p.iter().map(|p| p.family.as_str()).collect();
+            assert_eq!((fam, o), (names, others), "{field}");
+        }
+        assert_eq!(split("Lim, P. L. et al.").0[0].given, "P. L.");
+    }
+
+    /// Issue 28: German umlauts written `oe` in a citation and `ö` in the
+    /// record, and double surnames without their hyphen, read as other people.
+    #[test]
+    fn family_names_as_citations_write_them() {
+        for (a, b, same) in [
+            ("Bernhard Schoelkopf", "Bernhard Schölkopf", true),
+            ("Bernhard Scholkopf", "Bernhard Sch{\\\"o}lkopf", true),
+            ("Klaus-Robert Mueller", "Klaus-Robert Müller", true),
+            ("Jürgen Groß", "Juergen Gross", true),
+            (
+                "José Miguel Hernández Lobato",
+                "José Miguel Hernández-Lobato",
+                true,
+            ),
+            (
+                "Hernández-Lobato, José Miguel",
+                "José Miguel Hernández Lobato",
+                true,
+            ),
+            ("Ludwig van Beethoven", "Beethoven, L.", true),
+            ("Anna Moeller", "Anna Moller", false),
+            ("J. Lobato", "José Miguel Hernández-Lobato", false),
+            ("Maria Garcia Lopez", "Maria Lopez", true),
+            ("Yann LeCun", "Yoshua Bengio", false),
+        ] {
+            let (x, y) = (Person::parse(a), Person::parse(b));
+            assert_eq!(same_family(&x, &y), same, "{a} / {b}");
+            assert_eq!(same_family(&y, &x), same, "{b} / {a}");
+        }
         assert_eq!(split("  ").0.len(), 0);
+    }
+
+    #[test]
+    fn a_stray_closing_brace_does_not_swallow_the_next_names() {
+        // Guards the splitter resolve had: its brace depth went below zero
+        // at `}` and no later ` and ` split the list.
+        assert_eq!(
+            split_field("A} and Doe, J. and Roe"),
+            ["A}", "Doe, J.", "Roe"]
+        );
+    }
+
+    fn check_keys(name: &str, family_key: &str, family_core: &str, suffix: &str) {
+        let p = Person::parse(name);
+        assert_eq!(
+            (
+                p.family_key().as_str(),
+                p.family_core().as_str(),
+                p.suffix.as_str()
+            ),
+            (family_key, family_core, suffix),
+            "{name}"
+        );
+    }
+
+    #[test]
+    fn keys_from_one_particle_and_suffix_table() {
+        check_keys("Martin Luther King Jr.", "king", "King", "Jr.");
+        check_keys("King, Jr., Martin Luther", "king", "King", "Jr.");
+        check_keys("John Smith III", "smith", "Smith", "III");
+        check_keys("De la Cruz, Maria", "cruz", "Cruz", "");
+        check_keys("Dalla Serra, Mauro", "serra", "Dalla Serra", "");
+        check_keys("García Márquez, Gabriel", "marquez", "García Márquez", "");
+        check_keys(
+            "{World Health Organization}",
+            "worldhealthorganization",
+            "{World Health Organization}",
+            "",
+        );
+        check_keys("Plato", "plato", "Plato", "");
     }
 }

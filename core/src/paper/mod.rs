@@ -1,7 +1,6 @@
 //! A paper's references, read from what reviewers, chairs and moderators
 //! hold: a `.bbl`, a `.tex` with a `thebibliography`, a pasted list or a
-//! text file (and, through [`pdf_refs`], a PDF once the PDF reader is in
-//! this build). Each reference becomes a [`Reference`] with its raw text and
+//! text file or a PDF (through [`pdf_refs`]). Each reference becomes a [`Reference`] with its raw text and
 //! fields, and through [`Reference::to_entry`] a BibTeX entry marked as
 //! parsed, so the same resolver and verdict rules check it as a `.bib` entry.
 //!
@@ -332,8 +331,8 @@ fn format_of(name: &str, bytes: &[u8]) -> Format {
 
 /// Reads a paper's references from a file's bytes; `name` picks the reader
 /// with the content (see the module's table). Errors: a file that is not
-/// text, a PDF while this build has no PDF reader ([`ErrorKind::Unsupported`]),
-/// a `.bbl` or `.tex` with no bibliography in it.
+/// text, a PDF that cannot be read (see [`pdf_refs`]), a `.bbl` or `.tex`
+/// with no bibliography in it.
 pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
     let format = format_of(name, bytes);
     if format == Format::Pdf {
@@ -428,14 +427,40 @@ pub fn read_source(name: &str, files: &[(String, Vec<u8>)]) -> Result<PaperRefs>
     }
 }
 
-/// The place where a PDF's bytes become references. This build has no PDF
-/// reader yet, so it says so with [`ErrorKind::Unsupported`].
-pub fn pdf_refs(name: &str, _bytes: &[u8]) -> Result<PaperRefs> {
-    Err(Error::new(
-        ErrorKind::Unsupported,
-        "this build cannot read pdf files yet: give the paper's .bbl, .tex or source archive, or paste its reference list",
-    )
-    .in_file(name))
+/// A PDF's references ([`crate::pdf::references`]), each raw string parsed
+/// into fields ([`fields::parse`]) and kept with the page it starts on.
+/// Errors: those of the PDF reader (not a PDF, encrypted, no text layer,
+/// damaged), and a PDF in which no bibliography heading is found.
+pub fn pdf_refs(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
+    let read = crate::pdf::references(bytes).map_err(|e| e.in_file(name))?;
+    if read.references.is_empty() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "no bibliography found in the pdf's {} pages: no heading such as references or bibliography",
+                read.pages
+            ),
+        )
+        .in_file(name));
+    }
+    let references = read
+        .references
+        .into_iter()
+        .map(|r| {
+            let mut out = fields::parse(&r.raw);
+            out.raw = r.raw;
+            out.page = Some(r.page);
+            out.source = Source::Pdf;
+            out
+        })
+        .collect();
+    Ok(PaperRefs {
+        file: name.to_string(),
+        format: Format::Pdf,
+        references,
+        problems: Vec::new(),
+        source_bibliography: None,
+    })
 }
 
 /// A `.bib` (CSL-JSON, RIS) entry as a reference: fields exact.

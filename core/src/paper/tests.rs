@@ -132,10 +132,35 @@ fn reader_is_picked_by_name_and_content() {
 }
 
 #[test]
-fn a_pdf_is_a_typed_error_in_this_build() {
+fn a_pdf_with_no_pages_is_a_typed_error_naming_the_file() {
     let e = read("paper.pdf", b"%PDF-1.7\n").unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert_eq!(e.kind, ErrorKind::PdfDamaged);
     assert_eq!(e.location.file.as_deref(), Some("paper.pdf"));
+}
+
+#[test]
+fn a_pdf_s_references_are_parsed_into_fields_with_their_page() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pdf/llncs.pdf");
+    let bytes = std::fs::read(path).unwrap();
+    let refs = read("llncs.pdf", &bytes).unwrap();
+    assert_eq!(refs.format, Format::Pdf);
+    assert_eq!(refs.references.len(), 36);
+    let jumper = &refs.references[14];
+    assert_eq!(jumper.source, Source::Pdf);
+    assert_eq!(jumper.page, Some(2));
+    assert_eq!(jumper.year, Some(2021));
+    assert_eq!(
+        jumper.authors.get(8).map(|a| a.family.as_str()),
+        Some("Žídek")
+    );
+    assert_eq!(
+        jumper.doi.as_ref().map(|d| d.as_str()),
+        Some("10.1038/s41586-021-03819-2")
+    );
+    assert_eq!(
+        jumper.title.as_deref(),
+        Some("Highly accurate protein structure prediction with AlphaFold")
+    );
 }
 
 #[test]
