@@ -133,14 +133,14 @@ fn refs_reads_lists_archives_and_several_files() {
 }
 
 #[test]
-fn a_pdf_or_a_missing_file_is_bad_input() {
+fn a_damaged_pdf_or_a_missing_file_is_bad_input() {
     let dir = common::tempdir();
     let pdf = dir.path().join("paper.pdf");
     std::fs::write(&pdf, b"%PDF-1.7\n%\xe2\xe3\n").unwrap();
     let o = run(&["refs", &pdf.display().to_string()], &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("cannot read pdf files"),
+        stderr(&o).contains("the pdf is damaged or truncated"),
         "{}",
         stderr(&o)
     );

@@ -35,7 +35,8 @@ use wasm_bindgen::prelude::*;
 const TS_TYPES: &str = r#"
 /** The kinds of `CitegateError.kind` (snake_case, as in the CLI's JSON). */
 export type ErrorKind = "json" | "shape" | "missing_field" | "invalid_value" | "invalid_date"
-  | "bibtex" | "tex" | "api" | "encoding" | "query" | "not_pdf" | "pdf_encrypted" | "pdf_no_text" | "pdf_damaged";
+  | "bibtex" | "tex" | "api" | "encoding" | "query" | "not_pdf" | "pdf_encrypted" | "pdf_no_text" | "pdf_damaged"
+  | "unsupported";
 /** Where an error happened; only the known parts are set. */
 export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string; page?: number }
 /** Every function of this package throws this: a JS `Error` with the core error's kind and location. */
@@ -179,6 +180,19 @@ export interface Finding {
   code: "parse" | "missing_field" | "invalid_year" | "year_out_of_range" | "invalid_doi" | "doi_not_bare"
     | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry" | "missing_parent";
   key?: string; file?: string; line?: number; field?: string; message: string; suggestion?: string;
+}
+/** One reference of a paper, the shape of `citegate refs --json`'s `references`. */
+export interface PaperReference {
+  raw: string; title: string | null; authors: Array<{ family: string; given: string }>; others: boolean;
+  year: number | null; venue: string | null; volume?: string; pages?: string;
+  doi: string | null; arxiv: string | null; url: string | null; page: number | null;
+  key?: string; line?: number; source: "biblatex" | "thebibliography" | "text" | "bibliography" | "pdf";
+  confidence: { title: number; authors: number; year: number; venue: number };
+}
+/** A paper's references as read from one file (`citegate refs --json`). */
+export interface PaperRefs {
+  file: string; format: "biblatex" | "thebibliography" | "bibliography" | "text" | "pdf";
+  references: PaperReference[]; problems: Array<{ kind: ErrorKind; location: Location; message: string }>;
 }
 /** The BibTeX report, the same shape as `citegate bibcheck --json` (without `online`). */
 export interface BibCheck {
@@ -734,6 +748,23 @@ pub fn cross_classify(
         })
         .collect();
     to_js(&crossindex::classify(&paper, &results, &cfg))
+}
+
+// ---------------------------------------------------------------- a paper's references
+
+/// A paper's references read from a file ([`crate::paper::read`]): a
+/// `.bbl`, a `.tex`, a text list, a `.bib`/CSL-JSON/RIS; `name` picks the
+/// reader with the content (a string: `new TextEncoder().encode(text)`).
+/// The same as `citegate refs --json`.
+#[wasm_bindgen(js_name = readReferences, unchecked_return_type = "PaperRefs")]
+pub fn read_references(name: &str, bytes: &[u8]) -> JsResult {
+    to_js(&crate::paper::read(name, bytes).map_err(throw)?)
+}
+
+/// One reference string parsed into fields ([`crate::paper::fields::parse`]).
+#[wasm_bindgen(js_name = parseReference, unchecked_return_type = "PaperReference")]
+pub fn parse_reference(text: &str) -> JsResult {
+    to_js(&crate::paper::fields::parse(text))
 }
 
 // ---------------------------------------------------------------- bibcheck layers

@@ -280,6 +280,21 @@ test("verification run asks DataCite first for a Zenodo DOI", () => {
   assert.deepEqual(run.progress(), [1, 1]);
 });
 
+test("readReferences and parseReference read a paper's references as `citegate refs --json` does", () => {
+  const bbl = fs.readFileSync(path.join(FIX, "bbl/biblatex-numeric.bbl"));
+  const refs = cg.readReferences("paper.bbl", new Uint8Array(bbl));
+  assert.equal(refs.format, "biblatex");
+  assert.equal(refs.references.length, 46);
+  const cython = refs.references.find((r) => r.key === "cython");
+  assert.equal(cython.title, "Cython: The Best of Both Worlds");
+  assert.deepEqual(cython.authors[1], { family: "Bradshaw", given: "R." });
+  assert.equal(cython.doi, "10.1109/MCSE.2010.118");
+  const one = cg.parseReference("[3] K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for image recognition. In CVPR, 2016.");
+  assert.equal(one.title, "Deep residual learning for image recognition");
+  assert.equal(one.year, 2016);
+  checkThrows(cg.readReferences, ["paper.bbl", new TextEncoder().encode("no bibliography here")], "invalid_value", { file: "paper.bbl" });
+});
+
 test("bibJudge gives each entry the CLI's verdict and class", () => {
   const bib = [
     "@inproceedings{he_icml, title={Deep Residual Learning for Image Recognition},",
