@@ -48,6 +48,25 @@ pub fn strip_doi_prefix(doi: &str) -> (&str, bool) {
     (d, false)
 }
 
+/// Whether a bare DOI (no `doi:` or URL prefix) has the DOI Handbook's
+/// syntax (section 2.2): the directory indicator `10`, a registrant code of
+/// one or more dot-separated runs of digits (`10.1000.10`; so `10../x` and
+/// `10.1./x` are not DOIs), `/`, and a non-empty suffix. The handbook lets a
+/// suffix hold any printable character; white space is refused here because
+/// a DOI written with a space in a `.bib` field is two words, not one name.
+/// The one DOI rule: [`Doi::parse`] and the `.bib` checks both use it.
+pub fn is_doi(d: &str) -> bool {
+    let Some((registrant, suffix)) = d.strip_prefix("10.").and_then(|r| r.split_once('/')) else {
+        return false;
+    };
+    !registrant.is_empty()
+        && registrant
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        && !suffix.is_empty()
+        && !d.chars().any(char::is_whitespace)
+}
+
 /// An arXiv id without its version suffix (`1706.03762v5` → `1706.03762`,
 /// `solv-int/9901001v1` → `solv-int/9901001`). Only a `v<digits>` that
 /// follows a digit is a version, so `solv-int` stays whole. Case is kept.
@@ -75,12 +94,7 @@ impl Doi {
     /// unless what remains looks like `10.<registrant>/<suffix>`.
     pub fn parse(text: &str) -> Option<Doi> {
         let (d, _) = strip_doi_prefix(text);
-        let (registrant, suffix) = d.strip_prefix("10.")?.split_once('/')?;
-        let ok = !registrant.is_empty()
-            && registrant.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-            && !suffix.trim().is_empty()
-            && !d.chars().any(char::is_whitespace);
-        ok.then(|| Doi(d.to_string()))
+        is_doi(d).then(|| Doi(d.to_string()))
     }
 
     /// The DOI as given, without any prefix.
@@ -263,6 +277,10 @@ mod tests {
         check_doi("", None);
         check_doi("10.1234", None);
         check_doi("10./x", None);
+        check_doi("10../x", None);
+        check_doi("10.1./x", None);
+        check_doi("10.1../x", None);
+        check_doi("10.1/", None);
         check_doi("10.12a/x", None);
         check_doi("10.1/a b", None);
         check_doi("not a doi", None);

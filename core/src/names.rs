@@ -65,10 +65,26 @@ impl Person {
         }
     }
 
-    /// The family name as a comparison key: LaTeX decoded, accents folded,
-    /// lowercase letters and digits only, prefix not included.
+    /// The family name as a comparison key: the last word of the family
+    /// name that is not a suffix ([`SUFFIXES`]), through [`key_of`]; a braced
+    /// corporate name is one word and stays whole. Records write compound
+    /// family names either way (`Dalla Serra`, `Serra`), so the last word is
+    /// what two lists of authors are compared by.
     pub fn family_key(&self) -> String {
-        key_of(&self.family)
+        last_word_key(&self.family)
+    }
+
+    /// The family name without the particles written at its front
+    /// ([`PARTICLES`]; `De la Cruz, Maria` → `Cruz`), the last word always
+    /// kept. What a citation key is built from.
+    pub fn family_core(&self) -> String {
+        let ws = words(&self.family);
+        let skip = ws
+            .iter()
+            .take(ws.len().saturating_sub(1))
+            .take_while(|w| is_particle(w))
+            .count();
+        ws.get(skip..).unwrap_or_default().join(" ")
     }
 
     /// The given names' initials, lowercase (`Donald E.` → `de`;
@@ -154,6 +170,43 @@ pub fn split_field(field: &str) -> Vec<String> {
     out.push(field.get(last..).unwrap_or("").trim().to_string());
     out.retain(|n| !n.is_empty());
     out
+}
+
+/// Particles that may open a family name, lowercase (`De la Cruz`,
+/// `van der Berg`): the one table of them.
+pub const PARTICLES: &[&str] = &[
+    "van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du", "dos", "das",
+    "ter", "ten", "zu", "y", "d'", "l'", "af", "av",
+];
+
+/// Name suffixes as [`key_of`] writes them (`Jr.` → `jr`): the one table of them.
+pub const SUFFIXES: &[&str] = &["jr", "sr", "ii", "iii", "iv"];
+
+/// Whether a word is a particle of [`PARTICLES`] (any case).
+fn is_particle(word: &str) -> bool {
+    PARTICLES.contains(&word.to_lowercase().as_str())
+}
+
+/// Whether a word is a suffix of [`SUFFIXES`] (`Jr.`, `III`).
+fn is_suffix(word: &str) -> bool {
+    SUFFIXES.contains(&key_of(word).as_str())
+}
+
+/// The family-name comparison key of one BibTeX name (`Last, First`,
+/// `First von Last`, `Last FM`, `{Braced Corporate Name}`): see
+/// [`Person::family_key`].
+pub fn family_key(name: &str) -> String {
+    Person::parse(name).family_key()
+}
+
+/// The last word of a family name that is not a suffix, as a comparison key.
+pub fn last_word_key(family: &str) -> String {
+    words(family)
+        .iter()
+        .rev()
+        .map(|w| key_of(w))
+        .find(|k| !k.is_empty() && !SUFFIXES.contains(&k.as_str()))
+        .unwrap_or_default()
 }
 
 /// A name with a trailing `et al.` (or `et al`, `et~al.`) cut off, when it has one.
@@ -317,8 +370,20 @@ fn is_initials(word: &str) -> bool {
             .all(|c| c.is_alphabetic() || c == '.' || c == '-')
 }
 
-/// `First von Last`.
-fn from_plain(ws: Vec<String>) -> Person {
+/// `First von Last`, with suffixes at the end (`Martin Luther King Jr.`).
+fn from_plain(mut ws: Vec<String>) -> Person {
+    let mut suffix = Vec::new();
+    while ws.len() > 1 && ws.last().is_some_and(|w| is_suffix(w)) {
+        suffix.extend(ws.pop());
+    }
+    suffix.reverse();
+    let mut person = from_plain_words(ws);
+    person.suffix = suffix.join(" ");
+    person
+}
+
+/// `First von Last` without suffixes.
+fn from_plain_words(ws: Vec<String>) -> Person {
     match ws.len() {
         0 => Person::default(),
         1 => Person {
@@ -493,5 +558,45 @@ mod tests {
             assert_eq!(same_family(&y, &x), same, "{b} / {a}");
         }
         assert_eq!(split("  ").0.len(), 0);
+    }
+
+    #[test]
+    fn a_stray_closing_brace_does_not_swallow_the_next_names() {
+        // Guards the splitter resolve had: its brace depth went below zero
+        // at `}` and no later ` and ` split the list.
+        assert_eq!(
+            split_field("A} and Doe, J. and Roe"),
+            ["A}", "Doe, J.", "Roe"]
+        );
+    }
+
+    fn check_keys(name: &str, family_key: &str, family_core: &str, suffix: &str) {
+        let p = Person::parse(name);
+        assert_eq!(
+            (
+                p.family_key().as_str(),
+                p.family_core().as_str(),
+                p.suffix.as_str()
+            ),
+            (family_key, family_core, suffix),
+            "{name}"
+        );
+    }
+
+    #[test]
+    fn keys_from_one_particle_and_suffix_table() {
+        check_keys("Martin Luther King Jr.", "king", "King", "Jr.");
+        check_keys("King, Jr., Martin Luther", "king", "King", "Jr.");
+        check_keys("John Smith III", "smith", "Smith", "III");
+        check_keys("De la Cruz, Maria", "cruz", "Cruz", "");
+        check_keys("Dalla Serra, Mauro", "serra", "Dalla Serra", "");
+        check_keys("García Márquez, Gabriel", "marquez", "García Márquez", "");
+        check_keys(
+            "{World Health Organization}",
+            "worldhealthorganization",
+            "{World Health Organization}",
+            "",
+        );
+        check_keys("Plato", "plato", "Plato", "");
     }
 }

@@ -41,6 +41,20 @@ before(async () => {
 });
 after(async () => model?.close());
 
+test("with every file given but no model set, Write stays disabled and the page says to choose one in Settings", async () => {
+  const errors = await withPage(app.browser, "write-no-model", async (page) => {
+    await app.open(page, "#/write");
+    await page.waitForSelector("#write-template");
+    for (const [id, file] of [["#write-template", "template.tex"], ["#write-pool", "citation_pool.json"], ["#write-outline", "outline.json"], ["#write-idea", "idea.md"], ["#write-log", "experimental_log.md"]]) {
+      await page.setInputFiles(id, path.join(FIX, file));
+    }
+    await page.waitForFunction(() => document.querySelector("#write-cutoff")?.value === "2024-10-01");
+    assert.equal(await page.textContent("#write-model"), "no writing model set: choose one in Settings");
+    assert.equal(await page.isDisabled("#write-start"), true);
+  });
+  assert.deepEqual(errors, []);
+});
+
 async function setup(page, shape) {
   await app.open(page, "#/settings");
   await page.waitForSelector("#llm-api");
@@ -113,12 +127,13 @@ for (const shape of ["openai", "anthropic"]) {
       const shown = await page.$$eval("#rounds .round-reprompt", (p) => p.map((x) => x.textContent));
       assert.deepEqual(shown, [r1, r2]);
       // Downloads.
-      const [name, intro] = await downloaded(page, "#download-intro-relwork");
+      // intro_relwork.tex is the filled template (seed 001); sections.tex the two sections alone.
+      const [name, full] = await downloaded(page, "#download-intro-relwork");
       assert.equal(name, "intro_relwork.tex");
-      assert.equal(intro, final.slice(final.indexOf("\\section{Introduction}"), final.indexOf("\\section{Method}")));
-      const [fullName, full] = await downloaded(page, "#download-template");
-      assert.equal(fullName, "template.tex");
       assert.equal(full, final);
+      const [sectionsName, intro] = await downloaded(page, "#download-sections");
+      assert.equal(sectionsName, "sections.tex");
+      assert.equal(intro, final.slice(final.indexOf("\\section{Introduction}"), final.indexOf("\\section{Method}")));
       assert.match(await page.textContent("#write-cutoff-note"), /the pool holds no paper dated on or after the cutoff/);
       // The key went to the model endpoint only: not in the files, the page's storage or any other request.
       const stored = await page.evaluate(async () => {

@@ -271,6 +271,7 @@ fn entry(map: &Map<String, Value>, index: usize, line: usize) -> Entry {
         kind,
         key,
         line,
+        parsed: false,
         fields: fields
             .into_iter()
             .filter_map(|(name, value)| {
@@ -320,7 +321,10 @@ fn item(e: &Entry) -> Value {
     let get = |name: &str| e.decoded(name);
     for (field, var) in [("author", "author"), ("editor", "editor")] {
         if let Some(list) = e.get(field) {
-            let people: Vec<Value> = split_names(list).iter().map(|n| person(n)).collect();
+            let people: Vec<Value> = crate::names::split_field(list)
+                .iter()
+                .map(|n| person(n))
+                .collect();
             if !people.is_empty() {
                 m.insert(var.into(), Value::Array(people));
             }
@@ -389,49 +393,27 @@ fn month_number(month: &str) -> Option<u8> {
         .and_then(|i| u8::try_from(i + 1).ok())
 }
 
-/// A BibTeX name list split at ` and ` outside braces.
-fn split_names(list: &str) -> Vec<String> {
-    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0usize);
-    let words: Vec<&str> = list.split_whitespace().collect();
-    for w in words {
-        if depth == 0 && w.eq_ignore_ascii_case("and") {
-            out.push(std::mem::take(&mut cur));
-            continue;
-        }
-        for c in w.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-        if !cur.is_empty() {
-            cur.push(' ');
-        }
-        cur.push_str(w);
-    }
-    out.push(cur);
-    out.retain(|n| !n.trim().is_empty());
-    out
-}
-
-/// One BibTeX name as a CSL name: `Family, Given`, `Given Family`, or a
-/// braced literal.
+/// One BibTeX name as a CSL name (parts from [`crate::names::Person`]): a
+/// braced name with no other part is a literal (`{Barnes and Noble}`).
 fn person(name: &str) -> Value {
-    let name = name.trim();
-    if name.starts_with('{') && name.ends_with('}') && !name.contains(',') {
-        return serde_json::json!({ "literal": crate::latex::decode(name).trim() });
-    }
+    let p = crate::names::Person::parse(name);
     let decode = |s: &str| crate::latex::decode(s).trim().to_string();
-    if let Some((family, given)) = name.split_once(',') {
-        return serde_json::json!({ "family": decode(family), "given": decode(given) });
+    let braced = p.family.starts_with('{') && p.family.ends_with('}');
+    if braced && p.given.is_empty() && p.prefix.is_empty() && p.suffix.is_empty() {
+        return serde_json::json!({ "literal": decode(&p.family) });
     }
-    match name.rsplit_once(' ') {
-        Some((given, family)) => {
-            serde_json::json!({ "family": decode(family), "given": decode(given) })
+    let mut m = Map::new();
+    m.insert("family".into(), decode(&p.family).into());
+    for (part, var) in [
+        (&p.given, "given"),
+        (&p.prefix, "non-dropping-particle"),
+        (&p.suffix, "suffix"),
+    ] {
+        if !part.trim().is_empty() {
+            m.insert(var.into(), decode(part).into());
         }
-        None => serde_json::json!({ "family": decode(name) }),
     }
+    Value::Object(m)
 }
 
 #[cfg(test)]
@@ -500,8 +482,24 @@ mod tests {
     #[test]
     fn names_and_months() {
         assert_eq!(
-            split_names("{Barnes and Noble} and Doe, J. AND Roe"),
+            crate::names::split_field("{Barnes and Noble} and Doe, J. AND Roe"),
             ["{Barnes and Noble}", "Doe, J.", "Roe"]
+        );
+        let names = |list: &str| -> Vec<Value> {
+            crate::names::split_field(list)
+                .iter()
+                .map(|n| person(n))
+                .collect()
+        };
+        assert_eq!(
+            Value::Array(names(
+                "van Beethoven, Ludwig and {ACME Lab} and King, Jr., Martin"
+            )),
+            serde_json::json!([
+                {"family": "Beethoven", "given": "Ludwig", "non-dropping-particle": "van"},
+                {"literal": "ACME Lab"},
+                {"family": "King", "given": "Martin", "suffix": "Jr."},
+            ])
         );
         assert_eq!(month_number("feb"), Some(2));
         assert_eq!(month_number("September"), Some(9));

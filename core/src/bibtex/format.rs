@@ -154,23 +154,6 @@ pub fn bare_doi(value: &str) -> (String, bool) {
     (rest.to_string(), had_prefix)
 }
 
-/// Whether a bare DOI looks like `10.<registrant>/<suffix>`: the registrant
-/// is digits (with dot-separated sub-parts), the suffix non-empty without spaces.
-pub fn is_valid_doi(doi: &str) -> bool {
-    let Some(rest) = doi.strip_prefix("10.") else {
-        return false;
-    };
-    let Some((registrant, suffix)) = rest.split_once('/') else {
-        return false;
-    };
-    !registrant.is_empty()
-        && registrant
-            .split('.')
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        && !suffix.is_empty()
-        && !suffix.chars().any(char::is_whitespace)
-}
-
 /// The year of an entry as a number: the `year` field if four digits, else the
 /// leading year of a biblatex `date` (`2024`, `2024-10`, `2024-10-05`, ranges
 /// `2020/2021`). `Err` holds the text that is not a year.
@@ -247,6 +230,12 @@ fn date_year(text: &str) -> Option<i32> {
     }
     let year: i32 = year.replace('X', "0").parse().ok()?;
     Some(if negative { -year } else { year })
+}
+
+/// The latest year an entry may carry in `now_year`: next year's, for a
+/// paper in press or accepted at next year's conference.
+pub fn latest_year(now_year: i32) -> i32 {
+    now_year.saturating_add(1)
 }
 
 /// Checks every entry on its own and the entries against each other.
@@ -415,7 +404,7 @@ fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
             )
             .field(e, &field),
         ),
-        Some(Ok(y)) if !(1900..=now_year.saturating_add(1)).contains(&y) => {
+        Some(Ok(y)) if !(1900..=latest_year(now_year)).contains(&y) => {
             let field = if e.has("year") { "year" } else { "date" };
             out.push(
                 Finding::entry(
@@ -425,7 +414,7 @@ fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
                     format!(
                         "entry `{}`: year {y} is outside 1900 to {}",
                         e.key,
-                        now_year.saturating_add(1)
+                        latest_year(now_year)
                     ),
                 )
                 .field(e, field),
@@ -440,7 +429,7 @@ fn check_doi(e: &Entry, out: &mut Vec<Finding>) {
         return;
     };
     let (doi, prefixed) = bare_doi(&raw);
-    if !is_valid_doi(&doi) {
+    if !crate::ids::is_doi(&doi) {
         out.push(
             Finding::entry(
                 Severity::Error,
@@ -511,7 +500,7 @@ impl<'b> Duplicates<'b> {
         }
         let doi = e.decoded("doi").map(|d| bare_doi(&d).0.to_lowercase());
         let mut reported = false;
-        if let Some(doi) = doi.filter(|d| is_valid_doi(d)) {
+        if let Some(doi) = doi.filter(|d| crate::ids::is_doi(d)) {
             if let Some(first) = self.by_doi.get(&doi) {
                 out.push(
                     Finding::entry(
@@ -898,6 +887,9 @@ mod tests {
         check(&doi("10.abc/x"), &[(Code::InvalidDoi, "a", Some("doi"))]);
         check(&doi("10.1038/"), &[(Code::InvalidDoi, "a", Some("doi"))]);
         check(&doi("10.1038"), &[(Code::InvalidDoi, "a", Some("doi"))]);
+        // The rule is ids::is_doi's: an empty registrant part is no DOI here
+        // nor in a lookup.
+        check(&doi("10../x"), &[(Code::InvalidDoi, "a", Some("doi"))]);
         check(
             &doi("https://doi.org/nonsense"),
             &[(Code::InvalidDoi, "a", Some("doi"))],

@@ -158,73 +158,7 @@ pub fn split_names(field: &str) -> Vec<String> {
     crate::names::split_field(field)
 }
 
-const SUFFIXES: &[&str] = &["jr", "sr", "ii", "iii", "iv"];
-
-fn is_initials(token: &str) -> bool {
-    let letters: Vec<char> = token.chars().filter(|c| c.is_alphabetic()).collect();
-    !letters.is_empty()
-        && letters.len() <= 3
-        && letters.iter().all(|c| c.is_uppercase())
-        && token
-            .chars()
-            .all(|c| c.is_alphabetic() || c == '.' || c == '-')
-}
-
-/// Words of a name at brace depth 0 (a braced group stays one word).
-fn words(name: &str) -> Vec<String> {
-    crate::names::split_words(name, char::is_whitespace)
-}
-
-/// The comparison key of a family name (or word): LaTeX decoded, folded,
-/// lowercase alphanumerics only.
-fn key_of(text: &str) -> String {
-    let decoded = crate::latex::decode(text);
-    title::fold(&decoded)
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The last word of a family name, as a comparison key.
-fn last_word_key(family: &str) -> String {
-    let ws = words(family);
-    ws.iter()
-        .rev()
-        .map(|w| key_of(w))
-        .find(|k| !k.is_empty() && !SUFFIXES.contains(&k.as_str()))
-        .unwrap_or_default()
-}
-
-/// The family-name key of one BibTeX name (`Last, First`, `First von Last`,
-/// `Last FM`, `{Braced Corporate Name}`).
-pub fn family_key(name: &str) -> String {
-    let name = name.trim();
-    // A name that is one braced group is a corporate name: keep it whole.
-    if name.starts_with('{') && name.ends_with('}') && words(name).len() == 1 {
-        return key_of(name);
-    }
-    // A comma at depth 0 splits off the family part.
-    let mut depth = 0usize;
-    for (i, c) in name.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => return last_word_key(name.get(..i).unwrap_or("")),
-            _ => {}
-        }
-    }
-    let ws = words(name);
-    if ws.len() >= 2 {
-        let last = ws.last().map(String::as_str).unwrap_or("");
-        let first = ws.first().map(String::as_str).unwrap_or("");
-        // `Smith JA`: family first, initials last.
-        if is_initials(last) && !is_initials(first) {
-            return key_of(first);
-        }
-    }
-    last_word_key(name)
-}
+pub use crate::names::family_key;
 
 /// The family keys of an author field and whether it ends in `and others`.
 pub fn author_keys(field: &str) -> (Vec<String>, bool) {
@@ -246,7 +180,7 @@ pub fn author_keys(field: &str) -> (Vec<String>, bool) {
 /// The family key of a record's author.
 pub fn work_author_key(a: &crate::works::Author) -> String {
     match a.family.as_deref().filter(|f| !f.trim().is_empty()) {
-        Some(f) => last_word_key(f),
+        Some(f) => crate::names::last_word_key(f),
         None => family_key(&a.name),
     }
 }

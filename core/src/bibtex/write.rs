@@ -55,15 +55,6 @@ const STOPWORDS: &[&str] = &[
     "at", "or", "if",
 ];
 
-/// Lowercase name particles skipped when taking a family name.
-const PARTICLES: &[&str] = &[
-    "van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du", "dos", "das",
-    "ter", "ten", "zu", "y", "d'", "l'", "af", "av",
-];
-
-/// Name suffixes skipped in "First Last Jr." names.
-const SUFFIXES: &[&str] = &["jr", "jr.", "sr", "sr.", "ii", "iii", "iv"];
-
 /// Text decoded from LaTeX and folded to ASCII where possible.
 fn plain(text: &str) -> String {
     let decoded = if text.contains(['\\', '{', '}']) {
@@ -81,7 +72,9 @@ fn letters_only(s: &str) -> String {
         .collect()
 }
 
-/// The family name of an author as a key part: letters only, lowercase.
+/// The family name of an author as a key part: the family name without its
+/// leading particles ([`crate::names::Person::family_core`]), ASCII letters
+/// only, lowercase.
 ///
 /// ```
 /// use citegate_core::bibtex::write::family_key;
@@ -90,27 +83,8 @@ fn letters_only(s: &str) -> String {
 /// assert_eq!(family_key("Jörg Müller"), "muller");
 /// ```
 pub fn family_key(name: &str) -> String {
-    let name = plain(name);
-    let words: Vec<&str> = if let Some((last, _)) = name.split_once(',') {
-        let words: Vec<&str> = last.split_whitespace().collect();
-        let skip = words
-            .iter()
-            .take(words.len().saturating_sub(1))
-            .take_while(|w| PARTICLES.contains(&w.to_lowercase().as_str()))
-            .count();
-        words.into_iter().skip(skip).collect()
-    } else {
-        let mut words: Vec<&str> = name.split_whitespace().collect();
-        while words.len() > 1
-            && words
-                .last()
-                .is_some_and(|w| SUFFIXES.contains(&w.to_lowercase().as_str()))
-        {
-            words.pop();
-        }
-        words.last().copied().into_iter().collect()
-    };
-    letters_only(&words.concat())
+    let core = crate::names::Person::parse(name).family_core();
+    letters_only(&crate::names::key_of(&core))
 }
 
 /// The first author's family name, or `anon`.

@@ -161,7 +161,7 @@ impl Reference {
         let mut authors = Vec::new();
         let mut others = false;
         if let Some(list) = entry.decoded("author").or_else(|| entry.decoded("editor")) {
-            for name in split_names(&list) {
+            for name in crate::names::split_field(&list) {
                 if name.eq_ignore_ascii_case("others") {
                     others = true;
                 } else {
@@ -232,32 +232,6 @@ impl Reference {
     fn route_doi(&self) -> Option<&Doi> {
         self.doi.as_ref().filter(|d| d.arxiv().is_none())
     }
-}
-
-/// Splits a BibTeX name list on ` and ` at brace depth zero.
-fn split_names(list: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut cur = String::new();
-    let words: Vec<&str> = list.split_whitespace().collect();
-    for w in words {
-        if depth == 0 && w.eq_ignore_ascii_case("and") {
-            if !cur.trim().is_empty() {
-                out.push(cur.trim().to_string());
-            }
-            cur.clear();
-            continue;
-        }
-        depth += w.matches('{').count() as i32 - w.matches('}').count() as i32;
-        if !cur.is_empty() {
-            cur.push(' ');
-        }
-        cur.push_str(w);
-    }
-    if !cur.trim().is_empty() {
-        out.push(cur.trim().to_string());
-    }
-    out
 }
 
 /// Where the run executes: what a browser cannot reach is left out.

@@ -417,6 +417,19 @@ impl Run {
         (done, self.slots.len())
     }
 
+    /// Reference `i`'s resolution once it is decided (`None` while it is
+    /// still being asked, or past the end), so a page can show each
+    /// reference as soon as it is decided.
+    pub fn decided(&self, i: usize) -> Option<Resolution> {
+        let s = self.slots.get(i)?;
+        let outcome = s.outcome.clone()?;
+        Some(Resolution {
+            key: s.reference.key.clone(),
+            evidence: s.evidence.clone(),
+            outcome,
+        })
+    }
+
     /// Services out for the rest of the run, each with the reason in a
     /// sentence (for a banner: "Semantic Scholar could not be asked: …").
     pub fn unavailable(&self) -> Vec<(Service, String)> {

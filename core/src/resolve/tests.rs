@@ -1565,6 +1565,55 @@ fn a_resumed_run_asks_nothing_already_answered_and_ends_as_an_uninterrupted_one(
     assert!(Run::resume(renamed, options(), &checkpoint).is_none());
 }
 
+/// Guards what a page shows mid-run and after a reload: `decided` gives a
+/// reference's resolution exactly when it is decided (the count matches
+/// `progress`, the resolution is the report's), and a run resumed from the
+/// checkpoint shows the same references decided, with the same outcomes.
+#[test]
+fn decided_references_are_the_ones_shown_mid_run_and_after_a_reload() {
+    let refs = astropy_refs();
+    let world = astropy_world(&refs);
+    let options = || Options::new(ep(), Surface::Browser);
+    let mut run = Run::new(refs.clone(), options());
+    let mut now = 0.0;
+    let decided_now = |run: &Run| {
+        (0..refs.len())
+            .filter(|i| run.decided(*i).is_some())
+            .count()
+    };
+    // Before anything is answered, only what needs no question is decided.
+    assert_eq!(decided_now(&run), run.progress().0);
+    let start = run.progress().0;
+    while run.progress().0 < start + 3 {
+        match run.next(now) {
+            Next::Send(out) => {
+                for o in out {
+                    run.answer(o.id, world.answer(&o.request), now);
+                }
+            }
+            Next::WaitUntil(t) => now = t,
+            Next::AwaitReplies => panic!("nothing in flight"),
+            Next::Done => break,
+        }
+    }
+    let (done, total) = run.progress();
+    assert!(done < total, "the run stopped part way: {done} of {total}");
+    let shown: Vec<(usize, Resolution)> = (0..total)
+        .filter_map(|i| run.decided(i).map(|r| (i, r)))
+        .collect();
+    assert_eq!(shown.len(), done);
+    let report = run.report();
+    for (i, r) in &shown {
+        assert_eq!(Some(r), report.resolutions.get(*i));
+    }
+    assert_eq!(run.decided(total), None, "past the end");
+    let resumed = Run::resume(refs.clone(), options(), &run.checkpoint()).expect("same references");
+    let again: Vec<(usize, Resolution)> = (0..total)
+        .filter_map(|i| resumed.decided(i).map(|r| (i, r)))
+        .collect();
+    assert_eq!(again, shown);
+}
+
 /// Issue 28: one title search decided. The first source's hit above the
 /// threshold (the arXiv record of Adam, year 2014, no venue) ended the
 /// search before the sources holding the ICLR paper were asked.
