@@ -72,7 +72,7 @@ impl BibCommand {
 }
 
 /// Today (UTC) from the system clock, for the future-year rule.
-fn today() -> Date {
+pub(crate) fn today() -> Date {
     Date::from_unix_ms(crate::live::now_ms())
         .unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
 }

@@ -244,12 +244,6 @@ fn read_target(target: &str, a: &CheckArgs) -> Result<PaperRefs, Error> {
     read_bytes(&format!("arXiv:{id}"), bytes)
 }
 
-/// Today (UTC) from the system clock, for the future-year rule.
-fn today() -> citegate_core::cutoff::Date {
-    citegate_core::cutoff::Date::from_naive(chrono::Utc::now().date_naive())
-        .unwrap_or_else(|_| citegate_core::cutoff::Date::new(1970, 1, 1).expect("a valid date"))
-}
-
 /// `citegate check`: each target's references through bibcheck's layers
 /// (core `paper::check`), printed as bibcheck prints its reports.
 fn run_check(a: &CheckArgs) -> Outcome {
@@ -266,7 +260,7 @@ fn run_check(a: &CheckArgs) -> Outcome {
                 continue;
             }
         };
-        let mut report = paper::check::offline_report(&refs, today().year());
+        let mut report = paper::check::offline_report(&refs, crate::bib_cmds::today().year());
         if a.online {
             match run_online(&refs, a) {
                 Ok(online) => report.online = Some(online),
@@ -295,7 +289,7 @@ fn run_online(
     Ok(paper::check::online_report(
         refs,
         &run.report(),
-        today(),
+        crate::bib_cmds::today(),
         exec.sent,
         exec.from_cache,
     ))
