@@ -261,7 +261,7 @@ fn run_check(a: &CheckArgs) -> Outcome {
                 continue;
             }
         };
-        let mut report = paper::check::offline_report(&refs, today().year());
+        let mut report = paper::check::offline_report(&refs, crate::bib_cmds::today().year());
         if a.online {
             match run_online(&refs, a) {
                 Ok(online) => report.online = Some(online),
@@ -290,7 +290,7 @@ fn run_online(
     Ok(paper::check::online_report(
         refs,
         &run.report(),
-        today(),
+        crate::bib_cmds::today(),
         exec.sent,
         exec.from_cache,
     ))
