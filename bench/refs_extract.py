@@ -204,13 +204,14 @@ def main():
     ap.add_argument("--peers-python", default="/work/peers-venv/bin/python", metavar="PATH", help="python of the venv holding the peers")
     ap.add_argument("--tools", default="citegate," + ",".join(PEERS), help="comma-separated subset of citegate,hallucinator,refchecker,refextract")
     ap.add_argument("--only", metavar="REGEX", help="only documents whose name matches")
+    ap.add_argument("--input", choices=["pdf", "bbl"], default="pdf", help="read each document's PDF (default) or its .bbl (citegate only)")
     ap.add_argument("--save", metavar="FILE", help="write every tool's extracted references and per-document scores as JSON")
     args = ap.parse_args()
 
     docs = []
     for d in args.corpus:
         for j in sorted(glob.glob(os.path.join(d, "*.json"))):
-            pdf = j[:-5] + ".pdf"
+            pdf = j[:-5] + "." + args.input
             if not os.path.exists(pdf):
                 continue
             with open(j, encoding="utf-8") as fh:
@@ -219,10 +220,12 @@ def main():
                 continue
             docs.append((pdf, t))
     if not docs:
-        sys.exit("no documents with a .pdf and a .json truth in " + ", ".join(args.corpus))
+        sys.exit("no documents with a .{} and a .json truth in {}".format(args.input, ", ".join(args.corpus)))
     pdfs = [p for p, _ in docs]
 
     tools = [t for t in args.tools.split(",") if t]
+    if args.input == "bbl":
+        tools = [t for t in tools if t == "citegate"]
     results = {}
     for tool in tools:
         if tool == "citegate":
@@ -257,7 +260,8 @@ def main():
         keys = sorted({k for k, _ in agg})
         return [(k, tool, agg[(k, tool)]) for k in keys for tool in results if (k, tool) in agg]
 
-    print("Documents: {}, references: {}, pages: {}; {} on {} ({} cores), {}".format(
+    print("Input: {}; documents: {}, references: {}, pages: {}; {} on {} ({} cores), Python {}".format(
+        args.input,
         len(docs),
         sum(len(t["references"]) for _, t in docs),
         sum(t["pages"] or 0 for _, t in docs),

@@ -103,6 +103,11 @@ def _record(source, etype, fields):
         return None
     if "author" not in f or "title" not in f or "crossref" in f or "xdata" in f:
         return None
+    # DBLP's homonym numbers ("Kun Chen 0002") are no part of a name as papers print it
+    f["author"] = re.sub(r"\s+\d{4}(?=\s+and\s|\s*$)", "", f["author"])
+    if " and " not in f["author"] and len(bibsrc.split_top(f["author"], bibsrc.COMMA)) >= 4:
+        # a list written with commas only: BibTeX would read it as one name
+        f["author"] = " and ".join(bibsrc.split_top(f["author"], bibsrc.COMMA))
     if etype == "article" and "journal" not in f:
         return None
     if etype in ("inproceedings", "incollection") and "booktitle" not in f:

@@ -97,6 +97,13 @@ class Records(unittest.TestCase):
         r = refcorpus._record({"corpus": "x"}, "misc", {"title": "Some long title", "author": "A B", "year": "2020", "eprint": "hep-th/9901001", "eprinttype": "arxiv"})
         self.assertEqual(r["arxiv"], "hep-th/9901001")
 
+    def test_names_as_papers_print_them(self):
+        base = {"title": "Some long title", "year": "2020", "journal": "J"}
+        r = refcorpus._record({"corpus": "x"}, "article", dict(base, author="Kun Chen 0002 and Eric Graves 0002"))
+        self.assertEqual([a["family"] for a in r["authors"]], ["Chen", "Graves"])
+        r = refcorpus._record({"corpus": "x"}, "article", dict(base, author=r"Hen Dotan, Nripan Mathews, Takashi Hisatomi, Michael Gr{\"a}tzel"))
+        self.assertEqual([a["family"] for a in r["authors"]], ["Dotan", "Mathews", "Hisatomi", "Grätzel"])
+
     def test_records_whose_truth_cannot_be_told_are_dropped(self):
         base = {"author": "A B", "year": "2020", "journal": "J"}
         for extra in ({"title": r"With \unknown{x} inside"}, {"title": "Cyrillic Кириллица here"}, {"title": "Too short"}, {"title": "No year here", "year": "n.d."}):
