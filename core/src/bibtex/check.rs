@@ -322,6 +322,9 @@ pub struct SourceEvidence {
     /// Why it could not be asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ApiError>,
+    /// The local dump that answered, with its date, when not the service.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dump: Option<String>,
 }
 
 /// The outcome's name as the report writes it.
@@ -351,6 +354,7 @@ fn evidence_of(res: &Resolution) -> Vec<SourceEvidence> {
                 answered,
                 records,
                 error,
+                dump: e.dump.clone(),
             }
         })
         .collect()

@@ -8,6 +8,7 @@ use crate::works::request::{Method, Request};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 
+mod local;
 mod phrases;
 
 /// The exact phrases of an OpenAlex boolean query (`"a b" OR "c d"`).
@@ -1084,6 +1085,7 @@ fn any_replies_end_the_run_with_a_decision_for_every_reference() {
             body: bodies[next() % bodies.len()].clone(),
             retry_after_ms: None,
             blocked_by_policy: next() % 50 == 0,
+            offline: next() % 40 == 0,
         });
         assert_eq!(d.report.resolutions.len(), 31);
     }
