@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::{json_out, run, run_live, tempdir, write, Answer, Server};
+use common::{index_fixture, json_out, run, run_live, tempdir, write, Answer, Server};
 use serde_json::Value;
-use std::path::PathBuf;
 
 const BIB: &str = r#"
 @article{gentry,
@@ -33,14 +32,6 @@ const BIB: &str = r#"
 }
 "#;
 
-fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../index/tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
-
 /// An index of the DBLP and arXiv samples in `dir/ix`.
 fn index(dir: &std::path::Path) -> String {
     let ix = dir.join("ix").display().to_string();
@@ -51,9 +42,9 @@ fn index(dir: &std::path::Path) -> String {
             "--out",
             &ix,
             "--dblp",
-            &fixture("dblp-sample.xml"),
+            &index_fixture("dblp-sample.xml"),
             "--arxiv",
-            &fixture("arxiv-snapshot.jsonl"),
+            &index_fixture("arxiv-snapshot.jsonl"),
         ],
         &[],
     );

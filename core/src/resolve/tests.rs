@@ -93,8 +93,12 @@ struct Drive {
 }
 
 /// Runs `refs` to the end on a simulated clock; `world` answers each request.
-fn drive(refs: Vec<Reference>, opts: Options, mut world: impl FnMut(&Request) -> Reply) -> Drive {
-    let mut run = Run::new(refs, opts);
+fn drive(refs: Vec<Reference>, opts: Options, world: impl FnMut(&Request) -> Reply) -> Drive {
+    drive_run(Run::new(refs, opts), world)
+}
+
+/// Runs `run` to the end on a simulated clock; `world` answers each request.
+fn drive_run(mut run: Run, mut world: impl FnMut(&Request) -> Reply) -> Drive {
     let mut now = 0.0;
     let mut sent = Vec::new();
     for _ in 0..100_000 {

@@ -20,7 +20,7 @@ fn run_with(
     local: impl Fn(usize, Route, &str) -> Option<Answer>,
     world: impl FnMut(&Request) -> Reply,
 ) -> Drive {
-    let mut run = Run::new(refs.clone(), opts(Surface::Native, true));
+    let mut run = Run::new(refs, opts(Surface::Native, true));
     let answers = run
         .local_asks()
         .into_iter()
@@ -35,32 +35,7 @@ fn run_with(
         })
         .collect();
     run.take_local(answers);
-    let checkpoint = run.checkpoint();
-    // `drive` starts from the references; resume it from the state the local answers left.
-    let mut resumed =
-        Run::resume(refs, opts(Surface::Native, true), &checkpoint).expect("same references");
-    let mut sent = Vec::new();
-    let mut now = 0.0;
-    let mut world = world;
-    loop {
-        match resumed.next(now) {
-            Next::Send(out) => {
-                for o in out {
-                    sent.push((now, o.request.clone()));
-                    let r = world(&o.request);
-                    resumed.answer(o.id, r, now);
-                }
-            }
-            Next::WaitUntil(t) => now = t,
-            Next::AwaitReplies => panic!("nothing is in flight in a sequential drive"),
-            Next::Done => break,
-        }
-    }
-    Drive {
-        report: resumed.report(),
-        sent,
-        end_ms: now,
-    }
+    drive_run(run, world)
 }
 
 fn offline(_: &Request) -> Reply {
