@@ -58,6 +58,8 @@ pub struct BibcheckArgs {
     json: bool,
     #[command(flatten)]
     live: LiveArgs,
+    #[command(flatten)]
+    local: crate::local::LocalArgs,
 }
 
 impl BibCommand {
@@ -83,7 +85,14 @@ pub(crate) fn today() -> Date {
 fn run_online(bib: &parse::Bibliography, a: &BibcheckArgs) -> Result<check::OnlineReport, Error> {
     let settings = a.live.settings()?;
     let mut exec = Executor::new(&settings, a.json)?;
-    let mut run = resolve::Run::new(check::references(bib), settings.resolve_options());
+    exec.offline = a.local.offline;
+    let opts = settings.resolve_options();
+    let title_hits = opts.title_hits;
+    let mut run = resolve::Run::new(check::references(bib), opts);
+    // The local index first: what it settles is never asked of a service.
+    if let Some(dir) = a.local.index.as_ref().or(settings.index.as_ref()) {
+        crate::local::Local::open(dir)?.answer(&mut run, title_hits)?;
+    }
     exec.drive(&mut run, "bibcheck");
     Ok(check::online_report(
         bib,

@@ -63,7 +63,7 @@ pub struct LiveArgs {
     #[arg(long)]
     pub cache: Option<PathBuf>,
     /// Settings file (TOML, or JSON when it ends in .json): `timeout_ms`,
-    /// `cache`, `[base]` and `[interval_ms]` tables keyed by service; flags win
+    /// `cache`, `index`, `[base]` and `[interval_ms]` tables keyed by service; flags win
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Connect and whole-request timeout per request, in ms [default: 30000]
@@ -108,6 +108,7 @@ pub struct LiveArgs {
 struct ConfigFile {
     timeout_ms: Option<u64>,
     cache: Option<PathBuf>,
+    index: Option<PathBuf>,
     max_tries: Option<u32>,
     backoff_ms: Option<u64>,
     retry_after_ms: Option<u64>,
@@ -131,6 +132,8 @@ pub struct Settings {
     pub policy: RetryPolicy,
     /// The cache file, if any.
     pub cache: Option<PathBuf>,
+    /// The local index of the config file (`index = "DIR"`), if any.
+    pub index: Option<PathBuf>,
     backoff_given: Option<u64>,
 }
 
@@ -272,6 +275,7 @@ impl LiveArgs {
             timeout_ms: self.timeout_ms.or(file.timeout_ms).unwrap_or(30_000),
             policy,
             cache: self.cache.clone().or(file.cache),
+            index: file.index,
             backoff_given: self.backoff_ms.or(file.backoff_ms),
         })
     }
@@ -539,6 +543,7 @@ impl Machine for resolve::Run {
     }
     fn answer(&mut self, id: u64, reply: Reply, now_ms: f64) {
         let r = resolve::Reply {
+            offline: reply.status == 0 && reply.body == resolve::OFFLINE,
             status: reply.status,
             body: reply.body,
             retry_after_ms: reply.retry_after_ms,
@@ -613,6 +618,9 @@ pub struct Executor {
     pub sent: usize,
     /// Requests answered from the cache.
     pub from_cache: usize,
+    /// Send nothing: a request the cache cannot answer gets
+    /// [`resolve::OFFLINE`] as its reply (status 0).
+    pub offline: bool,
 }
 
 impl Executor {
@@ -640,6 +648,7 @@ impl Executor {
             show_progress: shows_progress(quiet),
             sent: 0,
             from_cache: 0,
+            offline: false,
         })
     }
 
@@ -675,6 +684,11 @@ impl Executor {
                         with_contact(&mut o.request, &self.contacts);
                         let reply = match self.cached(&o.request) {
                             Some(r) => r,
+                            None if self.offline => Reply {
+                                status: 0,
+                                body: resolve::OFFLINE.to_string(),
+                                ..Reply::default()
+                            },
                             None => {
                                 self.sent += 1;
                                 let r = self.client.send(&o.request);

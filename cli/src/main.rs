@@ -16,6 +16,7 @@ mod index_cmds;
 mod io;
 mod live;
 mod llm;
+mod local;
 mod match_cmds;
 mod paper_cmds;
 mod pool_cmds;

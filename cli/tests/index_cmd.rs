@@ -3,31 +3,17 @@
 
 mod common;
 
-use common::run;
-use serde_json::Value;
-use std::path::PathBuf;
-
-fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../index/tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn json(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).expect("json on stdout")
-}
+use common::{index_fixture, json_out, run};
 
 #[test]
 fn build_reads_every_kind_of_dump_and_a_rerun_reads_none_again() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("ix").display().to_string();
     let (dblp, arxiv, oa, cr) = (
-        fixture("dblp-sample.xml"),
-        fixture("arxiv-snapshot.jsonl"),
-        fixture("openalex/part_000.gz"),
-        fixture("crossref-0.json.gz"),
+        index_fixture("dblp-sample.xml"),
+        index_fixture("arxiv-snapshot.jsonl"),
+        index_fixture("openalex/part_000.gz"),
+        index_fixture("crossref-0.json.gz"),
     );
     let args = [
         "index",
@@ -51,7 +37,7 @@ fn build_reads_every_kind_of_dump_and_a_rerun_reads_none_again() {
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
-    let v = json(&first);
+    let v = json_out(&first);
     let stored: Vec<(String, u64, u64)> = v["files"]
         .as_array()
         .unwrap()
@@ -73,13 +59,13 @@ fn build_reads_every_kind_of_dump_and_a_rerun_reads_none_again() {
             ("crossref".into(), 5, 0)
         ]
     );
-    let again = json(&run(&args, &[]));
+    let again = json_out(&run(&args, &[]));
     assert!(again["files"]
         .as_array()
         .unwrap()
         .iter()
         .all(|f| f["already_done"] == true));
-    let info = json(&run(&["index", "info", "--index", &dir, "--json"], &[]));
+    let info = json_out(&run(&["index", "info", "--index", &dir, "--json"], &[]));
     let dates: Vec<(&str, &str)> = info["dumps"]
         .as_array()
         .unwrap()
@@ -101,7 +87,7 @@ fn build_reads_every_kind_of_dump_and_a_rerun_reads_none_again() {
 fn lookup_answers_by_id_and_title_and_exits_1_when_the_index_lacks_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("ix").display().to_string();
-    let dblp = fixture("dblp-sample.xml");
+    let dblp = index_fixture("dblp-sample.xml");
     let built = run(
         &[
             "index",
@@ -121,7 +107,7 @@ fn lookup_answers_by_id_and_title_and_exits_1_when_the_index_lacks_it() {
         all.extend_from_slice(args);
         let out = run(&all, &[]);
         assert_eq!(out.status.code(), Some(code), "{args:?}");
-        assert_eq!(json(&out)["hits"][0]["key"].as_str(), key, "{args:?}");
+        assert_eq!(json_out(&out)["hits"][0]["key"].as_str(), key, "{args:?}");
     };
     check(
         &["--doi", "https://doi.org/10.1145/1666420.1666444"],
@@ -144,7 +130,7 @@ fn lookup_answers_by_id_and_title_and_exits_1_when_the_index_lacks_it() {
         Some("conf/focs/Yao82a"),
     );
     check(&["--doi", "10.1000/not-here"], 1, None);
-    let info = json(&run(&["index", "info", "--index", &dir, "--json"], &[]));
+    let info = json_out(&run(&["index", "info", "--index", &dir, "--json"], &[]));
     assert_eq!(info["dumps"][0]["date"], "2026-11-01");
     assert_eq!(info["dumps"][0]["date_from"], "given");
 }

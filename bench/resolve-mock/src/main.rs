@@ -142,8 +142,7 @@ fn browser_fetch(req: &Request, count: &Mutex<BTreeMap<String, u32>>) -> Reply {
     Reply {
         status: a.status,
         body: a.body,
-        retry_after_ms: None,
-        blocked_by_policy: false,
+        ..Reply::default()
     }
 }
 

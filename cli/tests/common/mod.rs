@@ -425,6 +425,15 @@ pub fn fast_world(server: &Server) -> Vec<String> {
     v
 }
 
+/// A sample dump of the index crate (index/tests/fixtures, see PROVENANCE.md there).
+pub fn index_fixture(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../index/tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
 /// A temporary directory for one test.
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("tempdir")

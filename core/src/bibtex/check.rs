@@ -354,6 +354,9 @@ pub struct SourceEvidence {
     /// Why it could not be asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ApiError>,
+    /// The local dump that answered, with its date, when not the service.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dump: Option<String>,
 }
 
 /// The outcome's name as the report writes it.
@@ -383,6 +386,7 @@ fn evidence_of(res: &Resolution) -> Vec<SourceEvidence> {
                 answered,
                 records,
                 error,
+                dump: e.dump.clone(),
             }
         })
         .collect()

@@ -537,6 +537,7 @@ mod tests {
             answer: Answer::Failed {
                 error: ApiError::new(Service::OpenAlex, 429, "budget"),
             },
+            dump: None,
         };
         let check = |outcome: Outcome, evidence: Vec<Evidence>, expected: &str| {
             let r = Resolution {

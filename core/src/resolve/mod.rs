@@ -113,7 +113,7 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use run::{Checkpoint, Next, Outgoing, Reply, Run, TITLE_THRESHOLD};
+pub use run::{Checkpoint, LocalAnswer, Next, Outgoing, Reply, Run, OFFLINE, TITLE_THRESHOLD};
 
 use crate::bibtex::parse::Entry;
 use crate::fetch::{self, RetryPolicy};
@@ -306,6 +306,10 @@ pub struct Evidence {
     pub asked: String,
     /// The answer.
     pub answer: Answer,
+    /// When a local index answered rather than the service: the dump and
+    /// its date (`DBLP dump of 2026-11-01, local index`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dump: Option<String>,
 }
 
 /// One source's answer.

@@ -52,6 +52,33 @@ pub struct Reply {
     /// The page's Content-Security-Policy refused the request.
     #[serde(default)]
     pub blocked_by_policy: bool,
+    /// The edge did not send the request because the run is offline (the
+    /// local index and the cache only): it fails at once, without retries,
+    /// and leaves its references unverified unless another answer settles
+    /// them.
+    #[serde(default)]
+    pub offline: bool,
+}
+
+/// The error message of a request an offline run did not send.
+pub const OFFLINE: &str = "not sent: the run is offline";
+
+/// What a local index (a public dump on disk, read by the edge) answered to
+/// one of [`Run::local_asks`]'s questions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalAnswer {
+    /// The reference, by its position in the run.
+    pub slot: usize,
+    /// The route of the question.
+    pub route: Route,
+    /// The service whose dump holds the records.
+    pub service: Service,
+    /// The dump and its date, as the evidence names it.
+    pub dump: String,
+    /// [`Answer::Found`] for an identifier, [`Answer::Hits`] for a title.
+    /// A miss ([`Answer::NotHere`]) is no evidence: the dump may be older
+    /// than the work.
+    pub answer: Answer,
 }
 
 /// One identifier lookup planned for a reference.
@@ -301,6 +328,9 @@ fn failure_reason(e: &ApiError, key_worked: bool) -> String {
             "refused the request (the api key worked earlier in this run)".to_string()
         }
         _ if e.status == 0 && e.message.contains("security policy") => e.message.clone(),
+        _ if e.status == 0 && e.message == OFFLINE => {
+            "not asked, the run is offline (the local index and the cache only)".to_string()
+        }
         ApiErrorKind::Network => {
             "no readable response (offline, blocked, or rate-limited without cors headers)"
                 .to_string()
@@ -714,6 +744,74 @@ impl Run {
         }
     }
 
+    /// What to ask a local index before any request goes out: for each
+    /// undecided reference (by position), its DOI, arXiv id and title, each
+    /// with its route.
+    pub fn local_asks(&self) -> Vec<(usize, Route, String)> {
+        let mut out = Vec::new();
+        for (i, s) in self.slots.iter().enumerate() {
+            if s.outcome.is_some() {
+                continue;
+            }
+            for route in [Route::Doi, Route::Arxiv, Route::Title] {
+                let text = asked(&s.reference, route);
+                if !text.trim().is_empty() {
+                    out.push((i, route, text));
+                }
+            }
+        }
+        out
+    }
+
+    /// Takes a local index's answers (call before the first [`Run::next`]):
+    /// a record found by id settles its reference, as a service's would; a
+    /// title's candidates settle it when one passes the title rule. A
+    /// reference they do not settle goes on to the services; a miss is not
+    /// recorded, so the index never makes a work "not found".
+    pub fn take_local(&mut self, answers: Vec<LocalAnswer>) {
+        for a in answers {
+            let Some(s) = self.slots.get_mut(a.slot) else {
+                continue;
+            };
+            if s.outcome.is_some()
+                || !matches!(a.answer, Answer::Found { .. } | Answer::Hits { .. })
+            {
+                continue;
+            }
+            s.evidence.push(Evidence {
+                service: a.service,
+                route: a.route,
+                asked: asked(&s.reference, a.route),
+                answer: a.answer.clone(),
+                dump: Some(a.dump),
+            });
+            match a.answer {
+                Answer::Found { work } => {
+                    s.outcome = Some(Outcome::Found {
+                        work,
+                        via: a.service,
+                    });
+                }
+                Answer::Hits { works } => {
+                    let title = s.reference.title.clone().unwrap_or_default();
+                    let hit = works.into_iter().find(|w| {
+                        crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD).pass
+                    });
+                    // A reference that cites an id is settled here only by a
+                    // record with that id: whether another id resolves is
+                    // the services' to say (offline, it stays unverified).
+                    if let Some(work) = hit.filter(|w| !cites_other_id(&s.reference, w)) {
+                        s.outcome = Some(Outcome::Found {
+                            work,
+                            via: a.service,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Takes the reply to request `id` (unknown ids are ignored).
     pub fn answer(&mut self, id: u64, reply: Reply, now_ms: f64) {
         let Some(sent) = self.in_flight.remove(&id) else {
@@ -728,6 +826,16 @@ impl Run {
             && sent.request.headers.iter().any(|(k, _)| k == "x-api-key")
         {
             self.s2_key_worked = true;
+        }
+        if reply.offline {
+            let err = ApiError {
+                service,
+                status: 0,
+                kind: ApiErrorKind::Network,
+                message: OFFLINE.to_string(),
+            };
+            self.fail(&sent, err);
+            return;
         }
         if reply.blocked_by_policy {
             let err = ApiError {
@@ -959,6 +1067,7 @@ impl Run {
             route,
             asked: asked(&s.reference, route),
             answer: answer.clone(),
+            dump: None,
         });
         match answer {
             // A thin record (DataCite's arXiv records: at times two
@@ -1039,6 +1148,7 @@ impl Run {
             route,
             asked: asked(&s.reference, route),
             answer: Answer::Failed { error: err },
+            dump: None,
         });
     }
 
@@ -1147,6 +1257,22 @@ fn agrees(r: &Reference, w: &Work) -> bool {
     title_ok && year_ok && venue_ok && authors_ok
 }
 
+/// Whether `r` cites a DOI or arXiv id and `work` carries none of them.
+fn cites_other_id(r: &Reference, work: &Work) -> bool {
+    let doi = r.route_doi();
+    let arxiv = r.arxiv.as_ref();
+    if doi.is_none() && arxiv.is_none() {
+        return false;
+    }
+    let same_doi = doi.is_some_and(|d| work.doi_key().is_some_and(|k| k == d.key()));
+    let same_arxiv = arxiv.is_some_and(|a| {
+        work.arxiv_id
+            .as_deref()
+            .is_some_and(|b| a.as_str().eq_ignore_ascii_case(b))
+    });
+    !(same_doi || same_arxiv)
+}
+
 /// The decision when the title search matched `work` in `service`.
 fn decide_title_match(s: &Slot, work: Work, service: Service) -> Outcome {
     let r = &s.reference;
@@ -1168,7 +1294,8 @@ fn decide_title_match(s: &Slot, work: Work, service: Service) -> Outcome {
     let id_answers: Vec<&Answer> = s
         .evidence
         .iter()
-        .filter(|e| e.route != Route::Title)
+        // A local index's answers are no proof an id resolves nowhere.
+        .filter(|e| e.route != Route::Title && e.dump.is_none())
         .map(|e| &e.answer)
         .collect();
     let all_absent =

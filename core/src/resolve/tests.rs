@@ -8,6 +8,7 @@ use crate::works::request::{Method, Request};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 
+mod local;
 mod phrases;
 
 /// The exact phrases of an OpenAlex boolean query (`"a b" OR "c d"`).
@@ -92,8 +93,12 @@ struct Drive {
 }
 
 /// Runs `refs` to the end on a simulated clock; `world` answers each request.
-fn drive(refs: Vec<Reference>, opts: Options, mut world: impl FnMut(&Request) -> Reply) -> Drive {
-    let mut run = Run::new(refs, opts);
+fn drive(refs: Vec<Reference>, opts: Options, world: impl FnMut(&Request) -> Reply) -> Drive {
+    drive_run(Run::new(refs, opts), world)
+}
+
+/// Runs `run` to the end on a simulated clock; `world` answers each request.
+fn drive_run(mut run: Run, mut world: impl FnMut(&Request) -> Reply) -> Drive {
     let mut now = 0.0;
     let mut sent = Vec::new();
     for _ in 0..100_000 {
@@ -1084,6 +1089,7 @@ fn any_replies_end_the_run_with_a_decision_for_every_reference() {
             body: bodies[next() % bodies.len()].clone(),
             retry_after_ms: None,
             blocked_by_policy: next() % 50 == 0,
+            offline: next() % 40 == 0,
         });
         assert_eq!(d.report.resolutions.len(), 31);
     }

@@ -437,7 +437,7 @@ impl Client {
                     status: raw.status,
                     body: raw.body,
                     retry_after_ms,
-                    blocked_by_policy: false,
+                    ..Reply::default()
                 }
             }
             Err(TransportError::Blocked { message }) => Reply {

@@ -38,6 +38,7 @@ fn hits(service: Service, asked: &str, works: Vec<Work>) -> Evidence {
         route: Route::Title,
         asked: asked.into(),
         answer: Answer::Hits { works },
+        dump: None,
     }
 }
 
@@ -110,6 +111,7 @@ fn judged() -> (parse::Bibliography, OnlineReport) {
                         "could not be reached",
                     ),
                 },
+                dump: None,
             }],
             outcome: Outcome::Unverified {
                 reasons: vec!["semantic scholar could not be reached".into()],
@@ -448,6 +450,7 @@ fn failed(service: Service, status: u16) -> Evidence {
         answer: Answer::Failed {
             error: crate::works::ApiError::new(service, status, ""),
         },
+        dump: None,
     }
 }
 
