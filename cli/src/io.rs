@@ -48,6 +48,39 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     citegate_core::text::decode_owned(bytes).map_err(|e| Error::input(path, e))
 }
 
+/// Included files (`\input`, `\include`, …) read from disk for a project
+/// scan, through [`read_text`] like every other input. An absent file is
+/// `None`, which the core reports as a missing include; a file that exists
+/// but is not text (not UTF-8 at some byte, UTF-16, binary) is kept as an
+/// error that [`Includes::finish`] returns after the scan, so it is named
+/// with its reason and never passes for a missing file.
+#[derive(Default)]
+pub struct Includes {
+    failed: Option<Error>,
+}
+
+impl Includes {
+    /// The text of the include `name`, or `None` (see the type).
+    pub fn load(&mut self, name: &str) -> Option<String> {
+        let path = Path::new(name);
+        if !path.is_file() {
+            return None;
+        }
+        match read_text(path) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                self.failed.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// The first include that exists but could not be read, as an error.
+    pub fn finish(self) -> Result<(), Error> {
+        self.failed.map_or(Ok(()), Err)
+    }
+}
+
 /// A JSON syntax or shape error in `path`, with its line and column.
 pub fn json_error(path: &Path, err: &serde_json::Error) -> Error {
     Error::input(path, citegate_core::Error::json(err))
