@@ -4,16 +4,7 @@ use crate::error::Error;
 use serde_json::Value;
 use std::path::Path;
 
-/// Exit code: the check passed.
-pub const PASS: u8 = 0;
-/// Exit code: the check ran and failed.
-pub const FAIL: u8 = 1;
-/// Exit code: bad input or usage.
-pub const BAD_INPUT: u8 = 2;
-
-/// Exit code when stdout is closed early (`citegate … | head`): 128 + SIGPIPE,
-/// what a shell reports for a C tool killed by the same signal.
-pub const BROKEN_PIPE: u8 = 141;
+pub use crate::error::{BAD_INPUT, BROKEN_PIPE, FAIL, PASS};
 
 /// Makes a closed stdout end the process quietly with [`BROKEN_PIPE`].
 ///
