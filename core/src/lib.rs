@@ -30,6 +30,8 @@
 //! | [`prompt`] | the writing prompt filled from a pool |
 //! | [`settings`] | what a base url or contact address may hold |
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
+//! | [`pdf`] | a PDF's references: text with positions, reading order, the bibliography split |
+//! | [`paper`] | a paper's references (`.bbl`, `thebibliography`, a text list) read into fields |
 //! | [`write`] | the writing step: the model loop, its four checks, provider requests |
 //!
 //! # One entry point per user question
@@ -42,12 +44,14 @@
 //! | question | entry point | report |
 //! |---|---|---|
 //! | Does my `.bib` hold up against my `.tex`? (layer 1) | [`bibtex::check::check_file`] | [`bibtex::check::FileReport`] |
+//! | Which references does this paper give, field by field? | [`paper::read`] | [`paper::PaperRefs`] |
 //! | Do my `.bib` files, as one bibliography, hold up against my `.tex`? | [`bibtex::check::check_files`] | one [`bibtex::check::FileReport`] per file |
 //! | … and is each entry a real work that says what its record says? (layers 2–4) | [`resolve::Run`] over [`bibtex::check::references`], then [`bibtex::check::online_report`] | [`bibtex::check::OnlineReport`] |
 //! | Does my draft cite enough of the pool (or of a `.bib`)? | [`coverage::gate`] | [`coverage::GateReport`] |
 //! | Is this candidate a real paper from before the cutoff? | [`verify::decide_body`]; a whole candidate list: [`verify::run::VerifyRun`] | [`verify::Decision`] ([`verify::Rejection::describe`]) |
 //! | Does my pool agree with Crossref and OpenAlex? | [`crossindex::verify`]; planned and resumable: [`crossindex::CrossRun`] | [`crossindex::Report`] |
 //! | Which keys do my LaTeX sources cite? | [`tex::scan_project`] | [`tex::Project`] |
+//! | Which references does this PDF print? | [`pdf::references`] | [`pdf::PdfRefs`] |
 //! | Do these two titles name the same paper? | [`title::match_titles`] | [`title::TitleMatch`] |
 //! | Is this paper before the cutoff? | [`cutoff::check`] | [`cutoff::CutoffCheck`] |
 //! | Draft the Introduction and Related Work, held to the pool | [`write::WriteLoop`] | [`write::Report`] |
@@ -81,6 +85,8 @@ pub mod js;
 pub mod latex;
 pub mod library;
 pub mod names;
+pub mod paper;
+pub mod pdf;
 pub mod pool;
 pub mod prompt;
 pub mod resolve;

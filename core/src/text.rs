@@ -168,31 +168,131 @@ fn byte_8bit(b: u8, windows: bool) -> char {
     }
 }
 
+/// What a file that is clearly not UTF-8 text is, told by its first bytes
+/// or a NUL byte (see [`not_text`]).
+enum NotText {
+    /// A UTF-16 byte-order mark.
+    Utf16,
+    /// A zip archive's signature.
+    Zip,
+    /// A NUL byte at this offset: UTF-16 without a mark, or binary data.
+    Nul(usize),
+}
+
+fn sniff(bytes: &[u8]) -> Option<NotText> {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        Some(NotText::Utf16)
+    } else if bytes.starts_with(ZIP) {
+        Some(NotText::Zip)
+    } else {
+        memchr::memchr(0, bytes).map(NotText::Nul)
+    }
+}
+
 /// Names files that are clearly not UTF-8 text before decoding them: UTF-16
 /// (by its byte-order mark), a zip archive (a `.docx` or `.zip` renamed), or
 /// any file with a NUL byte (UTF-16 without a mark, or binary data), which
 /// would otherwise decode as UTF-8 and give a page of meaningless problems.
 fn not_text(bytes: &[u8]) -> Option<Error> {
-    let message = if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
-        "not UTF-8 text: UTF-16 (byte-order mark at offset 0); save the file as UTF-8".to_string()
-    } else if bytes.starts_with(ZIP) {
-        "not text: a zip archive (a renamed .zip or .docx?)".to_string()
-    } else {
-        let nul = memchr::memchr(0, bytes)?;
-        return Some(
-            Error::new(
-                ErrorKind::Encoding,
-                format!("not text: NUL byte at offset {nul} (UTF-16 or binary data?)"),
-            )
-            .at(at(bytes, nul)),
-        );
+    let (message, offset) = match sniff(bytes)? {
+        NotText::Utf16 => (
+            "not UTF-8 text: UTF-16 (byte-order mark at offset 0); save the file as UTF-8"
+                .to_string(),
+            0,
+        ),
+        NotText::Zip => (
+            "not text: a zip archive (a renamed .zip or .docx?)".to_string(),
+            0,
+        ),
+        NotText::Nul(nul) => (
+            format!("not text: NUL byte at offset {nul} (UTF-16 or binary data?)"),
+            nul,
+        ),
     };
-    Some(Error::new(ErrorKind::Encoding, message).at(at(bytes, 0)))
+    Some(Error::new(ErrorKind::Encoding, message).at(at(bytes, offset)))
+}
+
+/// Why bytes [`decode`] refuses cannot be read, in words for a person who
+/// dropped the file (no offsets or byte values: the located error is
+/// [`decode`]'s); `None` when they are UTF-8 text.
+///
+/// ```
+/// use citegate_core::text::in_plain_words;
+/// assert_eq!(in_plain_words(b"@misc{k}"), None);
+/// assert_eq!(in_plain_words(b"%PDF\0\x01"), Some("it is not a text file (a PDF, an image, other binary data, or text saved as UTF-16?)"));
+/// ```
+pub fn in_plain_words(bytes: &[u8]) -> Option<&'static str> {
+    match sniff(bytes) {
+        Some(NotText::Utf16) => {
+            Some("it is saved as UTF-16 text; save it as UTF-8 and drop it again")
+        }
+        Some(NotText::Zip) => Some("it is a zip archive or a Word document, not a text file"),
+        Some(NotText::Nul(_)) => Some(
+            "it is not a text file (a PDF, an image, other binary data, or text saved as UTF-16?)",
+        ),
+        None => decode(bytes)
+            .is_err()
+            .then_some("it is not UTF-8 text; save it as UTF-8 and drop it again"),
+    }
+}
+
+/// `n` and the noun in its number, as a person writes it: `1 entry`,
+/// `0 entries`, `2 errors` (no "error(s)").
+///
+/// ```
+/// use citegate_core::text::count;
+/// assert_eq!(count(1, "paper", "papers"), "1 paper");
+/// ```
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{decode, decode_checked};
+    use super::{count, decode, decode_checked, in_plain_words};
+
+    /// Guards the singular for exactly one (screens said "1 papers", "0 error(s)").
+    #[test]
+    fn counts_in_words() {
+        for (n, expected) in [
+            (0, "0 entries"),
+            (1, "1 entry"),
+            (2, "2 entries"),
+            (21, "21 entries"),
+        ] {
+            assert_eq!(count(n, "entry", "entries"), expected);
+        }
+    }
+
+    fn check_words(bytes: &[u8], expected: Option<&str>) {
+        assert_eq!(in_plain_words(bytes), expected, "{bytes:?}");
+        // Words exactly where decode refuses the bytes.
+        assert_eq!(expected.is_some(), decode(bytes).is_err(), "{bytes:?}");
+    }
+
+    /// Guards the words a person reads for a dropped file that is not text:
+    /// no offsets, one sentence per kind, none for text.
+    #[test]
+    fn unreadable_files_in_plain_words() {
+        let binary = Some(
+            "it is not a text file (a PDF, an image, other binary data, or text saved as UTF-16?)",
+        );
+        let utf16 = Some("it is saved as UTF-16 text; save it as UTF-8 and drop it again");
+        check_words(b"", None);
+        check_words(b"\xEF\xBB\xBF@misc{k}", None);
+        check_words(b"@misc{k, title={\0}}", binary);
+        check_words(b"\x89PNG\r\n\x1a\n\0\0", binary);
+        check_words(b"\xFF\xFE@\0m\0", utf16);
+        check_words(b"\xFE\xFF\0@\0m", utf16);
+        check_words(
+            b"PK\x03\x04word",
+            Some("it is a zip archive or a Word document, not a text file"),
+        );
+        check_words(
+            b"caf\xE9",
+            Some("it is not UTF-8 text; save it as UTF-8 and drop it again"),
+        );
+    }
 
     /// `decode_checked` gives `decode`'s answer on text, a byte-order mark,
     /// and every kind of non-text, told by its caller that the bytes are

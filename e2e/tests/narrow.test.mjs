@@ -1,7 +1,8 @@
 // Every page at 1280×800 and at a phone's 390×844, after "Load example"
 // where the page has one: the page itself never scrolls sideways (a wide
 // table may scroll inside its own .table-wrap), every navigation link is on
-// screen and works. Screenshots: target/e2e-artifacts/{wide,narrow}-<page>.png.
+// screen and works; on the phone every table is labelled cards, none wider
+// than its container. Screenshots: target/e2e-artifacts/{wide,narrow}-<page>.png.
 import { test } from "node:test";
 import { serve } from "../harness.mjs";
 import assert from "node:assert/strict";
@@ -67,6 +68,14 @@ for (const [size, viewport] of SIZES) {
           ts.filter((t) => !["auto", "scroll"].includes(getComputedStyle(t.parentElement).overflowX)).map((t) => t.id || t.className),
         );
         assert.deepEqual(loose, [], `${name}: tables outside a sideways-scrolling container`);
+        // On a phone every table is labelled cards: no column is clipped or
+        // reached only by scrolling the table sideways (issue 31).
+        if (viewport.width < 600) {
+          const clipped = await page.$$eval("table", (ts) =>
+            ts.filter((t) => !t.classList.contains("cards") || t.getBoundingClientRect().width > t.parentElement.clientWidth + 0.5).map((t) => t.id || t.className),
+          );
+          assert.deepEqual(clipped, [], `${name}: tables not shown as cards at ${viewport.width}px`);
+        }
         // Every nav link is on screen, and the next page's link opens it.
         // The main links and the Tools menu (whose links show when it opens).
         const links = await page.$$eval("nav.nav > a, nav.nav #tools-menu > summary", (as) =>

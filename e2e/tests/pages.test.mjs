@@ -47,14 +47,14 @@ test("coverage explains a bad pool file and shows markup in titles as text", asy
     await page.waitForSelector("#uncited li");
     assert.equal(await page.textContent("#uncited li"), "x2 <img src=x onerror=alert(1)>");
     assert.equal(await page.$$eval("#uncited img", (x) => x.length), 0);
-    // Files that are not text: each named with its line and what it is (an
-    // 8-bit .bib is read as BibTeX reads it: results.test.mjs).
+    // Files that are not text: each named with what it is in plain words, no
+    // byte offsets (an 8-bit .bib is read as BibTeX reads it: results.test.mjs).
     const utf16 = (text, bom) => Buffer.concat([Buffer.from(bom ? [0xff, 0xfe] : []), Buffer.from(text, "utf16le")]);
     const zip = Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(40, 7)]);
     for (const [name, buffer, says] of [
-      ["utf16.bib", utf16("@misc{k, title={T}}\n", true), "utf16.bib:1:1: not UTF-8 text: UTF-16 (byte-order mark at offset 0); save the file as UTF-8"],
-      ["utf16-nobom.bib", utf16("@misc{k}\n", false), "utf16-nobom.bib:1:2: not text: NUL byte at offset 1 (UTF-16 or binary data?)"],
-      ["refs.bib", zip, "refs.bib:1:1: not text: a zip archive (a renamed .zip or .docx?)"],
+      ["utf16.bib", utf16("@misc{k, title={T}}\n", true), "utf16.bib was not loaded: it is saved as UTF-16 text; save it as UTF-8 and drop it again"],
+      ["utf16-nobom.bib", utf16("@misc{k}\n", false), "utf16-nobom.bib was not loaded: it is not a text file (a PDF, an image, other binary data, or text saved as UTF-16?)"],
+      ["refs.bib", zip, "refs.bib was not loaded: it is a zip archive or a Word document, not a text file"],
     ]) {
       await page.setInputFiles("#pool-input", { name, mimeType: "text/plain", buffer });
       await page.waitForFunction((n) => document.querySelector(".file-errors li")?.textContent.startsWith(n), name);

@@ -306,7 +306,7 @@ test("bibtex check: inputs survive a reload, another paper's .bib sets the old .
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper1.bib: 1 entries · paper1.tex");
     // The next paper's .bib: the first paper's .tex is set aside, with a note.
     await page.setInputFiles("#bib-input", { name: "paper2.bib", mimeType: "text/plain", buffer: Buffer.from("@misc{b2, title={Two}}\n") });
-    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper2.bib: 1 entries");
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper2.bib: 1 entry");
     assert.match(await page.textContent("#bib-note"), /the \.tex files given with paper1\.bib were set aside/);
     await page.click("#clear");
     await untilStored(page, (doc) => !doc?.includes("paper2.bib"));
@@ -323,7 +323,7 @@ test("bibtex check reads an 8-bit .bib as BibTeX does, with a warning naming the
     await page.click("#clear");
     const latin1 = Buffer.from("@misc{cafe, title={Caf\xe9 society}, year={2020}}\n", "latin1");
     await page.setInputFiles("#bib-input", { name: "latin1.bib", mimeType: "text/plain", buffer: latin1 });
-    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "latin1.bib: 1 entries");
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "latin1.bib: 1 entry");
     await page.waitForSelector("#layer1 tbody tr");
     assert.match(await page.textContent("#layer1"), /read as latin-1 \(iso-8859-1\)/);
     assert.equal(await page.$(".file-errors li"), null);

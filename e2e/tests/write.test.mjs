@@ -41,6 +41,20 @@ before(async () => {
 });
 after(async () => model?.close());
 
+test("with every file given but no model set, Write stays disabled and the page says to choose one in Settings", async () => {
+  const errors = await withPage(app.browser, "write-no-model", async (page) => {
+    await app.open(page, "#/write");
+    await page.waitForSelector("#write-template");
+    for (const [id, file] of [["#write-template", "template.tex"], ["#write-pool", "citation_pool.json"], ["#write-outline", "outline.json"], ["#write-idea", "idea.md"], ["#write-log", "experimental_log.md"]]) {
+      await page.setInputFiles(id, path.join(FIX, file));
+    }
+    await page.waitForFunction(() => document.querySelector("#write-cutoff")?.value === "2024-10-01");
+    assert.equal(await page.textContent("#write-model"), "no writing model set: choose one in Settings");
+    assert.equal(await page.isDisabled("#write-start"), true);
+  });
+  assert.deepEqual(errors, []);
+});
+
 async function setup(page, shape) {
   await app.open(page, "#/settings");
   await page.waitForSelector("#llm-api");

@@ -2,30 +2,37 @@
 # HALLMARK, live: a split as a .bib, checked by `citegate bibcheck --online` against a world
 # served on loopback, scored as HALLMARK scores it.
 #
-#   tools/hallmark/run.sh --split FILE --world FILE [--out DIR]
+#   tools/hallmark/run.sh --split FILE --world FILE[,FILE…] [--unkind] [--out DIR]
 #
 # Writes DIR/split.bib, DIR/bibcheck.json and DIR/predictions.jsonl (HALLMARK's prediction
 # format; uncertain is written as VALID), prints DR, FPR, F1, tier-weighted F1 and the detection
 # rate of each type, and ends with `hallmark: DR=0.xxx FPR=0.xxx F1=0.xxx n=N`.
+# `--unkind` serves a world that answers as real indexes do (missing works, neighbours, separate
+# preprints, name variants, Crossref markup, regional DOIs, unindexed kinds; seed 1).
 # Default DIR: target/hallmark. The world server listens on 127.0.0.1 only and is stopped on exit.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-split="" world="" out="$root/target/hallmark"
+split="" world="" out="$root/target/hallmark" unkind=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --split) split="$2"; shift 2 ;;
     --world) world="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    *) echo "usage: $0 --split FILE --world FILE [--out DIR]" >&2; exit 2 ;;
+    --unkind) unkind="--unkind"; shift ;;
+    *) echo "usage: $0 --split FILE --world FILE[,FILE…] [--unkind] [--out DIR]" >&2; exit 2 ;;
   esac
 done
 if [ -z "$split" ] || [ -z "$world" ]; then
-  echo "usage: $0 --split FILE --world FILE [--out DIR]" >&2
+  echo "usage: $0 --split FILE --world FILE[,FILE…] [--unkind] [--out DIR]" >&2
   exit 2
 fi
 split="$(cd "$(dirname "$split")" && pwd)/$(basename "$split")"
-world="$(cd "$(dirname "$world")" && pwd)/$(basename "$world")"
+worlds=""
+IFS=',' read -ra parts <<< "$world"
+for w in "${parts[@]}"; do
+  worlds="${worlds:+$worlds,}$(cd "$(dirname "$w")" && pwd)/$(basename "$w")"
+done
 mkdir -p "$out"
 
 cargo build --release --quiet --manifest-path "$root/Cargo.toml" \
@@ -34,7 +41,7 @@ bin="$root/target/release"
 
 "$bin/hallmark-bib" --split "$split" > "$out/split.bib"
 
-"$bin/citegate-world" --world "$world" --port 0 > "$out/world.port" 2> "$out/world.log" &
+"$bin/citegate-world" --world "$worlds" --port 0 $unkind > "$out/world.port" 2> "$out/world.log" &
 world_pid=$!
 trap 'kill "$world_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

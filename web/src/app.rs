@@ -187,6 +187,7 @@ pub fn App() -> impl IntoView {
             header_end=move || ready.get().flatten().map(|s| view! { <crate::components::PaperSwitcher services=s /> })
         >
             {move || storage_error.with(|e| (!e.is_empty()).then(|| view! { <div class="banner error" id="storage-error">{e.clone()}</div> }))}
+            {move || ready.get().flatten().map(|s| view! { <crate::components::UnsavedBanner unsaved=s.unsaved() /> })}
             {move || {
                 let page = page.get();
                 // A page without storage is shown at once (and not

@@ -271,6 +271,7 @@ fn entry(map: &Map<String, Value>, index: usize, line: usize) -> Entry {
         kind,
         key,
         line,
+        parsed: false,
         fields: fields
             .into_iter()
             .filter_map(|(name, value)| {

@@ -114,6 +114,11 @@ pub struct Entry {
     /// (as BibTeX does) and the repetition is reported in
     /// [`Bibliography::problems`].
     pub fields: Vec<Field>,
+    /// The entry was parsed from a paper's reference text (a `.bbl`, a
+    /// list, a PDF), not written as BibTeX: the verdict rules allow for
+    /// what a parse loses (`crate::paper`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub parsed: bool,
 }
 
 /// One `name = value` pair.
@@ -621,6 +626,7 @@ impl<'a> Parser<'a> {
             key: String::new(),
             line: self.line_of(at),
             fields: Vec::new(),
+            parsed: false,
         };
         match self.entry_fields(at, &mut entry, close) {
             Ok(()) => {

@@ -12,7 +12,7 @@
 
 use super::check::{FileReport, OnlineEntry, OnlineReport};
 use super::parse::Bibliography;
-use super::verdict::{self, ReasonKind, Verdict};
+use super::verdict::{self, Class, ReasonKind};
 use crate::resolve::{self, Answer};
 use crate::works::{ApiErrorKind, Work};
 use serde::Serialize;
@@ -23,6 +23,8 @@ use serde::Serialize;
 pub enum Status {
     /// Every source that answered agrees: no index has the work.
     NotFound,
+    /// The cited work has been retracted.
+    Retracted,
     /// A record is the cited work, but the entry misstates it.
     Differs,
     /// Nothing was found against it, yet the entry itself is implausible
@@ -36,8 +38,9 @@ pub enum Status {
 
 impl Status {
     /// Every status, worst first (the order of the chart and of a sort).
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 6] = [
         Status::NotFound,
+        Status::Retracted,
         Status::Differs,
         Status::Doubtful,
         Status::Unchecked,
@@ -48,6 +51,7 @@ impl Status {
     pub fn label(self) -> &'static str {
         match self {
             Status::NotFound => "not found anywhere",
+            Status::Retracted => "retracted",
             Status::Differs => "found but differs",
             Status::Doubtful => "doubtful on its face",
             Status::Unchecked => "could not check",
@@ -55,10 +59,23 @@ impl Status {
         }
     }
 
+    /// What the status means, for the page's legend: what was asked and
+    /// what a person does about it.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Status::NotFound => "every source was asked and answered, and none holds this work: check that it exists before citing it",
+            Status::Differs => "a source holds the cited work, but the entry misstates some of it (title, authors, year, venue or identifier): fix the entry",
+            Status::Doubtful => "no source settled it and the entry itself looks wrong (a placeholder author, a date after today): look at it by hand",
+            Status::Unchecked => "a source could not be asked, or the entry has nothing to look up: this says nothing against the work",
+            Status::Matches => "a source holds the cited work and the entry agrees with it",
+        }
+    }
+
     /// A stable name for programs (CSV, `data-` attributes, CSS classes).
     pub fn name(self) -> &'static str {
         match self {
             Status::NotFound => "not_found",
+            Status::Retracted => "retracted",
             Status::Differs => "differs",
             Status::Doubtful => "doubtful",
             Status::Unchecked => "unchecked",
@@ -78,12 +95,16 @@ impl Status {
 /// after every source answered gets it (the verdict rules give
 /// [`ReasonKind::PlausibleFabrication`] only then).
 pub fn status(entry: &OnlineEntry) -> Status {
-    match entry.verdict {
-        Verdict::Valid => Status::Matches,
-        Verdict::Uncertain => Status::Unchecked,
-        Verdict::Hallucinated => {
-            let record = entry.corrected.is_some()
-                || matches!(entry.outcome, "found" | "wrong_id")
+    match entry.class {
+        Class::Retracted => Status::Retracted,
+        Class::Valid => Status::Matches,
+        Class::Unverified => Status::Unchecked,
+        Class::Miscited => Status::Differs,
+        Class::Fabricated => {
+            // The class says no record is the cited work; the status tells
+            // a search that found a record the entry borrows from, one that
+            // found nothing, and an entry judged on its face.
+            let record = matches!(entry.outcome, "found" | "wrong_id")
                 || entry.reasons.iter().any(|r| {
                     !matches!(
                         r.kind,
@@ -115,6 +136,11 @@ pub struct Link {
     pub source: &'static str,
     /// The https address.
     pub url: String,
+}
+
+/// The address of a DOI's page (`https://doi.org/…`, the DOI percent-encoded).
+pub fn doi_url(doi: &str) -> Option<String> {
+    link("DOI", "https://doi.org/", doi).map(|l| l.url)
 }
 
 fn link(source: &'static str, base: &str, id: &str) -> Option<Link> {
@@ -248,7 +274,7 @@ pub struct FixedBib {
 /// use citegate_core::bibtex::{check::OnlineReport, parse, report};
 /// let src = "% mine\n@misc{a, title={Old}}\n@misc{b, title={Kept}}\n";
 /// let bib = parse::parse(src);
-/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, requests: 0, from_cache: 0, entries: vec![] };
+/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, classes: Default::default(), requests: 0, from_cache: 0, entries: vec![] };
 /// let fixed = report::fixed_bib(src, &bib, &online);
 /// assert_eq!(fixed.text, src);
 /// ```
@@ -373,6 +399,55 @@ pub fn unreachable(run: &resolve::Report) -> bool {
         && answers.all(|e| {
             matches!(&e.answer, Answer::Failed { error } if error.kind == ApiErrorKind::Network)
         })
+}
+
+/// A service whose allowance ran out during a run, for the page's one
+/// banner ([`spent_allowances`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Spent {
+    /// The service.
+    pub service: crate::works::Service,
+    /// When the allowance comes back, in words.
+    pub until: &'static str,
+}
+
+impl Spent {
+    /// The banner's sentence: which service, until when, that nothing was
+    /// counted against any entry, and that a free key raises the allowance
+    /// (the page links to Settings after it).
+    pub fn words(&self) -> String {
+        format!(
+            "{}'s free daily allowance is spent until {}: the entries it was to check say 'could not check', and nothing was counted against any of them. A free {} key, added in Settings, raises the allowance.",
+            self.service.label(),
+            self.until,
+            self.service.label()
+        )
+    }
+}
+
+/// Whether `error` says its service's allowance for the day is spent (see
+/// [`spent_allowances`]).
+pub fn is_spent(error: &crate::works::ApiError) -> bool {
+    error.kind == ApiErrorKind::RateLimited && error.service == crate::works::Service::OpenAlex
+}
+
+/// The services whose allowance for the day ran out during `run`, each
+/// once. OpenAlex answers 429 once a caller's daily budget is spent, until
+/// midnight UTC (its "Authentication and pricing" and "Errors" pages); a
+/// 429 of another service is a pause the run waits out, not a spent day.
+pub fn spent_allowances(run: &resolve::Report) -> Vec<Spent> {
+    let mut out: Vec<Spent> = Vec::new();
+    for e in run.resolutions.iter().flat_map(|r| &r.evidence) {
+        if let Answer::Failed { error } = &e.answer {
+            if is_spent(error) && !out.iter().any(|s| s.service == error.service) {
+                out.push(Spent {
+                    service: error.service,
+                    until: "midnight UTC",
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The report as pretty JSON (the [`FileReport`] schema of the CLI's

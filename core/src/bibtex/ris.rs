@@ -235,6 +235,7 @@ fn finish(bib: &mut Bibliography, start: usize, tags: Tags) {
         kind: kind.to_string(),
         key,
         line: start,
+        parsed: false,
         fields: fields
             .into_iter()
             .filter_map(|(name, v)| {

@@ -9,7 +9,10 @@
 //! an empty result: an empty list is how a broken response would be mistaken
 //! for an empty literature.
 
-use super::{bare_doi, parse_error, strip_arxiv_version, ApiError, Author, PubDate, Service, Work};
+use super::{
+    bare_doi, parse_error, strip_arxiv_version, ApiError, Author, Notice, NoticeKind, PubDate,
+    Service, Work,
+};
 use serde_json::{Map, Value};
 
 /// What one response contained.
@@ -129,6 +132,7 @@ fn s2_work(map: &Map<String, Value>, service: Service) -> Work {
         Some(Value::Array(t)) => t.first().and_then(|t| text(Some(t))),
         _ => None,
     };
+    retracted_title(&mut w);
     w
 }
 
@@ -171,7 +175,7 @@ fn crossref_work(map: &Map<String, Value>) -> Work {
     let mut w = Work::empty(Service::Crossref);
     w.doi = text(map.get("DOI")).and_then(|d| bare_doi(&d));
     w.id = w.doi.clone();
-    w.title = first_text(map.get("title")).unwrap_or_default();
+    w.title = crossref_title(map);
     if let Some(Value::Array(authors)) = map.get("author") {
         w.authors = authors
             .iter()
@@ -207,7 +211,137 @@ fn crossref_work(map: &Map<String, Value>) -> Work {
     {
         w.arxiv_id = Some(a.as_str().to_string());
     }
+    w.updated_by = crossref_notices(map.get("updated-by"));
+    w.update_to = crossref_notices(map.get("update-to"));
+    retracted_title(&mut w);
     w
+}
+
+/// A title a publisher marked (`RETRACTED: …`, `Retracted: …`,
+/// `[Retracted] …`, `WITHDRAWN: …`) is the work's title with a retraction:
+/// the mark is dropped, so the title compares with the cited one, and kept
+/// as a retraction when no notice records one.
+fn retracted_title(w: &mut Work) {
+    let lower = w.title.to_lowercase();
+    let rest = [
+        "retracted:",
+        "[retracted]",
+        "retracted article:",
+        "withdrawn:",
+    ]
+    .iter()
+    .find(|m| lower.starts_with(*m))
+    .and_then(|m| w.title.get(m.len()..));
+    let Some(rest) = rest.map(str::trim).filter(|r| !r.is_empty()) else {
+        return;
+    };
+    w.title = rest.to_string();
+    if !w
+        .updated_by
+        .iter()
+        .any(|n| n.kind == NoticeKind::Retraction)
+    {
+        w.updated_by.push(Notice {
+            kind: NoticeKind::Retraction,
+            doi: None,
+            date: None,
+            source: Some("title".to_string()),
+        });
+    }
+}
+
+/// Crossref's `updated-by` or `update-to` list: each update whose type
+/// says something about the work's standing, once per kind and DOI (the
+/// publisher and Retraction Watch often record the same notice).
+fn crossref_notices(v: Option<&Value>) -> Vec<Notice> {
+    let mut out: Vec<Notice> = Vec::new();
+    for u in v.and_then(Value::as_array).into_iter().flatten() {
+        let Some(kind) = text(u.get("type")).and_then(|t| NoticeKind::from_crossref(&t)) else {
+            continue;
+        };
+        let notice = Notice {
+            kind,
+            doi: text(u.get("DOI")).and_then(|d| bare_doi(&d)),
+            // `date-parts`, or only `date-time` as Retraction Watch's
+            // entries have been seen to give it.
+            date: crossref_date(u.get("updated")).or_else(|| {
+                text(u.get("updated").and_then(|d| d.get("date-time")))
+                    .and_then(|t| PubDate::parse(t.get(..10)?))
+            }),
+            source: text(u.get("source")),
+        };
+        if !out.iter().any(|n| n.same_as(&notice)) {
+            out.push(notice);
+        }
+    }
+    out
+}
+
+/// Crossref's title as it is read: inline markup (`<i>`, `<sub>`, MathML)
+/// dropped, and the `subtitle` it keeps apart joined after a colon.
+fn crossref_title(map: &Map<String, Value>) -> String {
+    let title = strip_inline(&first_text(map.get("title")).unwrap_or_default());
+    match first_text(map.get("subtitle")).map(|s| strip_inline(&s)) {
+        Some(sub) if !title.to_lowercase().contains(&sub.to_lowercase()) => {
+            if title.is_empty() {
+                sub
+            } else {
+                format!("{title}: {sub}")
+            }
+        }
+        _ => title,
+    }
+}
+
+/// Whether a tag name is inline markup a title carries (`i`, `sub`, `scp`,
+/// and any `mml:`/`jats:` element).
+fn inline_tag(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.starts_with("mml:")
+        || name.starts_with("jats:")
+        || matches!(
+            name.as_str(),
+            "i" | "b"
+                | "em"
+                | "strong"
+                | "sub"
+                | "sup"
+                | "scp"
+                | "sc"
+                | "u"
+                | "tt"
+                | "span"
+                | "italic"
+                | "bold"
+        )
+}
+
+/// Removes inline markup from a title without adding space (`V<sub>1</sub>`
+/// → `V1`); a `<` that opens no such tag is kept as text.
+fn strip_inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let tag = after.find('>').map(|close| &after[..close]).filter(|t| {
+            let name = t.trim_start_matches('/');
+            let name = name
+                .split(|c: char| c.is_whitespace() || c == '/')
+                .next()
+                .unwrap_or("");
+            !name.is_empty() && inline_tag(name)
+        });
+        match tag {
+            Some(t) => rest = &after[t.len() + 1..],
+            None => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn crossref_date(v: Option<&Value>) -> Option<PubDate> {
@@ -307,6 +441,15 @@ fn openalex_work(map: &Map<String, Value>) -> Work {
     {
         w.arxiv_id = Some(a.as_str().to_string());
     }
+    if map.get("is_retracted").and_then(Value::as_bool) == Some(true) {
+        w.updated_by.push(Notice {
+            kind: NoticeKind::Retraction,
+            doi: None,
+            date: None,
+            source: Some("openalex".to_string()),
+        });
+    }
+    retracted_title(&mut w);
     w
 }
 
@@ -618,6 +761,50 @@ mod tests {
         check_abstract(json!({"a": "x", "b": [0]}), Some("b"));
     }
 
+    fn check_title(title: Value, subtitle: Value, expected: &str) {
+        let map = json!({"title": title, "subtitle": subtitle});
+        let map = map.as_object().cloned().unwrap_or_default();
+        assert_eq!(crossref_title(&map), expected, "{title} {subtitle}");
+    }
+
+    /// Issue 28: Crossref titles keep their HTML and put the part after the
+    /// colon in `subtitle`; read as they are, real works looked like near misses.
+    #[test]
+    fn crossref_title_markup_stripped_and_subtitle_joined() {
+        check_title(
+            json!(["Reduced Propagation from V<sub>1</sub>"]),
+            json!(null),
+            "Reduced Propagation from V1",
+        );
+        check_title(
+            json!(["Ovarian <i>pathophysiology</i> and management"]),
+            json!([]),
+            "Ovarian pathophysiology and management",
+        );
+        check_title(
+            json!(["LightCTS"]),
+            json!(["A Lightweight Framework for Correlated Time Series Forecasting"]),
+            "LightCTS: A Lightweight Framework for Correlated Time Series Forecasting",
+        );
+        check_title(
+            json!(["“Why Should I Trust You?”"]),
+            json!(["Explaining the Predictions of Any Classifier"]),
+            "“Why Should I Trust You?”: Explaining the Predictions of Any Classifier",
+        );
+        check_title(json!(["A: B"]), json!(["B"]), "A: B");
+        check_title(
+            json!(["<mml:math><mml:mi>k</mml:mi></mml:math>-means for n<k"]),
+            json!(null),
+            "k-means for n<k",
+        );
+        check_title(
+            json!(["a < b and <unknown> stays"]),
+            json!(null),
+            "a < b and <unknown> stays",
+        );
+        check_title(json!([]), json!(["Only a subtitle"]), "Only a subtitle");
+    }
+
     #[test]
     fn tags_stripped() {
         assert_eq!(
@@ -780,5 +967,150 @@ mod tests {
         assert_eq!(p.works[0].arxiv_id.as_deref(), Some("2001.00001"));
         check_envelope(Service::Dblp, 200, r#"{"x":1}"#, None);
         check_envelope(Service::DataCite, 200, r#"{"errors":[]}"#, None);
+    }
+
+    /// `(kind, notice DOI, (year, month, day), source)` of a notice.
+    type Seen<'a> = (
+        NoticeKind,
+        Option<&'a str>,
+        Option<(i32, Option<u8>, Option<u8>)>,
+        Option<&'a str>,
+    );
+
+    /// Each notice as [`Seen`], for comparison.
+    fn notices(list: &[Notice]) -> Vec<Seen<'_>> {
+        list.iter()
+            .map(|n| {
+                (
+                    n.kind,
+                    n.doi.as_deref(),
+                    n.date.map(|d| (d.year, d.month, d.day)),
+                    n.source.as_deref(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_retracted_work_reads_with_its_notices() {
+        use NoticeKind::{Correction, Retraction};
+        let title = "Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children";
+        // Crossref: both Retraction Watch entries, dates from `date-time`;
+        // the title's `RETRACTED:` mark dropped, the notice already known.
+        let w = &parse_response(
+            Service::Crossref,
+            200,
+            &fixture("crossref/work_by_doi_retracted_wakefield.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert_eq!(w.title, title);
+        assert_eq!(
+            notices(&w.updated_by),
+            [
+                (
+                    Correction,
+                    Some("10.1016/s0140-6736(04)15715-2"),
+                    Some((2004, Some(3), Some(6))),
+                    Some("retraction-watch")
+                ),
+                (
+                    Retraction,
+                    Some("10.1016/s0140-6736(10)60175-4"),
+                    Some((2010, Some(2), Some(6))),
+                    Some("retraction-watch")
+                ),
+            ]
+        );
+        assert_eq!(
+            w.retraction().and_then(|n| n.doi.as_deref()),
+            Some("10.1016/s0140-6736(10)60175-4")
+        );
+        // The notice itself: what it updates, and no notice about it.
+        let n = &parse_response(
+            Service::Crossref,
+            200,
+            &fixture("crossref/work_by_doi_retraction_notice_wakefield.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert!(n.updated_by.is_empty());
+        assert_eq!(
+            notices(&n.update_to),
+            [(
+                Retraction,
+                Some("10.1016/s0140-6736(97)11096-0"),
+                Some((2010, Some(2), Some(6))),
+                Some("publisher")
+            )]
+        );
+        // OpenAlex: `is_retracted`, with no notice DOI.
+        let o = &parse_response(
+            Service::OpenAlex,
+            200,
+            &fixture("openalex/work_doi_retracted_wakefield.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert_eq!(o.title, title);
+        assert_eq!(
+            notices(&o.updated_by),
+            [(Retraction, None, None, Some("openalex"))]
+        );
+        // A record with no notice has none.
+        let plain = &parse_response(
+            Service::OpenAlex,
+            200,
+            &fixture("openalex/work_W2099326003_article_1982.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert!(plain.updated_by.is_empty() && plain.retraction().is_none());
+    }
+
+    fn check_update(kind: &str, expected: Option<NoticeKind>) {
+        assert_eq!(NoticeKind::from_crossref(kind), expected, "{kind}");
+    }
+
+    #[test]
+    fn crossref_update_types() {
+        use NoticeKind::*;
+        check_update("retraction", Some(Retraction));
+        check_update("Retraction", Some(Retraction));
+        check_update("withdrawal", Some(Retraction));
+        check_update("removal", Some(Retraction));
+        check_update("expression_of_concern", Some(ExpressionOfConcern));
+        check_update("expression-of-concern", Some(ExpressionOfConcern));
+        check_update("correction", Some(Correction));
+        check_update("erratum", Some(Correction));
+        check_update("partial_retraction", Some(Correction));
+        check_update("new_version", None);
+        check_update("", None);
+    }
+
+    #[test]
+    fn title_marks_and_repeated_notices() {
+        let body = |title: &str, updates: &str| {
+            format!(
+                r#"{{"message-type":"work","message":{{"DOI":"10.1/x","title":["{title}"],"updated-by":[{updates}]}}}}"#
+            )
+        };
+        let read = |b: String| parse_response(Service::Crossref, 200, &b).unwrap().works[0].clone();
+        // A mark with no notice is a retraction the title records.
+        let w = read(body("[Retracted] A Study", ""));
+        assert_eq!(
+            (w.title.as_str(), notices(&w.updated_by)),
+            (
+                "A Study",
+                vec![(NoticeKind::Retraction, None, None, Some("title"))]
+            )
+        );
+        // The same notice from the publisher and Retraction Watch is one.
+        let same = r#"{"DOI":"10.1/n","type":"expression_of_concern","source":"publisher"},{"DOI":"10.1/N","type":"expression_of_concern","source":"retraction-watch"}"#;
+        let w = read(body("A Study", same));
+        assert_eq!(w.updated_by.len(), 1);
+        assert!(w.retraction().is_none());
+        // A title that is only the mark stays as it is.
+        assert_eq!(read(body("Retracted:", "")).title, "Retracted:");
     }
 }

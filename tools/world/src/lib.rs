@@ -24,6 +24,9 @@
 //! The world never sees labels: it is only a list of real records.
 
 pub mod render;
+pub mod unkind;
+
+pub use unkind::{Service, Unkind};
 
 use serde_json::Value;
 use std::collections::HashMap;
@@ -51,6 +54,11 @@ pub struct Record {
     pub dblp_key: Option<String>,
     /// Whether the record is a preprint (a `misc` with an arXiv id, or a preprint server).
     pub preprint: bool,
+    /// The registration agency of the DOI when neither Crossref nor DataCite
+    /// (`JaLC`, `mEDRA`, `KISTI`; the world file's `agency` field).
+    pub agency: Option<String>,
+    /// The other version of the work (preprint ↔ published), in an unkind world.
+    pub sibling: Option<usize>,
     /// Semantic Scholar paperId (40 hex digits, derived).
     pub s2_id: String,
     /// OpenAlex id (`W…`, derived).
@@ -67,6 +75,7 @@ pub struct World {
     by_openalex: HashMap<String, usize>,
     words: HashMap<String, Vec<usize>>,
     title_words: Vec<Vec<String>>,
+    unkind: Unkind,
 }
 
 /// An HTTP answer: status, headers, body.
@@ -80,6 +89,19 @@ fn hash(text: &str, seed: u64) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+fn s2_id(key: &str) -> String {
+    format!(
+        "{:016x}{:016x}{:08x}",
+        hash(key, 1),
+        hash(key, 2),
+        hash(key, 3) as u32
+    )
+}
+
+fn openalex_id(key: &str) -> String {
+    format!("W{}", 4_000_000_000u64 + hash(key, 4) % 1_000_000_000)
 }
 
 /// Lowercase alphanumeric words of a text (accents kept as letters).
@@ -165,13 +187,8 @@ impl Record {
         Some(Record {
             kind,
             year: s("year").and_then(|y| y.get(..4).and_then(|y| y.parse().ok())),
-            s2_id: format!(
-                "{:016x}{:016x}{:08x}",
-                hash(&key, 1),
-                hash(&key, 2),
-                hash(&key, 3) as u32
-            ),
-            openalex_id: format!("W{}", 4_000_000_000u64 + hash(&key, 4) % 1_000_000_000),
+            s2_id: s2_id(&key),
+            openalex_id: openalex_id(&key),
             title,
             authors,
             venue,
@@ -180,6 +197,8 @@ impl Record {
             pmid: s("pmid"),
             dblp_key,
             preprint,
+            agency: s("agency"),
+            sibling: None,
         })
     }
 
@@ -260,17 +279,96 @@ pub fn doi_key(doi: &str) -> String {
 impl World {
     /// Reads a world file (one JSON record a line); lines that are not records are skipped.
     pub fn from_jsonl(text: &str) -> World {
-        let mut w = World::default();
+        World::from_jsonl_with(text, Unkind::kind())
+    }
+
+    /// Reads a world file into a world as unkind as `unkind` says: with it
+    /// off, the same world as [`World::from_jsonl`].
+    pub fn from_jsonl_with(text: &str, unkind: Unkind) -> World {
+        let mut w = World {
+            unkind,
+            ..World::default()
+        };
+        let mut read = 0;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let Ok(v) = serde_json::from_str::<Value>(line) else {
                 continue;
             };
-            let n = w.records.len();
-            if let Some(r) = Record::from_json(&v, n) {
+            if let Some(r) = Record::from_json(&v, read) {
+                read += 1;
+                let published = w.records.len();
+                let preprint = unkind::preprint_of(&unkind, &r, published);
                 w.add(r);
+                if let Some(mut p) = preprint {
+                    p.sibling = Some(published);
+                    w.records[published].sibling = Some(published + 1);
+                    w.add(p);
+                }
             }
         }
         w
+    }
+
+    /// Whether `svc` holds the record at all (lookups and searches).
+    fn sees(&self, r: &Record, svc: Service) -> bool {
+        if self.unkind.missing_from(r, svc) {
+            return false;
+        }
+        match svc {
+            // Semantic Scholar merges a preprint into its published paper.
+            Service::S2 => !(r.preprint && r.sibling.is_some()),
+            Service::Crossref => r.in_crossref() && !self.regional(r),
+            Service::DataCite => r.datacite_doi(),
+            Service::Dblp => r.in_dblp(),
+            Service::OpenAlex | Service::Arxiv => true,
+        }
+    }
+
+    /// Whether the record's DOI is one no service here resolves.
+    fn regional(&self, r: &Record) -> bool {
+        self.unkind.regional_dois && r.agency.is_some()
+    }
+
+    /// A record found by its DOI at `svc`.
+    fn doi_at(&self, doi: &str, svc: Service) -> Option<&Record> {
+        self.by_doi(doi)
+            .filter(|r| self.sees(r, svc) && !self.regional(r))
+    }
+
+    /// The record as `svc` shows it: its name forms, and at Semantic Scholar
+    /// the arXiv id of a merged preprint.
+    fn view(&self, r: &Record, svc: Service) -> Record {
+        let mut v = r.clone();
+        if self.unkind.is_kind() {
+            return v;
+        }
+        v.authors = self.unkind.names_for(r, svc);
+        if svc == Service::S2 && !r.preprint {
+            if let Some(p) = r.sibling.and_then(|i| self.records.get(i)) {
+                v.arxiv = p.arxiv.clone();
+            }
+        }
+        v
+    }
+
+    /// Records `svc` ranks for a title query, best first, after the
+    /// neighbour draw (a neighbour may come first).
+    fn ranked(&self, q: &str, svc: Service, filter: impl Fn(&Record) -> bool) -> Vec<(f64, usize)> {
+        let mut out = self.search(q, |r| self.sees(r, svc) && filter(r));
+        if out.len() >= 2 && self.unkind.neighbour_first(q, svc) {
+            out.swap(0, 1);
+        }
+        out
+    }
+
+    fn render_crossref(&self, r: &Record) -> Value {
+        let mut v = render::crossref(&self.view(r, Service::Crossref));
+        let (title, subtitle) = self.unkind.crossref_title(r);
+        v["title"] = serde_json::json!([title]);
+        if let Some(s) = subtitle {
+            v["subtitle"] = serde_json::json!([s]);
+        }
+        v
     }
 
     fn add(&mut self, r: Record) {
@@ -367,25 +465,33 @@ impl World {
     fn s2_lookup(&self, id: &str) -> Option<&Record> {
         let id = id.trim();
         let (kind, val) = id.split_once(':').unwrap_or(("", id));
-        match kind.to_ascii_uppercase().as_str() {
-            "DOI" => self.by_doi(val),
-            "ARXIV" => self
-                .by_arxiv
-                .get(&strip_version(val).to_lowercase())
-                .map(|&i| &self.records[i]),
-            "" => self.by_s2.get(val).map(|&i| &self.records[i]),
+        let arxiv = |a: &str| self.by_arxiv.get(&strip_version(a).to_lowercase()).copied();
+        let found = match kind.to_ascii_uppercase().as_str() {
+            "DOI" => self
+                .by_doi
+                .get(&doi_key(val))
+                .copied()
+                .filter(|&i| !self.regional(&self.records[i])),
+            "ARXIV" => arxiv(val),
+            "" => self.by_s2.get(val).copied(),
             "URL" => {
                 let v = val.to_lowercase();
                 v.split_once("arxiv.org/abs/")
-                    .and_then(|(_, a)| self.by_arxiv.get(&strip_version(a)))
+                    .and_then(|(_, a)| arxiv(a))
                     .or_else(|| {
                         v.split_once("doi.org/")
-                            .and_then(|(_, d)| self.by_doi.get(&doi_key(d)))
+                            .and_then(|(_, d)| self.by_doi.get(&doi_key(d)).copied())
                     })
-                    .map(|&i| &self.records[i])
             }
             _ => None,
-        }
+        }?;
+        // Semantic Scholar answers a merged preprint's ids with its paper.
+        let r = &self.records[found];
+        let r = match r.sibling {
+            Some(p) if r.preprint => &self.records[p],
+            _ => r,
+        };
+        self.sees(r, Service::S2).then_some(r)
     }
 
     fn s2(&self, path: &str, ps: &[(String, String)], post: bool, body: &str) -> Answer {
@@ -408,8 +514,9 @@ impl World {
             let out: Vec<Value> = ids
                 .iter()
                 .map(|id| {
-                    self.s2_lookup(id)
-                        .map_or(Value::Null, |r| render::s2(r, fields))
+                    self.s2_lookup(id).map_or(Value::Null, |r| {
+                        render::s2(&self.view(r, Service::S2), fields)
+                    })
                 })
                 .collect();
             return json(200, Value::Array(out));
@@ -423,14 +530,14 @@ impl World {
                 );
             }
             let year = param(ps, "year").map(year_range);
-            let ranked = self.search(q, |r| {
+            let ranked = self.ranked(q, Service::S2, |r| {
                 year.is_none_or(|(a, b)| r.year.is_some_and(|y| y >= a && y <= b))
             });
             if rest == "/search/match" {
                 // The match endpoint returns the single best title, or 404.
                 return match ranked.first().filter(|(s, _)| *s >= 0.5) {
                     Some(&(s, i)) => {
-                        let mut v = render::s2(&self.records[i], fields);
+                        let mut v = render::s2(&self.view(&self.records[i], Service::S2), fields);
                         v["matchScore"] = serde_json::json!((s * 200.0 * 1000.0).round() / 1000.0);
                         json(200, serde_json::json!({"data": [v]}))
                     }
@@ -448,7 +555,7 @@ impl World {
                 .iter()
                 .skip(offset)
                 .take(limit)
-                .map(|&(_, i)| render::s2(&self.records[i], fields))
+                .map(|&(_, i)| render::s2(&self.view(&self.records[i], Service::S2), fields))
                 .collect();
             let mut out = serde_json::json!({"total": ranked.len(), "offset": offset});
             if !data.is_empty() {
@@ -461,7 +568,7 @@ impl World {
         }
         let id = percent_decode(rest.trim_start_matches('/'));
         match self.s2_lookup(&id) {
-            Some(r) => json(200, render::s2(r, fields)),
+            Some(r) => json(200, render::s2(&self.view(r, Service::S2), fields)),
             None => json(
                 404,
                 serde_json::json!({"error": format!("Paper with id {id} not found")}),
@@ -476,10 +583,10 @@ impl World {
         let rest = rest.trim_start_matches('/');
         if !rest.is_empty() {
             let doi = percent_decode(rest);
-            return match self.by_doi(&doi).filter(|r| r.in_crossref()) {
+            return match self.doi_at(&doi, Service::Crossref) {
                 Some(r) => json(
                     200,
-                    serde_json::json!({"status": "ok", "message-type": "work", "message-version": "1.0.0", "message": render::crossref(r)}),
+                    serde_json::json!({"status": "ok", "message-type": "work", "message-version": "1.0.0", "message": self.render_crossref(r)}),
                 ),
                 None => text(404, "Resource not found."),
             };
@@ -493,7 +600,7 @@ impl World {
         if let Some(f) = param(ps, "filter") {
             for part in f.split(',') {
                 if let Some(d) = part.trim().strip_prefix("doi:") {
-                    if let Some(r) = self.by_doi(d).filter(|r| r.in_crossref()) {
+                    if let Some(r) = self.doi_at(d, Service::Crossref) {
                         items.push(r);
                     }
                 }
@@ -503,7 +610,7 @@ impl World {
             .iter()
             .find_map(|k| param(ps, k))
         {
-            let ranked = self.search(q, Record::in_crossref);
+            let ranked = self.ranked(q, Service::Crossref, |_| true);
             total = ranked.len();
             items = ranked
                 .iter()
@@ -511,7 +618,11 @@ impl World {
                 .map(|&(_, i)| &self.records[i])
                 .collect();
         }
-        let items: Vec<Value> = items.into_iter().take(rows).map(render::crossref).collect();
+        let items: Vec<Value> = items
+            .into_iter()
+            .take(rows)
+            .map(|r| self.render_crossref(r))
+            .collect();
         json(
             200,
             serde_json::json!({"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
@@ -533,13 +644,16 @@ impl World {
                 .strip_prefix("doi:")
                 .or_else(|| l.strip_prefix("https://doi.org/"))
             {
-                self.by_doi(d)
+                self.doi_at(d, Service::OpenAlex)
             } else {
                 let id = l.rsplit('/').next().unwrap_or("");
-                self.by_openalex.get(id).map(|&i| &self.records[i])
+                self.by_openalex
+                    .get(id)
+                    .map(|&i| &self.records[i])
+                    .filter(|r| self.sees(r, Service::OpenAlex))
             };
             return match found {
-                Some(r) => json(200, render::openalex(r)),
+                Some(r) => json(200, render::openalex(&self.view(r, Service::OpenAlex))),
                 None => json(
                     404,
                     serde_json::json!({"error": "Not Found", "message": format!("{rest} does not exist")}),
@@ -560,7 +674,10 @@ impl World {
                 match k.trim() {
                     "doi" => {
                         filtered_by_doi = true;
-                        dois.extend(v.split('|').filter_map(|d| self.by_doi(d)));
+                        dois.extend(
+                            v.split('|')
+                                .filter_map(|d| self.doi_at(d, Service::OpenAlex)),
+                        );
                     }
                     "title.search" | "display_name.search" | "default.search" => {
                         query = Some(v.to_string())
@@ -572,7 +689,7 @@ impl World {
         let (results, count): (Vec<&Record>, usize) = if filtered_by_doi {
             (dois.clone(), dois.len())
         } else if let Some(q) = query {
-            let ranked = self.search(&q, |_| true);
+            let ranked = self.ranked(&q, Service::OpenAlex, |_| true);
             (
                 ranked
                     .iter()
@@ -587,7 +704,7 @@ impl World {
         let results: Vec<Value> = results
             .into_iter()
             .take(per_page)
-            .map(render::openalex)
+            .map(|r| render::openalex(&self.view(r, Service::OpenAlex)))
             .collect();
         json(
             200,
@@ -607,8 +724,8 @@ impl World {
             let found: Vec<Value> = param(ps, "ids")
                 .unwrap_or("")
                 .split(',')
-                .filter_map(|d| self.by_doi(d).filter(|r| r.datacite_doi()))
-                .map(render::datacite)
+                .filter_map(|d| self.doi_at(d, Service::DataCite))
+                .map(|r| render::datacite(&self.view(r, Service::DataCite)))
                 .collect();
             let n = found.len();
             return json(
@@ -619,11 +736,11 @@ impl World {
         let Some(rest) = path.strip_prefix("/dois/") else {
             return not_found();
         };
-        match self
-            .by_doi(&percent_decode(rest))
-            .filter(|r| r.datacite_doi())
-        {
-            Some(r) => json(200, serde_json::json!({"data": render::datacite(r)})),
+        match self.doi_at(&percent_decode(rest), Service::DataCite) {
+            Some(r) => json(
+                200,
+                serde_json::json!({"data": render::datacite(&self.view(r, Service::DataCite))}),
+            ),
             None => not_found(),
         }
     }
@@ -671,7 +788,7 @@ impl World {
         let hits: Vec<&Record> = if qw.is_empty() {
             Vec::new()
         } else {
-            let mut ranked: Vec<(f64, usize)> = self.search(q, Record::in_dblp);
+            let mut ranked: Vec<(f64, usize)> = self.ranked(q, Service::Dblp, |_| true);
             ranked.retain(|&(_, i)| {
                 let r = &self.records[i];
                 let mut hay = words(&r.title);

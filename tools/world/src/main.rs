@@ -1,10 +1,12 @@
-//! `citegate-world --world FILE [--port N]`: serves the world on loopback.
+//! `citegate-world --world FILE[,FILE…] [--port N] [--unkind [--seed N]]`: serves the world on loopback.
 //!
 //! Prints the port it listens on (one line, so `--port 0` can be read by a
 //! script), then answers HTTP/1.1 requests, one thread per connection, with
-//! keep-alive. It binds 127.0.0.1 only and never reaches out.
+//! keep-alive. It binds 127.0.0.1 only and never reaches out. `--unkind`
+//! answers as real indexes do (`citegate_world::unkind`); several world
+//! files are read as one.
 
-use citegate_world::World;
+use citegate_world::{Unkind, World};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
@@ -18,18 +20,29 @@ fn main() {
             .cloned()
     };
     let Some(file) = arg("--world") else {
-        eprintln!("usage: citegate-world --world FILE [--port N]");
+        eprintln!("usage: citegate-world --world FILE[,FILE…] [--port N] [--unkind [--seed N]]");
         std::process::exit(2);
     };
     let port: u16 = arg("--port").and_then(|p| p.parse().ok()).unwrap_or(0);
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("cannot read {file}: {e}");
-            std::process::exit(2);
+    let mut text = String::new();
+    for file in file.split(',') {
+        match std::fs::read_to_string(file) {
+            Ok(t) => {
+                text.push_str(&t);
+                text.push('\n');
+            }
+            Err(e) => {
+                eprintln!("cannot read {file}: {e}");
+                std::process::exit(2);
+            }
         }
+    }
+    let unkind = if args.iter().any(|a| a == "--unkind") {
+        Unkind::real(arg("--seed").and_then(|s| s.parse().ok()).unwrap_or(1))
+    } else {
+        Unkind::kind()
     };
-    let world = Arc::new(World::from_jsonl(&text));
+    let world = Arc::new(World::from_jsonl_with(&text, unkind));
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
         Err(e) => {

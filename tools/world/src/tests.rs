@@ -315,3 +315,185 @@ fn corr_records_are_arxiv_preprints() {
     );
     assert_eq!((s, b.contains("arXiv.org")), (200, true), "{b}");
 }
+
+/// A world with one behaviour of real indexes on, the others off.
+fn unkind_world(text: &str, set: impl Fn(&mut Unkind)) -> World {
+    let mut u = Unkind::kind();
+    set(&mut u);
+    World::from_jsonl_with(text, u)
+}
+
+fn answer(w: &World, url: &str) -> (u16, Value) {
+    let (s, _, b) = w.respond("GET", url, "");
+    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+}
+
+#[test]
+fn unkind_name_forms() {
+    for (name, initials) in [
+        ("Ashish Vaswani", "A. Vaswani"),
+        ("Kaiming He 0001", "K. He 0001"),
+        ("Jan-Willem van de Meent", "J. van de Meent"),
+        ("Plato", "Plato"),
+    ] {
+        assert_eq!(unkind::initials(name), initials, "{name}");
+    }
+    for (name, fold, long) in [
+        (
+            "Bernhard Schölkopf",
+            "Bernhard Scholkopf",
+            "Bernhard Schoelkopf",
+        ),
+        ("Jürgen Groß", "Jurgen Gross", "Juergen Gross"),
+        ("Ada Lovelace", "Ada Lovelace", "Ada Lovelace"),
+    ] {
+        assert_eq!(unkind::transliterate(name, true), fold, "{name}");
+        assert_eq!(unkind::transliterate(name, false), long, "{name}");
+    }
+}
+
+#[test]
+fn unkind_off_is_the_kind_world() {
+    let kind = World::from_jsonl(WORLD);
+    let off = World::from_jsonl_with(WORLD, Unkind::kind());
+    assert_eq!(kind.records(), off.records());
+    for url in [
+        "/s2/graph/v1/paper/search?query=residual+learning&fields=title,authors",
+        "/crossref/works/10.1109/cvpr.2016.90",
+        "/openalex/works?search=attention+need",
+    ] {
+        assert_eq!(
+            kind.respond("GET", url, ""),
+            off.respond("GET", url, ""),
+            "{url}"
+        );
+    }
+}
+
+#[test]
+fn unkind_missing_works_leave_search_indexes_not_registries() {
+    let w = unkind_world(WORLD, |u| u.missing = 1.0);
+    let (_, v) = answer(
+        &w,
+        "/s2/graph/v1/paper/search?query=deep+residual+learning&fields=title",
+    );
+    assert_eq!(v["total"], json!(0));
+    let (_, v) = answer(&w, "/openalex/works?search=deep+residual+learning");
+    assert_eq!(v["meta"]["count"], json!(0));
+    // Crossref still answers the DOIs it registers.
+    assert_eq!(answer(&w, "/crossref/works/10.1109/cvpr.2016.90").0, 200);
+}
+
+#[test]
+fn unkind_neighbour_ranked_first() {
+    let text = format!(
+        "{WORLD}\n{}",
+        r#"{"type": "inproceedings", "fields": {"title": "Deep Residual Learning for Image Recognition Revisited", "author": "Someone Else", "year": "2020", "booktitle": "CVPR"}}"#
+    );
+    let w = unkind_world(&text, |u| u.neighbours = 1.0);
+    let q = "/openalex/works?search=Deep+Residual+Learning+for+Image+Recognition";
+    let (_, v) = answer(&w, q);
+    assert_eq!(
+        v["results"][0]["title"],
+        json!("Deep Residual Learning for Image Recognition Revisited")
+    );
+    assert_eq!(
+        v["results"][1]["title"],
+        json!("Deep Residual Learning for Image Recognition")
+    );
+}
+
+#[test]
+fn unkind_preprint_is_its_own_record_except_at_semantic_scholar() {
+    let w = unkind_world(WORLD, |u| u.versions = 1.0);
+    let pre = w
+        .records()
+        .iter()
+        .find(|r| r.preprint && r.sibling == Some(0))
+        .expect("the CVPR paper has a preprint");
+    let arxiv = pre.arxiv.clone().unwrap_or_default();
+    assert_eq!(pre.venue, None);
+    // DataCite holds the preprint's DOI; Semantic Scholar answers its arXiv id with the paper.
+    let (s, v) = answer(&w, &format!("/datacite/dois/10.48550/arXiv.{arxiv}"));
+    assert_eq!(
+        (s, v["data"]["attributes"]["publisher"].clone()),
+        (200, json!("arXiv"))
+    );
+    let (s, v) = answer(
+        &w,
+        &format!("/s2/graph/v1/paper/ARXIV:{arxiv}?fields=title,venue,externalIds"),
+    );
+    assert_eq!(s, 200);
+    assert_eq!(v["venue"], json!("Computer Vision and Pattern Recognition"));
+    assert_eq!(v["externalIds"]["ArXiv"], json!(arxiv));
+    // OpenAlex has both.
+    let (_, v) = answer(
+        &w,
+        "/openalex/works?search=Deep+Residual+Learning+Image+Recognition",
+    );
+    assert_eq!(v["meta"]["count"], json!(2));
+}
+
+#[test]
+fn unkind_crossref_markup_and_subtitle() {
+    let text = r#"{"type": "article", "fields": {"title": "Capturing CO2 at Scale: A Review of Sorbents", "author": "Ada Lovelace", "year": "2020", "doi": "10.1000/co2", "journal": "Nature"}}"#;
+    let w = unkind_world(text, |u| u.crossref_markup = true);
+    let (_, v) = answer(&w, "/crossref/works/10.1000/co2");
+    let title = v["message"]["title"][0].as_str().unwrap_or("");
+    assert!(title.contains("CO<sub>2</sub>"), "{title}");
+    let whole = format!(
+        "{title}{}",
+        v["message"]["subtitle"][0]
+            .as_str()
+            .map(|s| format!(": {s}"))
+            .unwrap_or_default()
+    );
+    let plain = whole.replace("<sub>", "").replace("</sub>", "");
+    let plain = plain.replace("<i>", "").replace("</i>", "");
+    assert_eq!(plain, "Capturing CO2 at Scale: A Review of Sorbents");
+}
+
+#[test]
+fn unkind_regional_doi_resolves_nowhere_but_title_is_found() {
+    let text = r#"{"type": "article", "fields": {"title": "A Study of Japanese Language Models", "author": "Taro Yamada", "year": "2021", "doi": "10.11517/pjsai.jsai2021.0_2j1gs10a01", "journal": "JSAI", "agency": "JaLC"}}"#;
+    let w = unkind_world(text, |u| u.regional_dois = true);
+    let doi = "10.11517/pjsai.jsai2021.0_2j1gs10a01";
+    assert_eq!(answer(&w, &format!("/crossref/works/{doi}")).0, 404);
+    assert_eq!(answer(&w, &format!("/datacite/dois/{doi}")).0, 404);
+    assert_eq!(answer(&w, &format!("/openalex/works/doi:{doi}")).0, 404);
+    let (_, v) = answer(&w, "/openalex/works?search=Japanese+Language+Models");
+    assert_eq!(v["meta"]["count"], json!(1));
+}
+
+#[test]
+fn unkind_theses_and_software_are_in_no_index() {
+    let text = r#"{"type": "phdthesis", "fields": {"title": "Learning Deep Generative Models", "author": "Ruslan Salakhutdinov", "year": "2009"}}"#;
+    let w = unkind_world(text, |u| u.unindexed_kinds = true);
+    let (_, v) = answer(&w, "/openalex/works?search=Learning+Deep+Generative+Models");
+    assert_eq!(v["meta"]["count"], json!(0));
+    let kind = World::from_jsonl(text);
+    let (_, v) = answer(
+        &kind,
+        "/openalex/works?search=Learning+Deep+Generative+Models",
+    );
+    assert_eq!(v["meta"]["count"], json!(1));
+}
+
+#[test]
+fn unkind_thin_datacite_record() {
+    let text = r#"{"type": "misc", "fields": {"title": "Attention Is All You Need", "author": "Ashish Vaswani and Noam Shazeer and Niki Parmar", "year": "2017", "doi": "10.48550/arXiv.1706.03762"}}"#;
+    let w = unkind_world(text, |u| u.thin = 1.0);
+    let (_, v) = answer(&w, "/datacite/dois/10.48550/arXiv.1706.03762");
+    assert_eq!(
+        v["data"]["attributes"]["creators"].as_array().map(Vec::len),
+        Some(2)
+    );
+    let (_, v) = answer(
+        &World::from_jsonl(text),
+        "/datacite/dois/10.48550/arXiv.1706.03762",
+    );
+    assert_eq!(
+        v["data"]["attributes"]["creators"].as_array().map(Vec::len),
+        Some(3)
+    );
+}

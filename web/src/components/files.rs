@@ -25,8 +25,8 @@ pub struct LoadedFile {
 }
 
 /// Decodes file bytes as UTF-8 through the core's [`text::decode`] (a
-/// leading byte-order mark is dropped); the error names the file, the line
-/// and byte, and what the file is instead (UTF-16, a zip archive, binary).
+/// leading byte-order mark is dropped); the error names the file and says
+/// in plain words what it is instead (UTF-16, a zip archive, binary).
 pub fn decode_text(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
     match text::decode(bytes) {
         Ok(t) => Ok(LoadedFile {
@@ -34,12 +34,12 @@ pub fn decode_text(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
             text: t.to_string(),
             warning: None,
         }),
-        Err(mut e) => {
-            // "name:line: what"; the byte offset is in the message already.
-            e.location.file = Some(name.to_string());
-            e.location.index = None;
-            Err(e.to_string())
-        }
+        // What the file is, in plain words (the located error speaks of
+        // byte offsets, which tell a person nothing).
+        Err(e) => Err(match text::in_plain_words(bytes) {
+            Some(words) => format!("{name} was not loaded: {words}"),
+            None => format!("{name} was not loaded: {}", e.message),
+        }),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod offline;
 pub mod papers;
 pub mod progress;
 pub mod status;
+pub mod unsaved;
 
 pub use clip::{download, CopyButton, DownloadButton};
 pub use files::{FileDrop, LoadedFile};
@@ -20,3 +21,4 @@ pub use offline::{OfflineBanner, Reach};
 pub use papers::PaperSwitcher;
 pub use progress::Progress;
 pub use status::{slice, yield_now, Banner, BannerKind, TextTable};
+pub use unsaved::UnsavedBanner;

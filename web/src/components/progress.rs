@@ -20,7 +20,8 @@
 //! run started (a pause stops its clock) and stays on screen while paused.
 //! Buttons that do not apply are `aria-disabled`, not `disabled`, so a
 //! button that was just pressed keeps the keyboard focus: Pause becomes
-//! Resume in place, and Cancel stays focusable after the run stops.
+//! Resume in place, and Cancel stays focusable after the run stops. Before
+//! anything has run (nothing to count) the display is hidden.
 
 use crate::services::clock::wall_now;
 use leptos::prelude::*;
@@ -44,6 +45,21 @@ pub fn eta_ms(done0: usize, done: usize, total: usize, active_ms: f64) -> Option
     let did = done.checked_sub(done0).filter(|d| *d > 0)?;
     let left = total.saturating_sub(done);
     (left > 0).then(|| active_ms / did as f64 * left as f64)
+}
+
+/// When a run ends and the keyboard focus was lost (the button that started
+/// it was disabled while it ran, so the focus fell to the page's body), the
+/// display takes it: the next Tab goes on from the results, not from the top.
+fn focus_if_lost(target: NodeRef<leptos::html::Div>) {
+    request_animation_frame(move || {
+        let doc = document();
+        let lost = doc
+            .active_element()
+            .is_none_or(|a| doc.body().is_some_and(|b| *b == a));
+        if let (true, Some(el)) = (lost, target.get_untracked()) {
+            let _ = el.focus();
+        }
+    });
 }
 
 /// The shared progress display; see the module documentation.
@@ -74,6 +90,16 @@ pub fn Progress(
     // before it, done at the start, whether a run was going).
     let clock = StoredValue::new((None::<f64>, 0.0f64, 0usize, false));
     let is_paused = move || paused.is_some_and(|p| p.get());
+    // The estimate is worked out again every second, not only when an item
+    // is done: a run that sits on one slow answer shows its time left grow.
+    let tick = RwSignal::new(0u32);
+    let boxed = NodeRef::<leptos::html::Div>::new();
+    if let Ok(handle) = set_interval_with_handle(
+        move || tick.update(|t| *t = t.wrapping_add(1)),
+        std::time::Duration::from_secs(1),
+    ) {
+        on_cleanup(move || handle.clear());
+    }
     Effect::new(move |_| {
         let run = running.get();
         let going = run && !is_paused();
@@ -90,7 +116,11 @@ pub fn Progress(
             } else if let Some(t) = since.take() {
                 *before += wall_now() - t;
             }
+            let ended = *was && !run;
             *was = run;
+            if ended {
+                focus_if_lost(boxed);
+            }
         });
     });
     let eta = move || {
@@ -98,6 +128,7 @@ pub fn Progress(
         if !running.get() {
             return String::new();
         }
+        tick.track();
         let (since, before, done0, _) = clock.get_value();
         let active = before + since.map_or(0.0, |t| wall_now() - t);
         let words = eta_ms(done0, done, total, active).map(eta_words);
@@ -143,7 +174,9 @@ pub fn Progress(
         }
     };
     view! {
-        <div class="progress-box" role="group" aria-label=move || label.get()>
+        // Nothing runs and nothing ran: no idle bar with Pause and Cancel.
+        <div class="progress-box" role="group" aria-label=move || label.get() tabindex="-1" node_ref=boxed
+            hidden=move || !running.get() && counts.get().1 == 0>
             <span class="progress-label">{move || label.get()}</span>
             <progress
                 id=id

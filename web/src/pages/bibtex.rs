@@ -9,19 +9,20 @@
 use crate::components::{
     Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
 };
-use crate::services::sliced::{run_sliced, Latest};
+use crate::services::sliced::{run_sliced, Cancel, Latest};
 use crate::services::Services;
 use citegate_core::bibtex;
 use citegate_core::bibtex::check::{self, FileReport, OnlineReport};
 use citegate_core::bibtex::existence;
 use citegate_core::bibtex::format::{self, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
-use citegate_core::bibtex::parse::{self, Bibliography};
+use citegate_core::bibtex::parse::{self, Bibliography, Entry};
 use citegate_core::bibtex::report::{self, Status as Check};
 use citegate_core::bibtex::verdict;
-use citegate_core::resolve::{Answer, Options, Reference, Resolution, Surface};
+use citegate_core::resolve::{Answer, Options, Resolution, Run, Surface};
 use citegate_core::tex;
 use citegate_core::tex::Project;
+use citegate_core::text::count;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -58,6 +59,11 @@ fn sources_of(r: &Resolution) -> Vec<String> {
                 Answer::Found { .. } => "found".to_string(),
                 Answer::Hits { works } => format!("{} hits", works.len()),
                 Answer::NotHere => "not there".to_string(),
+                // The banner says once why (the day's allowance, a key);
+                // the card does not repeat the service's error text.
+                Answer::Failed { error } if report::is_spent(error) => {
+                    "could not check: allowance spent".to_string()
+                }
                 Answer::Failed { error } => format!("failed: {error}"),
             };
             format!("{} ({}): {answer}", e.service.name(), e.asked)
@@ -91,13 +97,15 @@ fn renamed(name: &str, suffix: &str) -> String {
     format!("{stem}{suffix}")
 }
 
-fn status_label(s: Status) -> (&'static str, &'static str) {
+/// How the fields agree, for the card's `data-status` (the card shows one
+/// status in words; the evidence table shows the fields).
+fn status_label(s: Status) -> &'static str {
     match s {
-        Status::Verified => ("verified", "badge pass"),
-        Status::PartialMatch => ("partial match", "badge warn"),
-        Status::LowMatch => ("low match", "badge warn"),
-        Status::Failed => ("failed", "badge fail"),
-        Status::Unverified => ("unverified", "badge"),
+        Status::Verified => "verified",
+        Status::PartialMatch => "partial match",
+        Status::LowMatch => "low match",
+        Status::Failed => "failed",
+        Status::Unverified => "unverified",
     }
 }
 
@@ -123,6 +131,62 @@ fn today() -> Option<citegate_core::cutoff::Date> {
     citegate_core::cutoff::Date::from_unix_ms(js_sys::Date::now()).ok()
 }
 
+/// The run's options as the settings give them (a resumed or restored run
+/// is rebuilt with the same ones).
+fn run_options(services: &Services) -> Options {
+    let mut opts = Options::new(services.endpoints(), Surface::Browser);
+    opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
+    opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
+    opts
+}
+
+/// One entry's card from its resolution and the core's judgement of it;
+/// `down` when the app's banner says the services cannot be reached (the
+/// card then does not repeat the fetch error).
+fn row_of(entry: &Entry, r: &Resolution, o: &check::OnlineEntry, mode: Mode, down: bool) -> Row {
+    Row {
+        line: entry.line,
+        sources: if down {
+            vec!["services not reached".to_string()]
+        } else {
+            sources_of(r)
+        },
+        verdict: matching::verify(entry, &existence::from_resolution(r), mode),
+        judged: o.judged(),
+        check: report::status(o),
+        links: report::links(o, entry.get("title")),
+    }
+}
+
+/// The cards of the references `run` has decided whose index is not yet
+/// marked in `shown` (marked now), in file order.
+fn decided_rows(
+    b: &Bibliography,
+    run: &Run,
+    shown: &mut [bool],
+    today: citegate_core::cutoff::Date,
+    mode: Mode,
+    down: bool,
+) -> Vec<Row> {
+    let mut out = Vec::new();
+    for ((entry, seen), i) in b.entries.iter().zip(shown.iter_mut()).zip(0..) {
+        if *seen {
+            continue;
+        }
+        if let Some(r) = run.decided(i) {
+            *seen = true;
+            out.push(row_of(
+                entry,
+                &r,
+                &check::online_entry(entry, &r, today),
+                mode,
+                down,
+            ));
+        }
+    }
+    out
+}
+
 /// Everything the BibTeX check page reads and writes, and its runs in
 /// flight: one value, cheap to copy into each sub-component and handler.
 #[derive(Clone, Copy)]
@@ -145,6 +209,15 @@ struct BibtexState {
     running: RwSignal<bool>,
     paused: RwSignal<bool>,
     progress: RwSignal<(usize, usize)>,
+    /// A run found stopped part way after a reload, `(decided, total)`:
+    /// its decided cards are shown and Resume goes on from its checkpoint.
+    stopped: RwSignal<Option<(usize, usize)>>,
+    /// The services whose allowance ran out in the run shown (one banner).
+    spent: RwSignal<Vec<report::Spent>>,
+    /// The loaded `.bib` as read (when small enough to keep), for an undo.
+    current: StoredValue<Option<LoadedFile>>,
+    /// The file that replaced loaded work, and that work (Undo brings it back).
+    undo: RwSignal<Option<(String, Saved)>>,
     /// The online run in flight: a newer file, Clear or Stop cancels it.
     online_run: StoredValue<Latest>,
     /// The BibTeX text the entries were read from (for the fixed .bib).
@@ -195,6 +268,10 @@ impl BibtexState {
             running: RwSignal::new(false),
             paused: RwSignal::new(false),
             progress: RwSignal::new((0, 0)),
+            stopped: RwSignal::new(None),
+            spent: RwSignal::new(Vec::new()),
+            current: StoredValue::new(None),
+            undo: RwSignal::new(None),
             online_run: StoredValue::new(Latest::default()),
             source: StoredValue::new(None),
             online: RwSignal::new(None),
@@ -207,34 +284,17 @@ impl BibtexState {
     }
 
     /// Reads and checks a file a slice at a time (see `services::sliced`),
-    /// showing progress; a newer file abandons an older reading.
-    fn read(self, file: LoadedFile) {
-        let keep = (file.text.len() <= KEEP_MAX_BYTES).then(|| file.clone());
-        if let Some(s) = self.services {
-            let tex = self.tex_files.get_untracked();
-            leptos::task::spawn_local(async move {
-                let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
-            });
-        }
-        let BibtexState {
-            reading,
-            source,
-            bib,
-            layer1,
-            ..
-        } = self;
+    /// showing progress; a newer file abandons an older reading. The work
+    /// on the page stays until the file is read: a file with no entries
+    /// does not replace a loaded `.bib` (the note says why), and one that
+    /// does can be undone. `tex` is the `.tex` files that go with it (from
+    /// the workspace, or with an undo); `None` keeps the current ones unless
+    /// the file is another paper's `.bib`.
+    fn read(self, file: LoadedFile, tex: Option<Vec<LoadedFile>>) {
+        let reading = self.reading;
         let token = self.reading_run.with_value(Latest::restart);
-        self.online_run.with_value(Latest::cancel);
-        self.rows.set(Vec::new());
-        self.online.set(None);
-        self.running.set(false);
-        self.paused.set(false);
-        self.progress.set((0, 0));
-        source.set_value(None);
-        bib.set(None);
-        layer1.set(Arc::new(Vec::new()));
-        self.bib_name.set(Some(file.name.clone()));
         leptos::task::spawn_local(async move {
+            let keep = (file.text.len() <= KEEP_MAX_BYTES).then(|| file.clone());
             let LoadedFile {
                 name,
                 text,
@@ -266,6 +326,21 @@ impl BibtexState {
                 bibtex::Format::Bibtex => read,
                 _ => bibtex::read_bibliography(&name, &text),
             };
+            // A file with no entries (empty, or no bibliography at all) does
+            // not take the place of loaded work.
+            let loaded = self.bib_name.get_untracked();
+            if parsed.entries.is_empty()
+                && self
+                    .bib
+                    .with_untracked(|b| b.as_ref().is_some_and(|b| !b.entries.is_empty()))
+            {
+                reading.set(String::new());
+                self.note.set(format!(
+                    "{name} was not loaded: it holds no bibliography entries (is it empty, or not a .bib, CSL-JSON or RIS file?); {} and its results are as they were",
+                    loaded.unwrap_or_default()
+                ));
+                return;
+            }
             // An 8-bit file was read as BibTeX reads it: its warning leads.
             if let Some(error) = warning {
                 parsed.problems.insert(
@@ -277,11 +352,7 @@ impl BibtexState {
                 );
             }
             let parsed = Arc::new(parsed);
-            if format == bibtex::Format::Bibtex {
-                source.set_value(Some(Arc::new(text)));
-            } else {
-                drop(text);
-            }
+            let text = (format == bibtex::Format::Bibtex).then(|| Arc::new(text));
             let l1 = format::Layer1::new(&parsed, current_year());
             let checking = |l1: &format::Layer1<'_>| {
                 let (at, total) = l1.progress();
@@ -291,39 +362,147 @@ impl BibtexState {
                 return;
             };
             reading.set(String::new());
-            layer1.set(Arc::new(found));
-            bib.set(Some(parsed));
+            self.adopt(name, keep, tex, text, parsed, found);
+            self.show_stored(self.bib.get_untracked(), token);
         });
     }
 
-    fn load_example(self) {
-        self.touched.set_value(true);
-        self.tex_files.set(Vec::new());
-        self.read(LoadedFile {
-            name: "refs.bib".into(),
-            text: EXAMPLE_BIB.into(),
-            warning: None,
-        });
-    }
-
-    fn set_bib(self, files: Vec<LoadedFile>) {
-        self.touched.set_value(true);
-        if let Some(f) = files.into_iter().next() {
+    /// Puts a read file in the place of the loaded one: the workspace keeps
+    /// it, the run on the old one stops, and the old one can be brought back
+    /// (Undo) when it had entries.
+    fn adopt(
+        self,
+        name: String,
+        keep: Option<LoadedFile>,
+        tex: Option<Vec<LoadedFile>>,
+        source: Option<Arc<String>>,
+        parsed: Arc<Bibliography>,
+        found: Vec<Finding>,
+    ) {
+        let previous = self.bib_name.get_untracked();
+        let had_entries = self
+            .bib
+            .with_untracked(|b| b.as_ref().is_some_and(|b| !b.entries.is_empty()));
+        let old_tex = self.tex_files.get_untracked();
+        let replaced = self
+            .current
+            .with_value(|c| c.clone())
+            .filter(|c| had_entries && keep.as_ref() != Some(c));
+        match tex {
+            Some(t) => {
+                self.tex_files.set(t);
+                self.note.set(String::new());
+            }
             // Another paper's .bib: the .tex files given for the previous one
             // would only produce bogus findings against it.
-            let previous = self.bib_name.get_untracked();
-            if previous.as_ref().is_some_and(|p| *p != f.name)
-                && self.tex_files.with_untracked(|t| !t.is_empty())
-            {
+            None if previous.as_ref().is_some_and(|p| *p != name) && !old_tex.is_empty() => {
                 self.note.set(format!(
                     "a new bibliography: the .tex files given with {} were set aside; drop this paper's .tex files",
                     previous.unwrap_or_default()
                 ));
                 self.tex_files.set(Vec::new());
-            } else {
-                self.note.set(String::new());
             }
-            self.read(f);
+            None => self.note.set(String::new()),
+        }
+        self.undo.set(replaced.map(|bib| {
+            (
+                name.clone(),
+                Saved {
+                    bib: Some(bib),
+                    tex: old_tex,
+                },
+            )
+        }));
+        self.current.set_value(keep.clone());
+        if let Some(s) = self.services {
+            let tex = self.tex_files.get_untracked();
+            leptos::task::spawn_local(async move {
+                let _ = s.workspace().put(PAGE_KEY, &Saved { bib: keep, tex }).await;
+            });
+        }
+        self.online_run.with_value(Latest::cancel);
+        self.rows.set(Vec::new());
+        self.online.set(None);
+        self.running.set(false);
+        self.paused.set(false);
+        self.progress.set((0, 0));
+        self.stopped.set(None);
+        self.spent.set(Vec::new());
+        self.source.set_value(source);
+        self.bib_name.set(Some(name));
+        self.layer1.set(Arc::new(found));
+        self.bib.set(Some(parsed));
+    }
+
+    /// Brings back the `.bib` (and its `.tex` files) that the last file
+    /// replaced; its results come back from its checkpoint.
+    fn undo_replace(self) {
+        let Some((_, saved)) = self.undo.get_untracked() else {
+            return;
+        };
+        self.touched.set_value(true);
+        if let Some(b) = saved.bib {
+            self.read(b, Some(saved.tex));
+        }
+    }
+
+    /// The results of the last run over these entries, kept in its
+    /// checkpoint: a finished run's report, or a run stopped part way
+    /// (a reload, a closed tab) with its decided cards and Resume.
+    fn show_stored(self, b: Option<Arc<Bibliography>>, token: Cancel) {
+        let (Some(services), Some(b)) = (self.services, b) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let refs = check::references(&b);
+            let key = crate::services::resolve::checkpoint_key(&refs);
+            let ws = services.workspace();
+            let opts = run_options(&services);
+            let Some(run) = crate::services::resolve::stored(&ws, &key, refs, opts).await else {
+                return;
+            };
+            // A newer file, Clear or a run started meanwhile has the page now.
+            if token.is_cancelled() || self.running.get_untracked() {
+                return;
+            }
+            let Some(today) = today() else { return };
+            let (done, total) = run.progress();
+            self.spent.set(report::spent_allowances(&run.report()));
+            let m = self.mode.get_untracked();
+            let down = crate::components::offline::services_down(self.reach);
+            let mut shown = vec![false; b.entries.len()];
+            let rows = decided_rows(&b, &run, &mut shown, today, m, down);
+            self.progress.set((done, total));
+            if done < total {
+                self.rows.set(rows);
+                self.stopped.set(Some((done, total)));
+            } else {
+                let report = run.report();
+                let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
+                self.rows.set(rows);
+                self.online.set(Some(Arc::new(check::online_report(
+                    &b, &report, today, requests, 0,
+                ))));
+            }
+        });
+    }
+
+    fn load_example(self) {
+        self.touched.set_value(true);
+        self.read(
+            LoadedFile {
+                name: "refs.bib".into(),
+                text: EXAMPLE_BIB.into(),
+                warning: None,
+            },
+            Some(Vec::new()),
+        );
+    }
+
+    fn set_bib(self, files: Vec<LoadedFile>) {
+        self.touched.set_value(true);
+        if let Some(f) = files.into_iter().next() {
+            self.read(f, None);
         }
     }
 
@@ -371,6 +550,10 @@ impl BibtexState {
         self.reading.set(String::new());
         self.note.set(String::new());
         self.progress.set((0, 0));
+        self.stopped.set(None);
+        self.spent.set(Vec::new());
+        self.undo.set(None);
+        self.current.set_value(None);
         if let Some(s) = self.services {
             leptos::task::spawn_local(async move {
                 let _ = s.workspace().remove(PAGE_KEY).await;
@@ -386,21 +569,26 @@ impl BibtexState {
                 if self.touched.get_value() || self.bib_name.get_untracked().is_some() {
                     return;
                 }
-                self.tex_files.set(saved.tex);
-                if let Some(b) = saved.bib {
-                    self.read(b);
+                match saved.bib {
+                    Some(b) => self.read(b, Some(saved.tex)),
+                    None => self.tex_files.set(saved.tex),
                 }
             }
         });
     }
 
     /// Runs layers 2–4 on every entry, resuming from a checkpoint of the
-    /// same references.
+    /// same references; each card is shown as its entry is decided.
     fn start(self) {
         let Some(services) = self.services else {
             return;
         };
         let Some(b) = self.bib.get_untracked() else {
+            return;
+        };
+        // No date to judge the entries' years against: nothing is run
+        // rather than a run that never ends with verdicts.
+        let Some(today) = today() else {
             return;
         };
         let BibtexState {
@@ -415,38 +603,55 @@ impl BibtexState {
         let token = self.online_run.with_value(Latest::restart);
         rows.set(Vec::new());
         online.set(None);
+        self.stopped.set(None);
+        self.spent.set(Vec::new());
         running.set(true);
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
             let client = services.run_client();
-            let refs: Vec<Reference> = b.entries.iter().map(Reference::from_entry).collect();
-            let mut opts = Options::new(services.endpoints(), Surface::Browser);
-            opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
-            opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
+            let refs = check::references(&b);
             // A run of the same references stopped by a reload goes on from its checkpoint.
             let ws = services.workspace();
             let key = crate::services::resolve::checkpoint_key(&refs);
+            let opts = run_options(&services);
             let (mut run, _) = crate::services::resolve::resume_or_new(&ws, &key, refs, opts).await;
+            if token.is_cancelled() {
+                return;
+            }
+            // Cards stream in as entries are decided; the last one comes
+            // with the finished report, so a full set of cards means the
+            // report is there.
+            let mut shown = vec![false; b.entries.len()];
+            let mut stream = |run: &Run| {
+                let (done, total) = run.progress();
+                progress.set((done, total));
+                if done < total {
+                    let down = crate::components::offline::services_down(reach);
+                    let new = decided_rows(&b, run, &mut shown, today, m, down);
+                    if !new.is_empty() {
+                        rows.update(|r| {
+                            r.extend(new);
+                            r.sort_by_key(|x| x.line);
+                        });
+                    }
+                }
+            };
+            stream(&run);
             let report = crate::services::resolve::drive_saving(
                 &client,
                 &ws,
                 &key,
                 &mut run,
                 || token.is_cancelled(),
-                |done, total| progress.set((done, total)),
+                &mut stream,
             )
             .await;
             if token.is_cancelled() {
                 return;
             }
             crate::components::offline::report_run(reach, &report);
+            self.spent.set(report::spent_allowances(&report));
             let down = crate::components::offline::services_down(reach);
-            let Some(today) = today() else {
-                // No date to judge the entries' years against: the run ends
-                // without verdicts rather than spinning forever.
-                running.set(false);
-                return;
-            };
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
             let checked: Vec<Row> = b
@@ -454,24 +659,7 @@ impl BibtexState {
                 .iter()
                 .zip(&report.resolutions)
                 .zip(&judged.entries)
-                .map(|((entry, r), o)| Row {
-                    line: entry.line,
-                    // While the app's banner says the services cannot be
-                    // reached, a card does not repeat the fetch error.
-                    sources: if down {
-                        vec!["services not reached".to_string()]
-                    } else {
-                        sources_of(r)
-                    },
-                    verdict: matching::verify(entry, &existence::from_resolution(r), m),
-                    judged: verdict::EntryVerdict {
-                        verdict: o.verdict,
-                        reasons: o.reasons.clone(),
-                        corrected: o.corrected.clone(),
-                    },
-                    check: report::status(o),
-                    links: report::links(o, entry.get("title")),
-                })
+                .map(|((entry, r), o)| row_of(entry, r, o, m, down))
                 .collect();
             rows.set(checked);
             online.set(Some(Arc::new(judged)));
@@ -531,7 +719,8 @@ impl BibtexState {
             .with(|t| t.iter().map(|f| f.name.clone()).collect());
         match self.bib.with(|x| x.as_ref().map(|x| x.entries.len())) {
             Some(n) => format!(
-                "{b}: {n} entries{}",
+                "{b}: {}{}",
+                count(n, "entry", "entries"),
                 if t.is_empty() {
                     String::new()
                 } else {
@@ -626,6 +815,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=move |f| state.add_tex(f) />
             </div>
             <Banner id="bib-note" kind=BannerKind::Partial text=note />
+            <Replaced state />
             <p class="muted" id="inputs">{move || state.inputs()}</p>
             <p class="muted" id="reading" aria-live="polite">{move || reading.get()}</p>
             <Banner id="bib-error" kind=BannerKind::Error text=bib_error />
@@ -633,7 +823,10 @@ pub fn BibtexPage() -> impl IntoView {
             <Layer1Table state />
             <h2>"Layers 2–4: existence and match"</h2>
             <OnlineControls state />
+            <StoppedRun state />
+            <SpentBanner state />
             <Exports state />
+            <Legend />
             <Show when=move || has_online.get()>
                 <VerdictChart state />
                 <EntryControls state />
@@ -653,14 +846,14 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
     view! {
         <Show when=move || has_bib.get() fallback=|| view! { <p class="muted">"drop a .bib or load the example"</p> }>
             <p id="layer1-summary">{move || {
-                file_report.with(|r| r.as_ref().map(|r| format!("{} error(s), {} warning(s)", r.errors, r.warnings)))
+                file_report.with(|r| r.as_ref().map(|r| format!("{}, {}", count(r.errors, "error", "errors"), count(r.warnings, "warning", "warnings"))))
             }}</p>
             <p class="muted" id="layer1-shown">{move || {
                 let n = state.n_findings();
                 (n > SHOWN_FINDINGS).then(|| format!("showing the first {SHOWN_FINDINGS} of {n} findings; the exported report has all of them"))
             }}</p>
             <div class="table-wrap">
-                <table id="layer1">
+                <table id="layer1" class="cards">
                     <thead><tr><th>"severity"</th><th>"where"</th><th>"key"</th><th>"field"</th><th>"problem"</th><th>"fix"</th></tr></thead>
                     <tbody>
                         {move || state.shown_findings().into_iter().map(|f| {
@@ -671,12 +864,12 @@ fn Layer1Table(state: BibtexState) -> impl IntoView {
                                 _ => String::new(),
                             };
                             view! { <tr>
-                                <td><span class=class>{sev}</span></td>
-                                <td>{place}</td>
-                                <td><code>{f.key.clone().unwrap_or_default()}</code></td>
-                                <td>{f.field.clone().unwrap_or_default()}</td>
-                                <td>{f.message.clone()}</td>
-                                <td><code>{f.suggestion.clone().unwrap_or_default()}</code></td>
+                                <td data-label="severity"><span class=class>{sev}</span></td>
+                                <td data-label="where">{place}</td>
+                                <td data-label="key"><code>{f.key.clone().unwrap_or_default()}</code></td>
+                                <td data-label="field">{f.field.clone().unwrap_or_default()}</td>
+                                <td data-label="problem">{f.message.clone()}</td>
+                                <td data-label="fix"><code>{f.suggestion.clone().unwrap_or_default()}</code></td>
                             </tr> }
                         }).collect_view()}
                     </tbody>
@@ -707,10 +900,59 @@ fn OnlineControls(state: BibtexState) -> impl IntoView {
                 <option value="strict">"strict (final submission)"</option>
                 <option value="loose">"loose (drafts)"</option>
             </select>
-            <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=move |_| state.start()>"Check every entry"</button>
+            <button type="button" id="check-entries" disabled=move || running.get() || !has_bib.get() || services.is_none() on:click=move |_| state.start()>
+                {move || if state.online.with(Option::is_some) { "Check again" } else { "Check every entry" }}
+            </button>
         </div>
         {services.is_none().then(|| view! { <div class="banner error">"The browser services did not start (storage unavailable?); only layer 1 can run."</div> })}
         <Progress id="progress" label="Checking entries" counts=progress running=running paused=paused on_cancel=stop />
+    }
+}
+
+/// Which file replaced the loaded work, with Undo.
+#[component]
+fn Replaced(state: BibtexState) -> impl IntoView {
+    let undo = state.undo;
+    view! {
+        <Show when=move || undo.with(Option::is_some)>
+            <div class="banner" id="replaced" role="status">
+                <span id="replaced-text">{move || undo.with(|u| u.as_ref().map(|(name, saved)| {
+                    let old = saved.bib.as_ref().map(|b| b.name.clone()).unwrap_or_default();
+                    format!("{name} replaced {old} — ")
+                }).unwrap_or_default())}</span>
+                <button type="button" class="secondary" id="undo-replace" on:click=move |_| state.undo_replace()>"Undo"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// One banner per service whose allowance ran out: which, until when, that
+/// nothing was counted against any entry, and a link to Settings for a key.
+#[component]
+fn SpentBanner(state: BibtexState) -> impl IntoView {
+    let spent = state.spent;
+    view! {
+        <For each=move || spent.get() key=|s| s.service let:s>
+            <div class="banner partial spent-banner" role="status" data-service=s.service.name()>
+                {s.words()}" "<a href="#/settings">"Open Settings"</a>
+            </div>
+        </For>
+    }
+}
+
+/// A run found stopped part way after a reload: how far it got, and
+/// Resume, which goes on from its checkpoint (nothing answered is asked
+/// again).
+#[component]
+fn StoppedRun(state: BibtexState) -> impl IntoView {
+    let stopped = state.stopped;
+    view! {
+        <Show when=move || stopped.with(Option::is_some)>
+            <div class="banner partial" id="stopped-run" role="status">
+                <span id="stopped-text">{move || stopped.get().map(|(done, total)| format!("stopped at {done} of {total} — ")).unwrap_or_default()}</span>
+                <button type="button" id="resume-run" on:click=move |_| state.start()>"Resume"</button>
+            </div>
+        </Show>
     }
 }
 
@@ -772,6 +1014,30 @@ fn Exports(state: BibtexState) -> impl IntoView {
     }
 }
 
+/// What every status and figure on the page means.
+#[component]
+fn Legend() -> impl IntoView {
+    view! {
+        <details class="legend" id="legend">
+            <summary>"What the statuses and figures mean"</summary>
+            <dl>
+                {Check::ALL.into_iter().map(|s| view! {
+                    <dt><span class=format!("check-badge check-{}", s.name())>{s.label()}</span></dt>
+                    <dd data-check=s.name()>{s.meaning()}</dd>
+                }).collect_view()}
+                <dt>"Layer 1"</dt>
+                <dd>"checks made on the file alone, offline: required fields, years, identifiers, duplicates and the .tex cites"</dd>
+                <dt>"Layers 2–4"</dt>
+                <dd>"each entry looked up by DOI, arXiv id or title, and its title, authors, year and venue compared with the record found"</dd>
+                <dt>"similarity"</dt>
+                <dd>"how close the entry's field is to the record's, from 0 (nothing alike) to 1 (the same); ✓ where it counts as agreeing"</dd>
+                <dt>"Mode"</dt>
+                <dd>"how close a field must be to count as agreeing: strict for a final submission, loose for drafts"</dd>
+            </dl>
+        </details>
+    }
+}
+
 /// A bar per status, once layers 2–4 ran.
 #[component]
 fn VerdictChart(state: BibtexState) -> impl IntoView {
@@ -779,7 +1045,7 @@ fn VerdictChart(state: BibtexState) -> impl IntoView {
     let tally = move || online.get().map(|o| report::tally(&o)).unwrap_or_default();
     view! {
         <figure class="verdict-chart" id="verdict-chart">
-            <figcaption>{move || format!("Verdicts of {} entries", rows.with(|r| r.len()))}</figcaption>
+            <figcaption>{move || format!("Verdicts of {}", count(rows.with(|r| r.len()), "entry", "entries"))}</figcaption>
             <ul>
                 {move || {
                     let t = tally();
@@ -822,27 +1088,21 @@ fn EntryControls(state: BibtexState) -> impl IntoView {
             <span class="muted" id="shown-count">{move || {
                 let n = rows.with(|r| r.len());
                 let shown = state.shown_rows().len();
-                if shown == n { format!("{n} entries") } else { format!("{shown} of {n} entries") }
+                if shown == n { count(n, "entry", "entries") } else { format!("{shown} of {}", count(n, "entry", "entries")) }
             }}</span>
         </div>
     }
 }
 
-/// One checked entry's card: its status, verdict, sources, evidence and,
+/// One checked entry's card: one status in words, the sources, evidence and,
 /// when the record is the cited work, the corrected entry.
 #[component]
 fn EntryCard(row: Row) -> impl IntoView {
     let r = row;
-    let (label, class) = status_label(r.verdict.status);
+    let label = status_label(r.verdict.status);
     let key = r.verdict.key.clone();
     // The corrected entry only when the record is the cited work.
     let corrected = r.judged.corrected.clone().unwrap_or_default();
-    let judged_label = r.judged.verdict.label();
-    let judged_class = match r.judged.verdict {
-        verdict::Verdict::Valid => "badge pass",
-        verdict::Verdict::Hallucinated => "badge fail",
-        verdict::Verdict::Uncertain => "badge warn",
-    };
     let judged_kind = format!("{:?}", r.judged.verdict).to_lowercase();
     let reasons: Vec<String> = r.judged.reasons.iter().map(|x| x.message.clone()).collect();
     let route = if r.sources.is_empty() {
@@ -857,16 +1117,6 @@ fn EntryCard(row: Row) -> impl IntoView {
             <div class="score-line">
                 <code class="entry-key">{key.clone()}</code>
                 <span class=format!("check-badge check-{}", check.name())>{check.label()}</span>
-                // The verdict in the core's words where it adds to the status
-                // (a valid or unchecked entry's would repeat it).
-                {(r.judged.verdict == verdict::Verdict::Hallucinated).then(|| view! {
-                    <span class=format!("{judged_class} entry-verdict")>{judged_label}</span>
-                })}
-                // How well the fields agree, only where a record was compared.
-                {matches!(check, Check::Differs | Check::Matches).then(|| view! {
-                    <span class=format!("{class} entry-status")>{format!("fields: {label}")}</span>
-                })}
-                <span class="muted">{r.verdict.score.map(|s| format!("score {s:.2}")).unwrap_or_default()}</span>
                 <span class="muted">{format!("line {} · {route}", r.line)}</span>
             </div>
             {r.verdict.reason.clone().map(|x| view! { <p class="reason">{x}</p> })}
@@ -899,14 +1149,14 @@ fn EntryCard(row: Row) -> impl IntoView {
 #[component]
 fn EvidenceTable(evidence: Vec<matching::Evidence>) -> impl IntoView {
     view! {
-        <div class="table-wrap"><table class="evidence">
+        <div class="table-wrap"><table class="evidence cards">
             <thead><tr><th>"field"</th><th>"entry"</th><th>"record"</th><th>"similarity"</th><th></th></tr></thead>
             <tbody>{evidence.into_iter().map(|e| view! { <tr>
-                <td>{format!("{:?}", e.field).to_lowercase()}</td>
-                <td>{e.ours}</td>
-                <td>{e.theirs}</td>
-                <td>{format!("{:.2}", e.similarity)}</td>
-                <td>{if e.matched { "✓" } else { "✗" }}</td>
+                <td data-label="field">{format!("{:?}", e.field).to_lowercase()}</td>
+                <td data-label="entry">{e.ours}</td>
+                <td data-label="record">{e.theirs}</td>
+                <td data-label="similarity">{format!("{:.2}", e.similarity)}</td>
+                <td data-label="agrees">{if e.matched { "✓" } else { "✗" }}</td>
             </tr> }).collect_view()}</tbody>
         </table></div>
     }

@@ -77,6 +77,8 @@ struct CoverageState {
     /// Whether the inputs came back from the workspace (or there is none):
     /// changes are saved only from then on.
     restored: RwSignal<bool>,
+    /// Why a dropped pool file was not used (the pool and result stay).
+    note: RwSignal<String>,
     /// The core's verdict on the inputs; `None` until both are given.
     outcome: Memo<Option<Result<Outcome, String>>>,
 }
@@ -92,6 +94,7 @@ impl CoverageState {
             pool_file,
             threshold,
             restored: RwSignal::new(services.is_none()),
+            note: RwSignal::new(String::new()),
             outcome: Memo::new(move |_| {
                 let files = tex_files.get();
                 let pool = pool_file.get();
@@ -164,7 +167,36 @@ impl CoverageState {
         })
     }
 
+    /// Takes the `.tex` file named `name` out of the draft.
+    fn remove_tex(self, name: &str) {
+        self.tex_files.update(|all| all.retain(|f| f.name != name));
+    }
+
+    /// A dropped pool file takes the place of the pool, unless it gives no
+    /// pool papers or entries while a result is shown: then the pool and
+    /// the result stay and the note says why.
+    fn set_pool(self, files: Vec<LoadedFile>) {
+        let Some(f) = files.into_iter().next() else {
+            return;
+        };
+        let why = match Against::read(&f.name, &f.text).and_then(|a| a.entries()) {
+            Ok((entries, _)) if !entries.is_empty() => None,
+            Ok(_) => Some("it holds no pool papers or bibliography entries".to_string()),
+            Err(e) => Some(e.message),
+        };
+        if let (Some(why), Some(old)) = (why, self.ok().and(self.pool_file.get_untracked())) {
+            self.note.set(format!(
+                "{} was not used: {why}; {} and the result are as they were",
+                f.name, old.name
+            ));
+            return;
+        }
+        self.note.set(String::new());
+        self.pool_file.set(Some(f));
+    }
+
     fn load_example(self) {
+        self.note.set(String::new());
         self.tex_files.set(vec![
             LoadedFile {
                 name: "main.tex".into(),
@@ -186,6 +218,7 @@ impl CoverageState {
     }
 
     fn clear(self) {
+        self.note.set(String::new());
         self.tex_files.set(Vec::new());
         self.pool_file.set(None);
     }
@@ -209,7 +242,7 @@ pub fn CoveragePage() -> impl IntoView {
         ..
     } = state;
     let add_tex = move |files: Vec<LoadedFile>| state.add_tex(files);
-    let set_pool = move |files: Vec<LoadedFile>| pool_file.set(files.into_iter().next());
+    let set_pool = move |files: Vec<LoadedFile>| state.set_pool(files);
     let load_example = move |_| state.load_example();
     let clear = move |_| state.clear();
     let error = Signal::derive(move || match outcome.get() {
@@ -240,6 +273,26 @@ pub fn CoveragePage() -> impl IntoView {
                     if t.is_empty() { format!("no .tex yet · {p}") } else { format!("{} · {p}", t.join(", ")) }
                 }}
             </p>
+            <ul class="file-list" id="tex-files" aria-label="the draft's .tex files">
+                <For each=move || tex_files.get() key=|f| f.name.clone() let:f>
+                    {
+                        let name = f.name.clone();
+                        let empty = f.text.trim().is_empty();
+                        let label = format!("remove {name}");
+                        let gone = name.clone();
+                        view! {
+                            <li data-name=name.clone()>
+                                <span>{name.clone()}</span>
+                                {empty.then(|| view! { <span class="muted">" (empty)"</span> })}
+                                " "
+                                <button type="button" class="secondary remove-file" aria-label=label
+                                    on:click=move |_| state.remove_tex(&gone)>"Remove"</button>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+            <Banner id="pool-note" kind=BannerKind::Partial text=state.note />
             <div class="form-grid">
                 <label for="threshold">"Threshold"</label>
                 <input id="threshold" type="text" prop:value=move || threshold.get()

@@ -488,7 +488,7 @@ fn TierTable(state: CrossState) -> impl IntoView {
             <option value="conflict">"conflict"</option>
         </select>
         <div class="table-wrap">
-            <table id="tiers">
+            <table id="tiers" class="cards">
                 <thead><tr><th>"key"</th><th>"title"</th><th>"tier"</th><th>"found in"</th><th>"evidence"</th><th>"notes"</th><th>"service errors"</th></tr></thead>
                 <tbody>
                     {move || {
@@ -500,13 +500,13 @@ fn TierTable(state: CrossState) -> impl IntoView {
                                 let tier = r.verdict.confidence;
                                 view! {
                                     <tr data-key=r.key.clone() data-tier=tier_name(tier)>
-                                        <td>{r.key.clone()}</td>
-                                        <td>{r.title.clone()}</td>
-                                        <td><span class=tier_class(tier)>{tier_name(tier)}</span></td>
-                                        <td>{r.verdict.indices_found.join(", ")}</td>
-                                        <td class="evidence">{r.evidence.clone()}</td>
-                                        <td>{r.verdict.notes.join(" ")}</td>
-                                        <td class="errors">{r.errors.clone()}</td>
+                                        <td data-label="key">{r.key.clone()}</td>
+                                        <td data-label="title">{r.title.clone()}</td>
+                                        <td data-label="tier"><span class=tier_class(tier)>{tier_name(tier)}</span></td>
+                                        <td data-label="found in">{r.verdict.indices_found.join(", ")}</td>
+                                        <td class="evidence" data-label="evidence">{r.evidence.clone()}</td>
+                                        <td data-label="notes">{r.verdict.notes.join(" ")}</td>
+                                        <td class="errors" data-label="service errors">{r.errors.clone()}</td>
                                     </tr>
                                 }
                             })

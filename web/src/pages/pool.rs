@@ -386,7 +386,7 @@ impl PoolState {
                 let r = rows.get_untracked();
                 let open = r.values().filter(|x| !x.decided()).count();
                 if open > 0 {
-                    message.set(format!("{open} candidate(s) could not be checked (the service failed or was unreachable; each row gives its error); press Resume to try them again"));
+                    message.set(format!("{} could not be checked (the service failed or was unreachable; each row gives its error); press Resume to try them again", citegate_core::text::count(open, "candidate", "candidates")));
                     phase.set(Phase::Paused);
                 } else {
                     phase.set(Phase::Done);
@@ -577,16 +577,16 @@ fn RowsTable(state: PoolState) -> impl IntoView {
             .unwrap_or_default();
         view! {
             <tr class=class data-index=i.to_string()>
-                <td>{(i + 1).to_string()}</td>
-                <td class="cand-title">{title}</td>
-                <td class="decision" data-code=code>{decision}</td>
-                <td>{figures}</td>
+                <td data-label="#">{(i + 1).to_string()}</td>
+                <td class="cand-title" data-label="candidate">{title}</td>
+                <td class="decision" data-code=code data-label="decision">{decision}</td>
+                <td data-label="figures">{figures}</td>
             </tr>
         }
     };
     view! {
         <div class="table-wrap">
-            <table id="rows">
+            <table id="rows" class="cards">
                 <thead><tr><th>"#"</th><th>"candidate"</th><th>"decision"</th><th>"figures"</th></tr></thead>
                 <tbody>
                     <For each=row_list key=|(i, code, _, figures, _)| (*i, code.clone(), figures.clone()) children=row_view />
@@ -644,7 +644,7 @@ fn PoolOutput(state: PoolState) -> impl IntoView {
     view! {
         <h2>"The pool"</h2>
         <p id="pool-summary" class="muted">{move || match built.get() {
-            Some((_, _, _, n, c)) => format!("{n} papers after dedup ({c} merged); the draft must cite at least {}", pool::min_cite_count(n)),
+            Some((_, _, _, n, c)) => format!("{} after dedup ({c} merged); the draft must cite at least {}", citegate_core::text::count(n, "paper", "papers"), pool::min_cite_count(n)),
             None => "verify every candidate to build the pool".into(),
         }}</p>
         <div class="toolbar">

@@ -1,8 +1,8 @@
 //! "Search": one query over Semantic Scholar, OpenAlex and Crossref at once.
 //!
 //! The page is an executor for the core's plans. [`search::plan`] says which
-//! ticked backends can run (ASTA needs a key and a relay, so in the browser
-//! it is always skipped, with the reason shown); [`request::search`] builds
+//! ticked backends can run (ASTA needs a key and a relay the browser cannot
+//! reach, so the page does not offer it); [`request::search`] builds
 //! each request; the services' client sends them through the shared
 //! throttle and cache; [`search::respond`] fuses the lists and decides the
 //! status. An empty result is not taken at its word: the core's
@@ -25,11 +25,12 @@ use citegate_core::works::request::{self, Endpoints, YearRange};
 use citegate_core::works::{ApiError, Service};
 use leptos::prelude::*;
 
-const BACKENDS: [(Service, &str); 4] = [
+/// The backends the browser can ask (ASTA, which Settings says the
+/// browser cannot reach, is not offered).
+const BACKENDS: [(Service, &str); 3] = [
     (Service::SemanticScholar, "Semantic Scholar"),
     (Service::OpenAlex, "OpenAlex"),
     (Service::Crossref, "Crossref"),
-    (Service::Asta, "ASTA"),
 ];
 
 fn api_error(e: ClientError) -> ApiError {
@@ -49,7 +50,7 @@ struct SearchState {
     limit: RwSignal<String>,
     years: RwSignal<String>,
     /// Whether each of [`BACKENDS`] is ticked, in its order.
-    ticked: [RwSignal<bool>; 4],
+    ticked: [RwSignal<bool>; BACKENDS.len()],
     busy: RwSignal<bool>,
     banner: RwSignal<String>,
     kind: RwSignal<BannerKind>,
@@ -68,7 +69,7 @@ impl SearchState {
             query: RwSignal::new(String::new()),
             limit: RwSignal::new("20".to_string()),
             years: RwSignal::new(String::new()),
-            ticked: BACKENDS.map(|(s, _)| RwSignal::new(s != Service::Asta)),
+            ticked: BACKENDS.map(|_| RwSignal::new(true)),
             busy: RwSignal::new(false),
             banner: RwSignal::new(String::new()),
             kind: RwSignal::new(BannerKind::Info),
@@ -341,7 +342,7 @@ fn ResultsTable(state: SearchState) -> impl IntoView {
     let results = state.results;
     view! {
         <div class="table-wrap">
-            <table id="results">
+            <table id="results" class="cards">
                 <thead><tr><th>"#"</th><th>"title"</th><th>"year"</th><th>"sources"</th><th>"found by"</th><th>"library"</th></tr></thead>
                 <tbody>
                     {move || results.get().into_iter().enumerate().map(|(i, f)| {
@@ -349,12 +350,12 @@ fn ResultsTable(state: SearchState) -> impl IntoView {
                         let f2 = f.clone();
                         view! {
                             <tr class="result-row">
-                                <td>{i + 1}</td>
-                                <td class="title">{f.work.title.clone()}</td>
-                                <td>{f.work.year().map(|y| y.to_string()).unwrap_or_default()}</td>
-                                <td class="sources">{f.sources.iter().map(|s| view! { <span class="badge">{s.clone()}</span> " " }).collect_view()}</td>
-                                <td class="found-by">{f.found_by}</td>
-                                <td class="in-library">
+                                <td data-label="#">{i + 1}</td>
+                                <td class="title" data-label="title">{f.work.title.clone()}</td>
+                                <td data-label="year">{f.work.year().map(|y| y.to_string()).unwrap_or_default()}</td>
+                                <td class="sources" data-label="sources">{f.sources.iter().map(|s| view! { <span class="badge">{s.clone()}</span> " " }).collect_view()}</td>
+                                <td class="found-by" data-label="found by">{f.found_by}</td>
+                                <td class="in-library" data-label="library">
                                     {if in_lib {
                                         view! { <span class="badge pass">"in library"</span> }.into_any()
                                     } else {

@@ -486,6 +486,7 @@ fn RunSettings(state: WriteState) -> impl IntoView {
 #[component]
 fn RunControls(state: WriteState) -> impl IntoView {
     let WriteState {
+        services,
         history,
         running,
         progress,
@@ -495,11 +496,14 @@ fn RunControls(state: WriteState) -> impl IntoView {
         report,
         ..
     } = state;
+    // Nothing to write with until a model is set in Settings (the page says so).
+    let no_model =
+        move || services.is_none_or(|s| s.settings.with(|st| st.llm_model.trim().is_empty()));
     view! {
         <div class="toolbar">
-            <button type="button" id="write-start" disabled=move || running.get() || check_inputs.get().is_err() on:click=move |_| state.drive(true)>"Write"</button>
+            <button type="button" id="write-start" disabled=move || running.get() || no_model() || check_inputs.get().is_err() on:click=move |_| state.drive(true)>"Write"</button>
             <button type="button" class="secondary" id="write-continue"
-                disabled=move || running.get() || check_inputs.get().is_err() || history.with(|h| h.is_empty()) || report.get().is_some_and(|(_, done)| done)
+                disabled=move || running.get() || no_model() || check_inputs.get().is_err() || history.with(|h| h.is_empty()) || report.get().is_some_and(|(_, done)| done)
                 on:click=move |_| state.drive(false)>"Continue"</button>
         </div>
         <Progress id="write-run" label=Signal::derive(|| "Writing the two sections".to_string())
@@ -531,7 +535,7 @@ fn WriteReport(state: WriteState) -> impl IntoView {
                 <div class="result" aria-live="polite">
                     <div class="score-line">
                         <span id="write-verdict" class=verdict.0>{verdict.1}</span>
-                        <span class="muted" id="write-rounds-count">{format!("{} round(s); kept draft: round {}", rep.rounds, rep.best_round.map(|n| n.to_string()).unwrap_or_else(|| "none".into()))}</span>
+                        <span class="muted" id="write-rounds-count">{format!("{}; kept draft: round {}", citegate_core::text::count(rep.rounds, "round", "rounds"), rep.best_round.map(|n| n.to_string()).unwrap_or_else(|| "none".into()))}</span>
                     </div>
                     {done.then(|| rep.warning.clone().map(|w| view! { <p class="banner warn" id="write-warning">{w}</p> }))}
                     <p class="muted" id="write-cutoff-note">{rep.cutoff_note.clone()}</p>

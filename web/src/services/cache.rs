@@ -16,6 +16,7 @@
 
 use super::clock::wall_now;
 use super::db::{Db, StoreError, CACHE_STORE};
+use super::unsaved::{Unsaved, CACHE_DOCUMENT};
 use citegate_core::fetch;
 use citegate_core::works::request::Request;
 use citegate_core::works::Service;
@@ -55,15 +56,23 @@ pub struct ResponseCache {
     db: Rc<Db>,
     hits: Cell<u32>,
     misses: Cell<u32>,
+    /// Where a failed write is filed (shared with the workspace).
+    unsaved: Unsaved,
 }
 
 impl ResponseCache {
     /// The cache in `db`.
     pub fn new(db: Rc<Db>) -> Self {
+        ResponseCache::reporting_to(db, Unsaved::default())
+    }
+
+    /// A cache whose failed writes are filed with `unsaved`.
+    pub fn reporting_to(db: Rc<Db>, unsaved: Unsaved) -> Self {
         ResponseCache {
             db,
             hits: Cell::new(0),
             misses: Cell::new(0),
+            unsaved,
         }
     }
 
@@ -101,9 +110,12 @@ impl ResponseCache {
         let text = serde_json::to_string(&entry).map_err(|e| StoreError {
             message: e.to_string(),
         })?;
-        self.db
+        let result = self
+            .db
             .put(CACHE_STORE, &fetch::cache_key(req), &text)
-            .await
+            .await;
+        self.unsaved.note(CACHE_DOCUMENT, &result);
+        result
     }
 
     /// Hits, misses and the entry count.
@@ -111,12 +123,7 @@ impl ResponseCache {
         CacheStats {
             hits: self.hits.get(),
             misses: self.misses.get(),
-            entries: self
-                .db
-                .entries(CACHE_STORE)
-                .await
-                .map(|e| e.len())
-                .unwrap_or(0),
+            entries: self.db.count(CACHE_STORE).await.map_or(0, |n| n as usize),
         }
     }
 

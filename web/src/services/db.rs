@@ -213,6 +213,16 @@ impl Db {
             .collect())
     }
 
+    /// How many records `store` holds (IndexedDB's `count`: no key or
+    /// text is read).
+    pub async fn count(&self, store: &str) -> Result<u32, StoreError> {
+        let (_tx, st) = self.begin(store, TransactionMode::ReadOnly, "count")?;
+        st.count(None)
+            .map_err(|e| err("count", e))?
+            .await
+            .map_err(|e| err("count", e))
+    }
+
     /// Every key and text of `store`, in key order.
     pub async fn entries(&self, store: &str) -> Result<Vec<(String, String)>, StoreError> {
         Ok(self

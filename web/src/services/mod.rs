@@ -40,6 +40,7 @@ pub mod settings;
 pub mod sliced;
 pub mod store;
 pub mod throttle;
+pub mod unsaved;
 
 use crate::api::{Client, FetchTransport, Transport};
 use cache::ResponseCache;
@@ -91,7 +92,7 @@ impl Services {
         let throttle = Rc::new(Throttle::new(prefix));
         throttle.configure(!settings.mailto.trim().is_empty(), settings.s2_interval_ms);
         let inner = Inner {
-            cache: Rc::new(ResponseCache::new(db.clone())),
+            cache: Rc::new(ResponseCache::reporting_to(db.clone(), workspace.unsaved())),
             db,
             workspace,
             throttle,
@@ -134,6 +135,11 @@ impl Services {
     /// The workspace store.
     pub fn workspace(&self) -> Rc<Workspace> {
         self.inner().workspace.clone()
+    }
+
+    /// The documents whose last write failed (workspace and cache).
+    pub fn unsaved(&self) -> unsaved::Unsaved {
+        self.inner().workspace.unsaved()
     }
 
     /// The database (to close it, or for its name).

@@ -11,7 +11,8 @@
 //! spacing — and the run is asked again whenever a reply comes back.
 //!
 //! [`drive_saving`] also writes the run's [`Checkpoint`] to the workspace as
-//! replies come in (at most twice a second, and at the end), and
+//! replies come in (at most twice a second, at most half a second after a
+//! reply, and at the end), and
 //! [`resume_or_new`] starts from it, so a reload mid-`.bib` goes on where it
 //! stopped instead of asking the services again; only the few most recently
 //! started runs of a paper keep their checkpoints ([`super::prune`]).
@@ -26,12 +27,13 @@ use futures::FutureExt;
 
 /// Runs `run` to the end, or until `stopped()` says so, and returns its
 /// report (references not decided by then are unverified). `on_progress`
-/// is called with `(decided, total)` after every reply.
+/// is called with the run after every reply (its `progress()` and the
+/// references `decided()` so far).
 pub async fn drive(
     client: &Client,
     run: &mut Run,
     stopped: impl Fn() -> bool,
-    on_progress: impl FnMut(usize, usize),
+    on_progress: impl FnMut(&Run),
 ) -> Report {
     drive_inner(client, run, None, stopped, on_progress).await
 }
@@ -71,6 +73,14 @@ pub async fn resume_or_new(
     (Run::new(refs, opts), false)
 }
 
+/// The run of `refs` as the checkpoint stored under `key` left it, finished
+/// or not, to show its results after a reload (nothing is asked); `None`
+/// when no checkpoint of these references is stored.
+pub async fn stored(ws: &Workspace, key: &str, refs: Vec<Reference>, opts: Options) -> Option<Run> {
+    let saved = ws.get::<Checkpoint>(key).await.ok().flatten()?;
+    Run::resume(refs, opts, &saved)
+}
+
 /// [`drive`], writing the run's checkpoint under `key` as it goes (a store
 /// failure only costs the resume, never the run).
 pub async fn drive_saving(
@@ -79,7 +89,7 @@ pub async fn drive_saving(
     key: &str,
     run: &mut Run,
     stopped: impl Fn() -> bool,
-    on_progress: impl FnMut(usize, usize),
+    on_progress: impl FnMut(&Run),
 ) -> Report {
     drive_inner(client, run, Some((ws, key)), stopped, on_progress).await
 }
@@ -92,7 +102,7 @@ async fn drive_inner(
     run: &mut Run,
     store: Option<(&Workspace, &str)>,
     stopped: impl Fn() -> bool,
-    mut on_progress: impl FnMut(usize, usize),
+    mut on_progress: impl FnMut(&Run),
 ) -> Report {
     let mut saved_at = f64::NEG_INFINITY;
     let mut unsaved = false;
@@ -114,8 +124,15 @@ async fn drive_inner(
             Next::WaitUntil(at) => Some(at),
             Next::AwaitReplies => None,
         };
-        // Wait for the next reply, or the time the run named, whichever is first.
-        let reply = match (wait_until, in_flight.is_empty()) {
+        // A checkpoint not written yet goes out once its spacing allows,
+        // even while no reply comes (a reload then loses nothing answered).
+        let save_due = (store.is_some() && unsaved).then_some(saved_at + SAVE_EVERY_MS);
+        let deadline = match (wait_until, save_due) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        // Wait for the next reply, or the deadline, whichever is first.
+        let reply = match (deadline, in_flight.is_empty()) {
             (None, true) => break,
             (Some(at), true) => {
                 sleep_ms((at - wall_now()).max(1.0)).await;
@@ -132,15 +149,14 @@ async fn drive_inner(
         };
         if let Some((id, reply)) = reply {
             run.answer(id, reply, wall_now());
-            let (done, total) = run.progress();
-            on_progress(done, total);
+            on_progress(run);
             unsaved = true;
-            if let Some((ws, key)) = store {
-                if wall_now() - saved_at >= SAVE_EVERY_MS {
-                    let _ = ws.put(key, &run.checkpoint()).await;
-                    saved_at = wall_now();
-                    unsaved = false;
-                }
+        }
+        if let (Some((ws, key)), true) = (store, unsaved) {
+            if wall_now() - saved_at >= SAVE_EVERY_MS {
+                let _ = ws.put(key, &run.checkpoint()).await;
+                saved_at = wall_now();
+                unsaved = false;
             }
         }
     }

@@ -15,6 +15,7 @@
 //! the secrets type is not one, so the store cannot hold an API key.
 
 use super::db::{Db, StoreError, WORKSPACE_STORE};
+use super::unsaved::Unsaved;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -136,6 +137,8 @@ pub struct Workspace {
     db: Rc<Db>,
     /// The open paper's id.
     paper: RefCell<String>,
+    /// Documents whose last write failed (shown by the frame's banner).
+    unsaved: Unsaved,
 }
 
 fn ser_err(e: serde_json::Error) -> StoreError {
@@ -150,6 +153,7 @@ impl Workspace {
         Workspace {
             db,
             paper: RefCell::new("p1".into()),
+            unsaved: Unsaved::default(),
         }
     }
 
@@ -216,15 +220,28 @@ impl Workspace {
         }
     }
 
-    /// Stores `value` as the document `key`.
+    /// Stores `value` as the document `key`. A failure is also filed with
+    /// [`Workspace::unsaved`], so it reaches the person even where the
+    /// caller has nothing to say about it.
     pub async fn put<T: Serialize + ?Sized>(&self, key: &str, value: &T) -> Result<(), StoreError> {
-        let text = serde_json::to_string(value).map_err(ser_err)?;
-        self.db.put(WORKSPACE_STORE, &self.key(key), &text).await
+        let result = match serde_json::to_string(value).map_err(ser_err) {
+            Ok(text) => self.db.put(WORKSPACE_STORE, &self.key(key), &text).await,
+            Err(e) => Err(e),
+        };
+        self.unsaved.note(key, &result);
+        result
     }
 
-    /// Removes the document `key`.
+    /// Removes the document `key` (a failure is filed like a write's).
     pub async fn remove(&self, key: &str) -> Result<(), StoreError> {
-        self.db.delete_key(WORKSPACE_STORE, &self.key(key)).await
+        let result = self.db.delete_key(WORKSPACE_STORE, &self.key(key)).await;
+        self.unsaved.note(key, &result);
+        result
+    }
+
+    /// The documents whose last write failed.
+    pub fn unsaved(&self) -> Unsaved {
+        self.unsaved
     }
 
     /// The names of the open paper's documents that start with `prefix`

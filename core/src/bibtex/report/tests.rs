@@ -157,6 +157,7 @@ fn tally_counts_every_status() {
         t,
         [
             (Status::NotFound, 1),
+            (Status::Retracted, 0),
             (Status::Differs, 1),
             (Status::Doubtful, 0),
             (Status::Unchecked, 1),
@@ -487,5 +488,74 @@ fn unreachable_only_when_nothing_answered() {
             vec![hits(Crossref, "t", vec![])],
         ],
         false,
+    );
+}
+
+/// Guards the page's legend: every status a card can show is explained,
+/// and the one that accuses an entry says every source was asked (a miss
+/// that a source could not be asked for is "could not check", which says
+/// nothing against the work).
+#[test]
+fn the_legend_explains_every_status() {
+    let meanings: Vec<&str> = Status::ALL.iter().map(|s| s.meaning()).collect();
+    assert!(meanings.iter().all(|m| !m.is_empty()));
+    let mut distinct = meanings.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), Status::ALL.len());
+    assert!(Status::NotFound
+        .meaning()
+        .starts_with("every source was asked and answered"));
+    assert!(Status::Unchecked
+        .meaning()
+        .ends_with("this says nothing against the work"));
+}
+
+fn check_spent(evidence: Vec<Vec<Evidence>>, expected: &[Service]) {
+    let resolutions = evidence
+        .into_iter()
+        .map(|evidence| Resolution {
+            key: "k".into(),
+            evidence,
+            outcome: Outcome::Unverified { reasons: vec![] },
+        })
+        .collect();
+    let run = resolve::Report {
+        resolutions,
+        requests: 1,
+    };
+    let spent: Vec<Service> = spent_allowances(&run).iter().map(|s| s.service).collect();
+    assert_eq!(spent, expected);
+}
+
+/// Guards the budget banner: OpenAlex's 429 is its spent day, named once
+/// however many entries it failed; another service's 429, or OpenAlex
+/// failing otherwise, is no spent allowance.
+#[test]
+fn spent_allowances_name_openalex_once_on_its_429() {
+    use Service::{Crossref, OpenAlex, SemanticScholar};
+    check_spent(vec![], &[]);
+    check_spent(
+        vec![vec![failed(OpenAlex, 429)], vec![failed(OpenAlex, 429)]],
+        &[OpenAlex],
+    );
+    check_spent(
+        vec![vec![hits(Crossref, "t", vec![]), failed(OpenAlex, 429)]],
+        &[OpenAlex],
+    );
+    check_spent(vec![vec![failed(SemanticScholar, 429)]], &[]);
+    check_spent(vec![vec![failed(OpenAlex, 503), failed(OpenAlex, 0)]], &[]);
+    let words = Spent {
+        service: OpenAlex,
+        until: "midnight UTC",
+    }
+    .words();
+    assert!(
+        words.starts_with("OpenAlex's free daily allowance is spent until midnight UTC: "),
+        "{words}"
+    );
+    assert!(
+        words.contains("nothing was counted against any of them"),
+        "{words}"
     );
 }

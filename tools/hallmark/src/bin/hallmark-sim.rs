@@ -1,21 +1,25 @@
-//! `hallmark-sim --split FILE --world FILE [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain] [--naming] [--down s2,crossref,…]`
+//! `hallmark-sim --split FILE --world FILE[,FILE…] [--unkind [--seed N]] [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain] [--naming] [--down s2,crossref,…]`
 //!
 //! Runs citegate's resolver and verdict rules over a HALLMARK split against
 //! a world, in process (no HTTP, virtual clock), writes HALLMARK predictions
 //! when asked, and prints the scores. `--explain` lists every miss and every
 //! false positive with citegate's reasons, to iterate on the rules.
+//! `--unkind` answers as real indexes do (see `citegate_world::unkind`):
+//! missing works, neighbours ranked first, separate preprints, name
+//! variants, Crossref markup, regional DOIs, unindexed kinds; `--seed`
+//! draws another such world. Several world files are read as one.
 
 use citegate_core::cutoff::Date;
 use citegate_hallmark::{
     arg, prediction_line, read_split, score, simulate_with_outage, to_bib, today_utc,
 };
-use citegate_world::World;
+use citegate_world::{Unkind, World};
 use std::collections::HashMap;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(split), Some(world)) = (arg(&args, "--split"), arg(&args, "--world")) else {
-        eprintln!("usage: hallmark-sim --split FILE --world FILE [--out FILE] [--today YYYY-MM-DD] [--explain]");
+        eprintln!("usage: hallmark-sim --split FILE --world FILE[,FILE…] [--unkind [--seed N]] [--out FILE] [--today YYYY-MM-DD] [--explain] [--naming] [--down s2,…]");
         std::process::exit(2);
     };
     let read = |p: &str| {
@@ -28,7 +32,17 @@ fn main() {
         .and_then(|t| Date::parse_iso(&t).ok())
         .unwrap_or_else(today_utc);
     let items = read_split(&read(&split));
-    let world = World::from_jsonl(&read(&world));
+    let text: String = world.split(',').map(read).collect::<Vec<_>>().join("\n");
+    let unkind = if args.iter().any(|a| a == "--unkind") {
+        Unkind::real(
+            arg(&args, "--seed")
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(1),
+        )
+    } else {
+        Unkind::kind()
+    };
+    let world = World::from_jsonl_with(&text, unkind);
     let started = std::time::Instant::now();
     // `--down s2,crossref`: those services answer 503 to every request.
     let down: Vec<String> = arg(&args, "--down")

@@ -1,0 +1,343 @@
+//! The readers on one-line cases; the per-style figures are in
+//! `core/tests/paper_bbl.rs`.
+
+use super::*;
+
+/// (title, first author's family, year, doi) read from one reference string.
+fn check(input: &str, title: &str, family: &str, year: Option<i32>, doi: Option<&str>) {
+    let r = fields::parse(input);
+    assert_eq!(r.title.as_deref(), Some(title), "title of {input:?}");
+    assert_eq!(
+        r.authors.first().map(|a| a.family.as_str()),
+        Some(family),
+        "first author of {input:?}"
+    );
+    assert_eq!(r.year, year, "year of {input:?}");
+    assert_eq!(r.doi.as_ref().map(|d| d.as_str()), doi, "doi of {input:?}");
+}
+
+#[test]
+fn reads_the_common_reference_shapes() {
+    // plain / ACM: given names first, a full stop after the authors.
+    check("[3] Anastassia Ailamaki, David J. DeWitt, and Mark D. Hill. DBMSs on a modern processor: where does time go? In VLDB, 1999.", "DBMSs on a modern processor: where does time go?", "Ailamaki", Some(1999), None);
+    // APA: family first, the year in parentheses.
+    check("Behnel, S., Bradshaw, R., and Smith, K. (2011). Cython: The best of both worlds. Computing in Science Engineering, 13(2):31–39. doi:10.1109/MCSE.2010.118", "Cython: The best of both worlds", "Behnel", Some(2011), Some("10.1109/MCSE.2010.118"));
+    // LNCS: a colon after the authors.
+    check("12. Cormen, T.H., Leiserson, C.E., Rivest, R.L., Stein, C.: Introduction to algorithms. MIT press (2009)", "Introduction to algorithms", "Cormen", Some(2009), None);
+    // IEEE: the title quoted.
+    check("[7] T. Jenness, J. Bosch, and E. J. Tollerud, “Investigating interoperability of the LSST data management software stack with Astropy,” in Proc. SPIE, vol. 9913, 2016, p. 99130G.", "Investigating interoperability of the LSST data management software stack with Astropy", "Jenness", Some(2016), None);
+    // elsarticle: commas only.
+    check("K. He, X. Zhang, S. Ren, J. Sun, Deep residual learning for image recognition, in: CVPR, 2016, pp. 770–778.", "Deep residual learning for image recognition", "He", Some(2016), None);
+    // Vancouver: initials without full stops after the family name.
+    check("(4) Lamichhane G, Zignol M, Broman KW. A post-genomic method for predicting essential genes. Proc Natl Acad Sci USA. 2003;100:7213–8.", "A post-genomic method for predicting essential genes", "Lamichhane", Some(2003), None);
+    // A particle kept with the family name; a DOI URL anywhere.
+    check("S. Van der Walt, S. C. Colbert, and G. Varoquaux. The NumPy array. https://doi.org/10.1109/MCSE.2011.37", "The NumPy array", "Van der Walt", None, Some("10.1109/MCSE.2011.37"));
+}
+
+#[test]
+fn et_al_and_arxiv_ids_are_read() {
+    let r = fields::parse("A. Vaswani, N. Shazeer, et al. Attention is all you need. arXiv preprint arXiv:1706.03762v5, 2017.");
+    assert!(r.others, "et al. ends the list");
+    assert_eq!(r.authors.len(), 2);
+    assert_eq!(r.arxiv.as_ref().map(|a| a.as_str()), Some("1706.03762"));
+    assert_eq!(r.title.as_deref(), Some("Attention is all you need"));
+    assert_eq!(r.year, Some(2017));
+}
+
+/// (text, reference strings it splits into)
+fn check_split(text: &str, expected: &[&str]) {
+    let got: Vec<String> = plain::split(text).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(got, expected, "splitting {text:?}");
+}
+
+#[test]
+fn splits_lists_into_references() {
+    check_split(
+        "[1] A. Smith. First title here.\n[2] B. Jones. Second\n    title here.\n",
+        &[
+            "[1] A. Smith. First title here.",
+            "[2] B. Jones. Second title here.",
+        ],
+    );
+    check_split(
+        "1. A. Smith. A distri-\nbuted system.\n2. B. Jones. A BERT-\nBased model.\n",
+        &[
+            "1. A. Smith. A distributed system.",
+            "2. B. Jones. A BERT-Based model.",
+        ],
+    );
+    check_split(
+        "Smith, A. (2001). One long\ntitle.\n\nJones, B. (2002). Another\ntitle.\n",
+        &[
+            "Smith, A. (2001). One long title.",
+            "Jones, B. (2002). Another title.",
+        ],
+    );
+    check_split(
+        "Smith, A. (2001). One long\n   title wrapped.\nJones, B. (2002). Another\n   title.\n",
+        &[
+            "Smith, A. (2001). One long title wrapped.",
+            "Jones, B. (2002). Another title.",
+        ],
+    );
+}
+
+#[test]
+fn thebibliography_in_a_tex_file() {
+    let tex = "\\section{x}\n\\begin{thebibliography}{9}\n\\bibitem[Knuth(1984)]{knuth}\nD.~E. Knuth.\n\\newblock Literate programming.\n\\newblock {\\em The Computer Journal}, 27(2):97--111, 1984.\n\\end{thebibliography}\n";
+    let refs = read("paper.tex", tex.as_bytes()).unwrap();
+    assert_eq!(refs.format, Format::Thebibliography);
+    let r = &refs.references[0];
+    assert_eq!(r.key.as_deref(), Some("knuth"));
+    assert_eq!(r.title.as_deref(), Some("Literate programming"));
+    assert_eq!(
+        r.authors,
+        vec![Author {
+            family: "Knuth".into(),
+            given: "D. E.".into()
+        }]
+    );
+    assert_eq!(r.venue.as_deref(), Some("The Computer Journal"));
+    assert_eq!(
+        (r.year, r.volume.as_deref(), r.pages.as_deref()),
+        (Some(1984), Some("27"), Some("97–111"))
+    );
+    assert_eq!(r.line, Some(3));
+}
+
+#[test]
+fn reader_is_picked_by_name_and_content() {
+    let check = |name: &str, bytes: &[u8], want: Format| {
+        assert_eq!(format_of(name, bytes), want, "{name}");
+    };
+    check("x.pdf", b"%PDF-1.7", Format::Pdf);
+    check("paste", b"%PDF-1.4", Format::Pdf);
+    check("refs.bib", b"@article{a, title={T}}", Format::Bibliography);
+    check(
+        "paper.bbl",
+        b"\\begin{thebibliography}{1}",
+        Format::Thebibliography,
+    );
+    check(
+        "paper.bbl",
+        b"\\entry{a}{article}{}\n\\endentry",
+        Format::Biblatex,
+    );
+    check("list.txt", b"[1] A. Smith. A title. 2001.", Format::Text);
+    check(
+        "-",
+        b"\\begin{thebibliography}{1}\n\\bibitem{a} x",
+        Format::Thebibliography,
+    );
+}
+
+#[test]
+fn a_pdf_with_no_pages_is_a_typed_error_naming_the_file() {
+    let e = read("paper.pdf", b"%PDF-1.7\n").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::PdfDamaged);
+    assert_eq!(e.location.file.as_deref(), Some("paper.pdf"));
+}
+
+#[test]
+fn a_pdf_s_references_are_parsed_into_fields_with_their_page() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pdf/llncs.pdf");
+    let bytes = std::fs::read(path).unwrap();
+    let refs = read("llncs.pdf", &bytes).unwrap();
+    assert_eq!(refs.format, Format::Pdf);
+    assert_eq!(refs.references.len(), 36);
+    let jumper = &refs.references[14];
+    assert_eq!(jumper.source, Source::Pdf);
+    assert_eq!(jumper.page, Some(2));
+    assert_eq!(jumper.year, Some(2021));
+    assert_eq!(
+        jumper.authors.get(8).map(|a| a.family.as_str()),
+        Some("Žídek")
+    );
+    assert_eq!(
+        jumper.doi.as_ref().map(|d| d.as_str()),
+        Some("10.1038/s41586-021-03819-2")
+    );
+    assert_eq!(
+        jumper.title.as_deref(),
+        Some("Highly accurate protein structure prediction with AlphaFold")
+    );
+}
+
+#[test]
+fn a_bbl_without_items_is_an_error_not_an_empty_list() {
+    let e = read("x.bbl", b"nothing here").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidValue);
+}
+
+#[test]
+fn hostile_input_does_not_panic() {
+    for input in [
+        "\\bibitem",
+        "\\bibitem[",
+        "\\bibitem{",
+        "{{{{",
+        "}}}}",
+        "\\entry{",
+        "\\begin{thebibliography}\\bibitem{a}\\href{",
+        "“",
+        "[",
+        "(1",
+        "1.",
+        "\\",
+        "\\newblock\\newblock",
+        &"{".repeat(10_000),
+    ] {
+        let _ = read("x.bbl", input.as_bytes());
+        let _ = read("x.txt", input.as_bytes());
+        let _ = fields::parse(input);
+        let _ = bbl::read_biblatex(&format!("\\entry{{k}}{{misc}}{{}}{input}\\endentry"));
+    }
+}
+
+#[test]
+fn a_reference_becomes_a_parsed_entry_the_engine_reads() {
+    let r = fields::parse("A. Vaswani, N. Shazeer, et al. Attention is all you need. In NeurIPS, 2017. doi:10.5555/3295222.3295349");
+    let e = r.to_entry("ref1");
+    assert!(e.parsed);
+    let q = r.to_resolve("ref1");
+    assert_eq!(q.title.as_deref(), Some("Attention is all you need"));
+    assert_eq!(q.authors, vec!["Vaswani, A.", "Shazeer, N."]);
+    assert!(q.others);
+    assert_eq!(q.year, Some(2017));
+    assert_eq!(q.venue.as_deref(), Some("NeurIPS"));
+    assert_eq!(
+        q.doi.as_ref().map(|d| d.as_str()),
+        Some("10.5555/3295222.3295349")
+    );
+}
+
+/// Drives a resolver run in which every service knows nothing.
+fn run_empty(refs: Vec<crate::resolve::Reference>) -> crate::resolve::Report {
+    use crate::resolve::{Next, Options, Reply, Run, Surface};
+    use crate::works::{request::Endpoints, Service};
+    let mut run = Run::new(refs, Options::new(Endpoints::public(), Surface::Browser));
+    let mut now = 0.0;
+    loop {
+        match run.next(now) {
+            Next::Send(out) => {
+                for o in out {
+                    let body = match o.request.service {
+                        Service::SemanticScholar => r#"{"total":0,"data":[]}"#,
+                        Service::OpenAlex => r#"{"meta":{"count":0},"results":[]}"#,
+                        _ => r#"{"message-type":"work-list","message":{"items":[]}}"#,
+                    };
+                    run.answer(
+                        o.id,
+                        Reply {
+                            status: 200,
+                            body: body.into(),
+                            ..Reply::default()
+                        },
+                        now,
+                    );
+                }
+            }
+            Next::WaitUntil(t) => now = t,
+            Next::AwaitReplies | Next::Done => break,
+        }
+    }
+    run.report()
+}
+
+#[test]
+fn check_report_carries_each_references_raw_text() {
+    let text = "[1] A. Smith. A first title of a paper. In VLDB, 1999.\n[2] B. Jones. A second title of a paper. 2001.\n";
+    let refs = read("list.txt", text.as_bytes()).unwrap();
+    let offline = check::offline_report(&refs, 2026);
+    assert_eq!(offline.entries, 2);
+    assert!(
+        offline.findings.is_empty(),
+        "no BibTeX format rules for printed references: {:?}",
+        offline.findings
+    );
+    let run = run_empty(check::references(&refs));
+    let online = check::online_report(
+        &refs,
+        &run,
+        crate::cutoff::Date::new(2026, 12, 5).unwrap(),
+        0,
+        0,
+    );
+    let raws: Vec<Option<&str>> = online.entries.iter().map(|e| e.raw.as_deref()).collect();
+    assert_eq!(
+        raws,
+        vec![
+            Some("[1] A. Smith. A first title of a paper. In VLDB, 1999."),
+            Some("[2] B. Jones. A second title of a paper. 2001.")
+        ]
+    );
+    assert_eq!(online.entries[0].key, "ref1");
+}
+
+#[test]
+fn a_bib_file_gets_the_bibtex_checks_and_no_raw() {
+    let refs = read(
+        "refs.bib",
+        b"@article{a, title={A title}, author={Smith, A.}, year={1999}}",
+    )
+    .unwrap();
+    assert_eq!(refs.format, Format::Bibliography);
+    let offline = check::offline_report(&refs, 2026);
+    assert!(
+        !offline.findings.is_empty(),
+        "an article without journal is a layer-1 finding"
+    );
+    let run = run_empty(check::references(&refs));
+    let online = check::online_report(
+        &refs,
+        &run,
+        crate::cutoff::Date::new(2026, 12, 5).unwrap(),
+        0,
+        0,
+    );
+    assert_eq!(online.entries[0].raw, None);
+    assert_eq!(online.entries[0].key, "a");
+}
+
+#[test]
+fn a_source_gives_its_bib_else_its_bbl_else_its_thebibliography() {
+    let f = |p: &str, t: &str| (p.to_string(), t.as_bytes().to_vec());
+    let bbl = "\\begin{thebibliography}{1}\n\\bibitem{k}\nA. Smith.\n\\newblock A title from the bbl.\n\\newblock 2001.\n\\end{thebibliography}";
+    let tex = "\\documentclass{article}\n\\begin{thebibliography}{1}\n\\bibitem{t}\nB. Jones.\n\\newblock A title from the tex.\n\\end{thebibliography}";
+    let bib = "@misc{b, title={A title from the bib}}";
+    let check = |files: &[(String, Vec<u8>)], format: Format, title: &str, file: &str| {
+        let refs = read_source("src.zip", files).unwrap();
+        assert_eq!(refs.format, format);
+        assert_eq!(refs.references[0].title.as_deref(), Some(title));
+        assert_eq!(refs.file, file);
+    };
+    check(
+        &[f("main.tex", tex), f("main.bbl", bbl), f("refs.bib", bib)],
+        Format::Bibliography,
+        "A title from the bib",
+        "src.zip",
+    );
+    check(
+        &[f("main.tex", tex), f("main.bbl", bbl)],
+        Format::Thebibliography,
+        "A title from the bbl",
+        "src.zip:main.bbl",
+    );
+    check(
+        &[f("fig.png", ""), f("main.tex", tex)],
+        Format::Thebibliography,
+        "A title from the tex",
+        "src.zip:main.tex",
+    );
+    let e = read_source("src.zip", &[f("main.tex", "\\documentclass{article}")]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidValue);
+    assert_eq!(e.location.file.as_deref(), Some("src.zip"));
+}
+
+#[test]
+fn an_author_year_list_without_labels_or_indents_is_split_at_each_author_list() {
+    check_split(
+        "A. Smith and B. Jones.\nA first title. VLDB, 1999.\nC. Brown, D. White, and E. Green.\nA second title. 2001.\n\nnoise\n",
+        &["A. Smith and B. Jones. A first title. VLDB, 1999.", "C. Brown, D. White, and E. Green. A second title. 2001."],
+    );
+}
