@@ -153,12 +153,11 @@ fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
             given.insert(name.clone(), text);
             names.push(name);
         }
+        let mut includes = crate::io::Includes::default();
         project = Some(tex::scan_project_with(&names, |name| {
-            given
-                .get(name)
-                .cloned()
-                .or_else(|| std::fs::read_to_string(name).ok())
+            given.get(name).cloned().or_else(|| includes.load(name))
         }));
+        includes.finish()?;
     }
     let named: Vec<(&str, &parse::Bibliography)> =
         files.iter().map(|(n, b)| (n.as_str(), b)).collect();

@@ -5,10 +5,20 @@
 //! core's [`Location`]: file, line, column, item, field) and a lowercase
 //! sentence with no trailing period.
 
-use crate::io::{BAD_INPUT, FAIL};
 use citegate_core::Location;
 use std::fmt;
 use std::path::Path;
+
+/// Exit code: the check passed.
+pub const PASS: u8 = 0;
+/// Exit code: the check ran and failed.
+pub const FAIL: u8 = 1;
+/// Exit code: bad input or usage.
+pub const BAD_INPUT: u8 = 2;
+
+/// Exit code when stdout is closed early (`citegate … | head`): 128 + SIGPIPE,
+/// what a shell reports for a C tool killed by the same signal.
+pub const BROKEN_PIPE: u8 = 141;
 
 /// What went wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

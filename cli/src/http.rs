@@ -11,7 +11,7 @@
 //! part of a message.
 
 use citegate_core::fetch::queue::Reply;
-use citegate_core::fetch::{redact_url, retry_after_seconds};
+use citegate_core::fetch::{redact_url, retry_after_delta_ms};
 use citegate_core::works::request::{Method, Request};
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ const MAX_BODY: u64 = 64 * 1024 * 1024;
 /// A `Retry-After` value in ms: delta-seconds (read by the core), or an
 /// HTTP date, which needs the clock (`now`); a date in the past is 0.
 pub fn retry_after_ms(value: &str, now: std::time::SystemTime) -> Option<u64> {
-    retry_after_seconds(value).or_else(|| {
+    retry_after_delta_ms(value).or_else(|| {
         let at = httpdate::parse_http_date(value.trim()).ok()?;
         Some(
             at.duration_since(now)

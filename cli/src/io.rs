@@ -4,16 +4,7 @@ use crate::error::Error;
 use serde_json::Value;
 use std::path::Path;
 
-/// Exit code: the check passed.
-pub const PASS: u8 = 0;
-/// Exit code: the check ran and failed.
-pub const FAIL: u8 = 1;
-/// Exit code: bad input or usage.
-pub const BAD_INPUT: u8 = 2;
-
-/// Exit code when stdout is closed early (`citegate … | head`): 128 + SIGPIPE,
-/// what a shell reports for a C tool killed by the same signal.
-pub const BROKEN_PIPE: u8 = 141;
+pub use crate::error::{BAD_INPUT, BROKEN_PIPE, FAIL, PASS};
 
 /// Makes a closed stdout end the process quietly with [`BROKEN_PIPE`].
 ///
@@ -46,6 +37,39 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     let bytes = std::fs::read(path).map_err(|e| Error::read(path, &e))?;
     // Taken over, not copied: a 5 MB draft is validated once.
     citegate_core::text::decode_owned(bytes).map_err(|e| Error::input(path, e))
+}
+
+/// Included files (`\input`, `\include`, …) read from disk for a project
+/// scan, through [`read_text`] like every other input. An absent file is
+/// `None`, which the core reports as a missing include; a file that exists
+/// but is not text (not UTF-8 at some byte, UTF-16, binary) is kept as an
+/// error that [`Includes::finish`] returns after the scan, so it is named
+/// with its reason and never passes for a missing file.
+#[derive(Default)]
+pub struct Includes {
+    failed: Option<Error>,
+}
+
+impl Includes {
+    /// The text of the include `name`, or `None` (see the type).
+    pub fn load(&mut self, name: &str) -> Option<String> {
+        let path = Path::new(name);
+        if !path.is_file() {
+            return None;
+        }
+        match read_text(path) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                self.failed.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// The first include that exists but could not be read, as an error.
+    pub fn finish(self) -> Result<(), Error> {
+        self.failed.map_or(Ok(()), Err)
+    }
 }
 
 /// A JSON syntax or shape error in `path`, with its line and column.

@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Outcome};
 use crate::huge_text;
-use crate::io::{print_json, read_text, FAIL, PASS};
+use crate::io::{print_json, read_text, Includes, FAIL, PASS};
 use citegate_core::coverage::{self, Threshold};
 use citegate_core::pool::{self, Pool};
 use citegate_core::tex::{self, Project};
@@ -84,12 +84,18 @@ impl TexCommand {
 
 /// Reads the root files, then scans them with their includes from disk.
 fn load_project(roots: &[PathBuf]) -> Result<Project, Error> {
-    let (names, given) = read_roots(roots)?;
-    Ok(tex::scan_project_with(&names, loader(given)))
+    let (names, mut given) = read_roots(roots)?;
+    let mut includes = Includes::default();
+    // Each name is loaded once, so a given text is moved, not copied.
+    let project = tex::scan_project_with(&names, |name| {
+        given.remove(name).or_else(|| includes.load(name))
+    });
+    includes.finish()?;
+    Ok(project)
 }
 
 /// The root files' names and texts: a root that cannot be read is an error
-/// (an include that cannot be read is a note).
+/// (so is an include that exists but is not text; an absent one is a note).
 fn read_roots(roots: &[PathBuf]) -> Result<(Vec<String>, BTreeMap<String, String>), Error> {
     let mut given: BTreeMap<String, String> = BTreeMap::new();
     let mut names = Vec::new();
@@ -100,16 +106,6 @@ fn read_roots(roots: &[PathBuf]) -> Result<(Vec<String>, BTreeMap<String, String
         names.push(name);
     }
     Ok((names, given))
-}
-
-/// Loads a file of the project: a root already read, or an include from disk.
-fn loader(mut given: BTreeMap<String, String>) -> impl FnMut(&str) -> Option<String> {
-    move |name| {
-        // Each name is loaded once, so a given text is moved, not copied.
-        given
-            .remove(name)
-            .or_else(|| std::fs::read_to_string(name).ok())
-    }
 }
 
 fn read_pool(path: &Path) -> Result<Pool, Error> {
@@ -248,15 +244,15 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
         given.insert(name.clone(), text);
         names.push(name);
     }
+    let mut includes = Includes::default();
     let load = |name: &str| {
-        given.remove(name).or_else(|| {
-            std::fs::read_to_string(name)
-                .ok()
-                .map(huge_text::Text::Plain)
-        })
+        given
+            .remove(name)
+            .or_else(|| includes.load(name).map(huge_text::Text::Plain))
     };
     let (gate, project) = coverage::gate_streamed(&names, load, &against, &threshold)
         .map_err(|e| Error::input(&a.pool, e))?;
+    includes.finish()?;
     let code = if gate.coverage.pass { PASS } else { FAIL };
     if a.json {
         print_json(&gate);

@@ -400,6 +400,20 @@ fn text_inputs_through_the_core_decoder() {
     );
     check(&d, &["cites", "--tex", "utf16.tex"], 2, "UTF-16");
     check(&d, &["cites", "--tex", "broken.tex"], 2, "broken.tex:2:");
+    // An include goes through the same decoder: a Latin-1 `\input` is named
+    // with its broken byte (exit 2), not called a missing file.
+    std::fs::write(d.join("main.tex"), "\\cite{a}\n\\input{broken}\n").unwrap();
+    for args in [
+        &["cites", "--tex", "main.tex"][..],
+        &["coverage", "--tex", "main.tex", "--pool", "pool.bib"][..],
+        &["bibcheck", "pool.bib", "--tex", "main.tex"][..],
+    ] {
+        std::fs::write(d.join("pool.bib"), "@misc{a, title={A}, year={2020}}\n").unwrap();
+        let (code, _, err) = citegate(&d, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("broken.tex:2:"), "{args:?}: {err}");
+        assert!(!err.contains("not found"), "{args:?}: {err}");
+    }
 }
 
 /// `cites` exits as the top-level help says: 0 with the cites listed, 2

@@ -105,9 +105,7 @@ impl Threshold {
 
     /// `floor(threshold · n)`, exactly.
     pub fn min_required(&self, n: usize) -> usize {
-        let prod = u128::from(self.num) * n as u128;
-        let q = prod / u128::from(self.den.max(1));
-        usize::try_from(q).unwrap_or(usize::MAX)
+        crate::pool::share_floor((self.num, self.den), n)
     }
 
     /// The threshold as a float, for display only.
@@ -122,8 +120,8 @@ impl Default for Threshold {
     /// threshold's [`Threshold::min_required`].
     fn default() -> Self {
         Threshold {
-            num: 90,
-            den: 100,
+            num: crate::pool::MIN_CITE_SHARE.0,
+            den: crate::pool::MIN_CITE_SHARE.1,
             text: DEFAULT_THRESHOLD.to_string(),
         }
     }

@@ -373,9 +373,10 @@ impl RetryPolicy {
     }
 }
 
-/// Reads a `Retry-After` header given as delta-seconds (`"3"`, `" 2.5 "`).
-/// An HTTP date is not read here (it needs the clock): `None`.
-pub fn retry_after_seconds(header: &str) -> Option<u64> {
+/// Reads a `Retry-After` header given as delta-seconds (`"3"`, `" 2.5 "`)
+/// and returns the wait in milliseconds (`"2.5"` → 2500). An HTTP date is
+/// not read here (it needs the clock): `None`.
+pub fn retry_after_delta_ms(header: &str) -> Option<u64> {
     let secs: f64 = header.trim().parse().ok()?;
     (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
 }
@@ -740,7 +741,7 @@ mod tests {
             ("Wed, 21 Oct 2015 07:28:00 GMT", None),
             ("", None),
         ] {
-            assert_eq!(retry_after_seconds(h), ms, "{h}");
+            assert_eq!(retry_after_delta_ms(h), ms, "{h}");
         }
     }
 

@@ -182,16 +182,27 @@ pub struct Pool {
     pub extra: Map<String, Value>,
 }
 
-/// `floor(0.9 · n)` in integer arithmetic: the ≥ 90 % citation rule, as
-/// the coverage gate's default [`crate::coverage::Threshold`] counts it.
+/// The share of the pool a draft must cite, as `(numerator, denominator)`:
+/// 90 %. The coverage gate's default threshold is this share.
+pub const MIN_CITE_SHARE: (u64, u64) = (90, 100);
+
+/// `floor(num / den · n)`, exactly (integer arithmetic; a zero denominator
+/// counts as one): the count a share of `n` papers requires.
+pub fn share_floor((num, den): (u64, u64), n: usize) -> usize {
+    let prod = u128::from(num) * n as u128;
+    let q = prod / u128::from(den.max(1));
+    usize::try_from(q).unwrap_or(usize::MAX)
+}
+
+/// `floor(0.9 · n)` in integer arithmetic: the ≥ 90 % citation rule
+/// ([`MIN_CITE_SHARE`]), as the coverage gate's default threshold counts it.
 ///
 /// ```
 /// assert_eq!(citegate_core::pool::min_cite_count(22), 19);
 /// assert_eq!(citegate_core::pool::min_cite_count(10), 9);
 /// ```
 pub fn min_cite_count(n: usize) -> u64 {
-    let min = crate::coverage::Threshold::default().min_required(n);
-    u64::try_from(min).unwrap_or(u64::MAX)
+    u64::try_from(share_floor(MIN_CITE_SHARE, n)).unwrap_or(u64::MAX)
 }
 
 fn shape(msg: impl Into<String>, loc: Location) -> Error {

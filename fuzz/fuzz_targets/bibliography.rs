@@ -21,5 +21,9 @@ fuzz_target!(|data: &[u8]| {
     let written = csl::write(&bib.entries);
     // What citegate writes as CSL-JSON must read back with as many entries.
     let again = csl::parse(&written);
-    assert_eq!(again.entries.len(), bib.entries.len(), "csl round trip lost entries");
+    assert_eq!(
+        again.entries.len(),
+        bib.entries.len(),
+        "csl round trip lost entries"
+    );
 });

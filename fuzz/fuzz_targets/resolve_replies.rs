@@ -15,8 +15,17 @@ fuzz_target!(|data: &[u8]| {
     let split = data.iter().position(|&b| b == 0xFF).unwrap_or(data.len());
     let (bib, replies) = data.split_at(split);
     let bib = parse::parse(&String::from_utf8_lossy(bib));
-    let refs: Vec<Reference> = bib.entries.iter().take(6).map(Reference::from_entry).collect();
-    let surface = if data.len() % 2 == 0 { Surface::Browser } else { Surface::Native };
+    let refs: Vec<Reference> = bib
+        .entries
+        .iter()
+        .take(6)
+        .map(Reference::from_entry)
+        .collect();
+    let surface = if data.len().is_multiple_of(2) {
+        Surface::Browser
+    } else {
+        Surface::Native
+    };
     let mut opts = Options::new(Endpoints::public(), surface);
     opts.s2_backoff_ms = 1;
     let mut run = Run::new(refs, opts);

@@ -11,7 +11,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
-    let api = if pick & 1 == 0 { Api::OpenAi } else { Api::Anthropic };
+    let api = if pick & 1 == 0 {
+        Api::OpenAi
+    } else {
+        Api::Anthropic
+    };
     let mut sse = SseParser::default();
     let mut stream = Stream::new(api, "sk-fuzz");
     let mut text = String::new();

@@ -25,15 +25,6 @@ fn query_param(name: &str) -> Option<String> {
     })
 }
 
-thread_local! {
-    static OVERRIDDEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the page's address overrides saved settings for this visit.
-pub fn url_overrides_active() -> bool {
-    OVERRIDDEN.with(|o| o.get())
-}
-
 /// Applies `?api=BASE` (every service under one base: `BASE/s2`,
 /// `BASE/openalex`, `BASE/crossref`, `BASE/datacite`, as a relay or a test server serves
 /// them) and `?s2_interval=MS` to the settings in memory for this visit
@@ -58,7 +49,7 @@ fn apply_url_overrides(services: Services) {
     if api.is_none() && interval.is_none() {
         return;
     }
-    OVERRIDDEN.with(|o| o.set(true));
+    crate::services::settings::mark_url_overrides();
     services.settings.update(|s| {
         if let Some(base) = &api {
             let fresh = Settings::with_base(base);

@@ -154,6 +154,70 @@ pub fn bare_doi(value: &str) -> (String, bool) {
     (rest.to_string(), had_prefix)
 }
 
+/// Whether `s` is a bare arXiv id (`YYMM.NNNN(N)` or `archive/YYMMNNN`,
+/// optionally with a version); see [`crate::ids::ArxivId::parse`].
+fn is_arxiv_id(s: &str) -> bool {
+    let s = s.trim();
+    // The text must be the id itself, not a URL or a DOI that contains one.
+    crate::ids::ArxivId::parse(s).is_some_and(|a| {
+        a.as_str()
+            .eq_ignore_ascii_case(&crate::ids::strip_arxiv_version(s))
+    })
+}
+
+/// The id that follows `marker` in `text` (case-insensitive), if it is one.
+fn arxiv_after(text: &str, marker: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(i) = lower.get(from..)?.find(marker) {
+        let start = from + i + marker.len();
+        let rest = text.get(start..)?.trim_start();
+        let id: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-'))
+            .collect();
+        let id = id.trim_end_matches(['.', '/']);
+        let id = id.strip_suffix(".pdf").unwrap_or(id);
+        if is_arxiv_id(id) {
+            return Some(crate::ids::strip_arxiv_version(id));
+        }
+        from = start;
+    }
+    None
+}
+
+/// The entry's arXiv id, version removed: `eprint` (when `archiveprefix` or
+/// `eprinttype` is arXiv, or the value itself looks like an arXiv id), an
+/// arxiv.org `url`, or "arXiv:…" in `journal`, `note` or `howpublished`.
+pub fn arxiv_id(entry: &Entry) -> Option<String> {
+    if let Some(ep) = entry.decoded("eprint") {
+        let declared = ["archiveprefix", "eprinttype"].iter().any(|f| {
+            entry
+                .decoded(f)
+                .is_some_and(|v| v.eq_ignore_ascii_case("arxiv"))
+        });
+        let ep = ep.strip_prefix("arXiv:").unwrap_or(&ep).trim().to_string();
+        if is_arxiv_id(&ep) || (declared && !ep.is_empty()) {
+            return Some(crate::ids::strip_arxiv_version(&ep));
+        }
+    }
+    if let Some(url) = entry.decoded("url") {
+        for marker in ["arxiv.org/abs/", "arxiv.org/pdf/"] {
+            if let Some(id) = arxiv_after(&url, marker) {
+                return Some(id);
+            }
+        }
+    }
+    for field in ["journal", "journaltitle", "note", "howpublished"] {
+        if let Some(v) = entry.decoded(field) {
+            if let Some(id) = arxiv_after(&v, "arxiv:") {
+                return Some(id);
+            }
+        }
+    }
+    None
+}
+
 /// The year of an entry as a number: the `year` field if four digits, else the
 /// leading year of a biblatex `date` (`2024`, `2024-10`, `2024-10-05`, ranges
 /// `2020/2021`). `Err` holds the text that is not a year.

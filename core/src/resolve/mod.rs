@@ -157,7 +157,7 @@ impl Reference {
         let arxiv = doi
             .as_ref()
             .and_then(Doi::arxiv)
-            .or_else(|| crate::bibtex::existence::arxiv_id(entry).and_then(|a| ArxivId::parse(&a)));
+            .or_else(|| crate::bibtex::format::arxiv_id(entry).and_then(|a| ArxivId::parse(&a)));
         let mut authors = Vec::new();
         let mut others = false;
         if let Some(list) = entry.decoded("author").or_else(|| entry.decoded("editor")) {

@@ -209,7 +209,7 @@ fn has_s2_key(req: &Request) -> bool {
 
 fn retry_after_ms(raw: &RawResponse) -> Option<u64> {
     let h = raw.retry_after.as_deref()?;
-    fetch::retry_after_seconds(h).or_else(|| {
+    fetch::retry_after_delta_ms(h).or_else(|| {
         let at = js_sys::Date::parse(h);
         at.is_finite().then(|| (at - wall_now()).max(0.0) as u64)
     })

@@ -279,7 +279,7 @@ pub fn SettingsPage() -> impl IntoView {
         <section>
             <h1>"Settings"</h1>
             <SettingsForm state=state />
-            <Show when=move || crate::app::url_overrides_active()>
+            <Show when=move || crate::services::settings::url_overrides_active()>
                 <p class="banner partial" id="url-override">
                     "The page's address sets the base URLs or the Semantic Scholar interval (?api=, ?s2_interval=) for this visit only; "
                     "your saved settings are unchanged and return when you open citegate without them."

@@ -167,3 +167,18 @@ impl Secrets {
             .collect()
     }
 }
+
+thread_local! {
+    static OVERRIDDEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the page's address overrides saved settings for this visit
+/// (`?api=`, `?s2_interval=`; the app's frame applies them).
+pub fn url_overrides_active() -> bool {
+    OVERRIDDEN.with(|o| o.get())
+}
+
+/// Records that the page's address overrides saved settings for this visit.
+pub(crate) fn mark_url_overrides() {
+    OVERRIDDEN.with(|o| o.set(true));
+}
