@@ -108,11 +108,14 @@ pub struct Judged<'a> {
     pub entry: &'a OnlineEntry,
 }
 
-/// The GitHub annotation level of a class: an accusation is an error, an
-/// entry that could not be verified a warning, a valid entry under a notice
-/// (an expression of concern, a correction) a notice.
-fn class_level(c: Class) -> &'static str {
-    match c {
+/// The GitHub annotation level of an entry's class: an accusation is an
+/// error, an entry that could not be verified a warning, a valid entry
+/// under a notice (an expression of concern, a correction) or one a
+/// reviewer accepted as a false alarm a notice.
+fn class_level(e: &OnlineEntry) -> &'static str {
+    match e.class {
+        // A reviewer's false alarm no longer fails: it is shown, not raised.
+        _ if e.passes() => "notice",
         Class::Fabricated | Class::Miscited | Class::Retracted => "error",
         Class::Unverified => "warning",
         Class::Valid => "notice",
@@ -125,15 +128,18 @@ pub fn annotated(e: &OnlineEntry) -> bool {
     e.class != Class::Valid || !e.notices.is_empty()
 }
 
-/// An online verdict's message: the key, the class in words, the reasons
-/// and the notices.
+/// An online verdict's message: the key, the class in words, the reasons,
+/// the notices and a reviewer's mark.
 pub fn verdict_message(e: &OnlineEntry) -> String {
     let mut m = format!("{}: {}: {}", e.key, e.class.name(), e.class.words());
+    let notices = e.notices.iter().map(|n| &n.message);
+    let accepted = e.accepted.iter().map(|a| &a.message);
     for said in e
         .reasons
         .iter()
         .map(|r| &r.message)
-        .chain(e.notices.iter().map(|n| &n.message))
+        .chain(notices)
+        .chain(accepted)
     {
         m.push_str("; ");
         m.push_str(said);
@@ -162,7 +168,7 @@ pub fn verdict_lines(bib: &str, verdicts: &[OnlineEntry]) -> Vec<String> {
         .map(|e| {
             format!(
                 "::{} file={},line={},title=citegate {}::{}",
-                class_level(e.class),
+                class_level(e),
                 escape_property(bib),
                 e.line,
                 e.class.name(),
@@ -192,7 +198,7 @@ pub fn sarif(bib: &str, findings: &[Finding], judged: &[Judged<'_>]) -> Value {
     let verdicts = judged.iter().map(|j| {
         json!({
             "ruleId": verdict_rule(j.entry),
-            "level": match class_level(j.entry.class) { "notice" => "note", l => l },
+            "level": match class_level(j.entry) { "notice" => "note", l => l },
             "message": { "text": verdict_message(j.entry) },
             "locations": [{
                 "physicalLocation": {
@@ -205,6 +211,7 @@ pub fn sarif(bib: &str, findings: &[Finding], judged: &[Judged<'_>]) -> Value {
                 "verdict": j.entry.verdict,
                 "key": j.entry.key,
                 "notices": j.entry.notices,
+                "accepted": j.entry.accepted,
             },
         })
     });

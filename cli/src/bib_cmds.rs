@@ -6,10 +6,10 @@
 use crate::error::{Error, Outcome};
 use crate::io::{print_json, read_text, FAIL, PASS};
 use crate::live::{Executor, LiveArgs};
-use citegate_core::bibtex::check;
 use citegate_core::bibtex::format::Severity;
 use citegate_core::bibtex::matching::Mode;
 use citegate_core::bibtex::parse;
+use citegate_core::bibtex::{accept, check};
 use citegate_core::cutoff::Date;
 use citegate_core::resolve;
 use citegate_core::tex;
@@ -56,6 +56,9 @@ pub struct BibcheckArgs {
     /// Machine-readable output
     #[arg(long)]
     json: bool,
+    /// Reviewer marks: a TOML file whose `[accept.KEY]` tables each give `status` (`confirmed` or `false_alarm`), `note` and the entry's `fingerprint` (from --json); an entry accepted as a false alarm no longer fails. Without it, the `[accept]` of a `citegate.toml` beside the first bibliography is read
+    #[arg(long, value_name = "FILE")]
+    accept: Option<PathBuf>,
     #[command(flatten)]
     live: LiveArgs,
     #[command(flatten)]
@@ -103,6 +106,45 @@ fn run_online(bib: &parse::Bibliography, a: &BibcheckArgs) -> Result<check::Onli
     ))
 }
 
+/// The `[accept]` table of a marks file: one `[accept.KEY]` table a mark.
+#[derive(serde::Deserialize)]
+struct MarksFile {
+    #[serde(default)]
+    accept: std::collections::BTreeMap<String, accept::Mark>,
+}
+
+/// The reviewer marks: `--accept FILE`, else a `citegate.toml` beside the
+/// first bibliography (none when there is no such file).
+fn read_marks(a: &BibcheckArgs, paths: &[PathBuf]) -> Result<Vec<accept::Mark>, Error> {
+    let beside = paths
+        .first()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| p.with_file_name("citegate.toml"))
+        .filter(|p| p.is_file());
+    let Some(path) = a.accept.clone().or(beside) else {
+        return Ok(Vec::new());
+    };
+    let text = read_text(&path)?;
+    let file: MarksFile = toml::from_str(&text).map_err(|e| {
+        let said = e.to_string();
+        let last = said.lines().map(str::trim).rfind(|l| !l.is_empty());
+        let message = last.unwrap_or("not a marks file").to_lowercase();
+        Error::content(
+            &path,
+            citegate_core::ErrorKind::Shape,
+            format!("reviewer marks: {message}"),
+        )
+    })?;
+    Ok(file
+        .accept
+        .into_iter()
+        .map(|(key, mut m)| {
+            m.key = key;
+            m
+        })
+        .collect())
+}
+
 /// The current year from the system clock (UTC), for the year-range rule.
 fn current_year() -> i32 {
     today().year()
@@ -115,10 +157,14 @@ fn current_year() -> i32 {
 /// exit code is the worst one, and a file that cannot be read is an error
 /// after the others ran.
 fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
-    // Settings are checked before any work, so a bad flag is exit 2 at once.
-    if a.online {
+    // Settings and marks are checked before any work, so a bad flag or
+    // file is exit 2 at once.
+    let marks = if a.online {
         a.live.settings()?;
-    }
+        read_marks(a, paths)?
+    } else {
+        Vec::new()
+    };
     let mut errors = Vec::new();
     let mut files: Vec<(String, parse::Bibliography)> = Vec::new();
     let mut macros: Vec<(String, String)> = Vec::new();
@@ -178,7 +224,13 @@ fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
         if a.online {
             // A file whose lookups cannot run is an error; the others go on.
             match run_online(bib, a) {
-                Ok(online) => report.online = Some(online),
+                Ok(mut online) => {
+                    accept::apply(&mut online, bib, &marks);
+                    for m in &online.stale_marks {
+                        eprintln!("warning: {}", m.message);
+                    }
+                    report.online = Some(online);
+                }
                 Err(e) => {
                     errors.push(e);
                     continue;
@@ -291,6 +343,9 @@ fn print_text(report: &check::FileReport) {
             }
             for n in &e.notices {
                 println!("    {}", n.message);
+            }
+            if let Some(m) = &e.accepted {
+                println!("    {}", m.message);
             }
         }
     }

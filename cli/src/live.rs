@@ -116,6 +116,11 @@ struct ConfigFile {
     base: HashMap<String, String>,
     #[serde(default)]
     interval_ms: HashMap<String, u64>,
+    /// Reviewer marks, read by `bibcheck` (bib_cmds::read_marks), so one
+    /// `citegate.toml` serves both.
+    #[serde(default)]
+    #[allow(dead_code)]
+    accept: Option<serde::de::IgnoredAny>,
 }
 
 /// Everything a live run needs, resolved.

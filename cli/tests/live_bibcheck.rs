@@ -499,3 +499,83 @@ fn a_retracted_work_is_retracted_on_every_output() {
         "{r}"
     );
 }
+
+#[test]
+fn a_reviewers_false_alarm_no_longer_fails_and_a_changed_entry_loses_its_mark() {
+    let server = world_server(world(), |_, _| None);
+    let dir = tempdir();
+    let v = json_out(&classes_run(&server, dir.path(), &["--json"]));
+    let print = |key: &str| -> String {
+        let e = v["online"]["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["key"] == key)
+            .unwrap();
+        e["fingerprint"].as_str().unwrap().to_string()
+    };
+    let (fake, icml) = (print("fake2023"), print("he_icml"));
+    assert_eq!(fake.len(), 16);
+    let marks = format!(
+        "[accept.fake2023]\nstatus = \"false_alarm\"\nnote = \"a report in our library\"\nfingerprint = \"{fake}\"\n\n\
+         [accept.he_icml]\nstatus = \"false_alarm\"\nnote = \"the workshop version\"\nfingerprint = \"{icml}\"\n"
+    );
+    let file = common::write(dir.path(), "marks.toml", &marks);
+
+    // Both flags accepted: exit 0 (the duplicate-title warning of layer 1
+    // aside), the marks shown in words.
+    let o = classes_run(
+        &server,
+        dir.path(),
+        &["--accept", &file, "--fail-on", "error"],
+    );
+    let text = common::stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+    assert!(
+        text.contains("    accepted by a reviewer: a report in our library"),
+        "{text}"
+    );
+    let gh = common::stdout(&classes_run(
+        &server,
+        dir.path(),
+        &["--accept", &file, "--format", "github"],
+    ));
+    assert!(!gh.contains("::error"), "{gh}");
+    assert!(
+        gh.contains("::notice file=")
+            && gh.contains("accepted by a reviewer: the workshop version"),
+        "{gh}"
+    );
+
+    // Beside the bibliography as citegate.toml, one entry marked under a
+    // fingerprint it no longer has: that mark is reported and the entry fails.
+    let stale = marks.replace(&icml, "0000000000000000");
+    common::write(dir.path(), "citegate.toml", &stale);
+    let o = classes_run(&server, dir.path(), &["--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(
+        v["online"]["stale_marks"][0]["key"], "he_icml",
+        "{}",
+        v["online"]
+    );
+    assert!(
+        stderr(&o).contains("warning: the entry `he_icml` changed since it was marked"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        v["online"]["entries"][2]["accepted"]["status"],
+        "false_alarm"
+    );
+
+    // A marks file that is not one is bad input.
+    let bad = common::write(
+        dir.path(),
+        "bad.toml",
+        "[accept.x]\nstatus = \"maybe\"\nfingerprint = \"1\"\n",
+    );
+    let o = classes_run(&server, dir.path(), &["--accept", &bad]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("reviewer marks:"), "{}", stderr(&o));
+}

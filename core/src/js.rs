@@ -261,6 +261,10 @@ export interface OnlineEntry {
   outcome: "found" | "wrong_id" | "not_found" | "unverified"; summary: string; corrected?: string;
   /** Retractions, expressions of concern, corrections of the cited work. */
   notices?: Array<{ kind: NoticeKind; doi?: string; date?: string; link?: string; source?: string; message: string }>;
+  /** The entry's fingerprint, for a reviewer's mark. */
+  fingerprint: string;
+  /** A reviewer's mark, when one applies. */
+  accepted?: { status: "confirmed" | "false_alarm"; note: string; message: string };
   evidence: Array<{ source: string; route: "doi" | "arxiv" | "title"; asked: string;
     answered: "found" | "hits" | "not_here" | "failed"; records: Work[]; error?: ApiError }>;
 }
@@ -269,6 +273,8 @@ export interface OnlineReport {
   valid: number; hallucinated: number; uncertain: number;
   classes: Record<VerdictClass, number>;
   requests: number; from_cache: number; entries: OnlineEntry[];
+  /** Reviewer marks not applied (no such entry, or the entry changed since). */
+  stale_marks?: Array<{ key: string; message: string }>;
 }
 /** One reference for `VerificationRun` (see core::resolve::Reference). */
 export interface Reference {

@@ -10,6 +10,7 @@
 //! layers (2–4) add an [`OnlineReport`] built by [`online_report`] from a
 //! resolver run the caller drove.
 
+use super::accept::{Accepted, MarkStatus, StaleMark};
 use super::format::{self, CiteUse, Code, Finding, Severity};
 use super::matching::Mode;
 use super::parse::{Bibliography, Entry, Problem};
@@ -78,7 +79,8 @@ pub struct FileReport {
 
 impl FileReport {
     /// True when no finding is as bad as `fail_at` (a warning: any finding;
-    /// an error: errors only) and every entry checked online is valid.
+    /// an error: errors only) and every entry checked online is valid or
+    /// accepted by a reviewer as a false alarm.
     pub fn passes(&self, fail_at: Severity) -> bool {
         let offline = !self
             .findings
@@ -281,14 +283,19 @@ pub struct OnlineReport {
     pub requests: usize,
     /// Requests answered from a cache.
     pub from_cache: usize,
+    /// Reviewer marks not applied: on no entry, or on an entry that changed
+    /// since ([`super::accept::apply`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stale_marks: Vec<StaleMark>,
     /// One per entry, in file order.
     pub entries: Vec<OnlineEntry>,
 }
 
 impl OnlineReport {
-    /// True when every entry is valid.
+    /// True when every entry is valid or a reviewer accepted it as a false
+    /// alarm.
     pub fn passes(&self) -> bool {
-        self.entries.iter().all(|e| e.class == Class::Valid)
+        self.entries.iter().all(OnlineEntry::passes)
     }
 }
 
@@ -317,6 +324,11 @@ pub struct OnlineEntry {
     /// work, each with its DOI, date and link.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notices: Vec<NoticeNote>,
+    /// The entry's [`super::accept::fingerprint`], for a reviewer's mark.
+    pub fingerprint: String,
+    /// A reviewer's mark on the entry ([`super::accept::apply`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<Accepted>,
     /// What each source answered.
     pub evidence: Vec<SourceEvidence>,
     /// The reference as the paper printed it, when it was read from a
@@ -326,6 +338,16 @@ pub struct OnlineEntry {
 }
 
 impl OnlineEntry {
+    /// True when the entry is valid or a reviewer accepted it as a false
+    /// alarm.
+    pub fn passes(&self) -> bool {
+        self.class == Class::Valid
+            || self
+                .accepted
+                .as_ref()
+                .is_some_and(|a| a.status == MarkStatus::FalseAlarm)
+    }
+
     /// The verdict part of the entry, as [`verdict::judge`] gave it.
     pub fn judged(&self) -> verdict::EntryVerdict {
         verdict::EntryVerdict {
@@ -414,6 +436,7 @@ pub fn online_report(
         classes: ClassCounts::default(),
         requests,
         from_cache,
+        stale_marks: Vec::new(),
         entries: Vec::new(),
     };
     for (entry, res) in bib.entries.iter().zip(&run.resolutions) {
@@ -443,6 +466,8 @@ pub fn online_entry(entry: &Entry, res: &Resolution, today: Date) -> OnlineEntry
         summary: res.outcome.describe(),
         corrected: v.corrected,
         notices: v.notices,
+        fingerprint: super::accept::fingerprint(entry),
+        accepted: None,
         evidence: evidence_of(res),
         raw: None,
     }

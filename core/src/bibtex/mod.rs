@@ -15,6 +15,7 @@
 //! corrected one. The network sits between layers 2 and 3 and belongs to the
 //! caller.
 
+pub mod accept;
 pub mod check;
 pub mod csl;
 pub mod existence;

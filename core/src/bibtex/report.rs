@@ -275,7 +275,7 @@ pub struct FixedBib {
 /// use citegate_core::bibtex::{check::OnlineReport, parse, report};
 /// let src = "% mine\n@misc{a, title={Old}}\n@misc{b, title={Kept}}\n";
 /// let bib = parse::parse(src);
-/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, classes: Default::default(), requests: 0, from_cache: 0, entries: vec![] };
+/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, classes: Default::default(), requests: 0, from_cache: 0, stale_marks: vec![], entries: vec![] };
 /// let fixed = report::fixed_bib(src, &bib, &online);
 /// assert_eq!(fixed.text, src);
 /// ```

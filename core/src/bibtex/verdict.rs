@@ -727,23 +727,31 @@ fn unindexed_kind(entry: &Entry) -> Option<&'static str> {
     }
 }
 
-/// Whether the entry is a paper under review (OpenReview, "under
-/// review"), whose author list is `Anonymous` by design.
+/// Whether the entry is a paper under review: it says so ("under
+/// review", "anonymous submission"), or it is an OpenReview submission
+/// whose authors are `Anonymous` (a published OpenReview paper names its
+/// authors, and an index should hold it).
 fn under_review(entry: &Entry) -> bool {
-    [
-        "url",
-        "howpublished",
-        "note",
-        "booktitle",
-        "journal",
-        "publisher",
-    ]
-    .iter()
-    .filter_map(|f| entry.get(f))
-    .any(|v| {
-        let v = v.to_lowercase();
-        v.contains("openreview") || v.contains("under review") || v.contains("anonymous submission")
-    })
+    let text = |fields: &[&str]| -> String {
+        fields
+            .iter()
+            .filter_map(|f| entry.get(f))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let said = text(&["note", "howpublished", "booktitle", "journal", "publisher"]);
+    if said.contains("under review") || said.contains("anonymous submission") {
+        return true;
+    }
+    let anonymous = entry.get("author").is_some_and(|a| {
+        let (people, _) = names::split(a);
+        !people.is_empty()
+            && people
+                .iter()
+                .all(|p| title::normalize(&p.display()) == "anonymous")
+    });
+    anonymous && text(&["url", "howpublished", "note"]).contains("openreview")
 }
 
 /// Names that are placeholders, not people.

@@ -472,6 +472,10 @@ fn next_years_accepted_paper_and_an_anonymous_submission_are_not_fakes() {
     let v = unfound(&format!("@misc{{k, {anon}, url = {{https://openreview.net/forum?id=abc}}}}"));
     assert_eq!((v.class, v.reasons[0].kind), (Class::Unverified, NotChecked), "{v:?}");
     assert_eq!(first(&format!("{anon}, booktitle = {{ICLR}}")), Some(PlaceholderAuthors));
+    // A published OpenReview paper names its authors: not found, it is no
+    // paper under review but a fake.
+    let v = unfound(&format!("@inproceedings{{k, {t}, booktitle = {{ICLR}}, year = 2024, url = {{https://openreview.net/forum?id=abc}}}}"));
+    assert_eq!(v.class, Class::Fabricated, "{v:?}");
 }
 
 /// [`check`] of an entry marked as parsed from a paper's text.
