@@ -267,8 +267,10 @@ fn starts_by_layout(
 }
 
 /// A reference's lines as one string: a line-end hyphen is removed where it
-/// breaks a word and kept where it is part of a compound or a URL.
-pub(crate) fn join_lines(lines: &[String], vocabulary: &HashSet<String>) -> String {
+/// breaks a word and kept where it is part of a compound or a URL; a URL or
+/// DOI broken at a line's end is joined with no space. `vocabulary` is the
+/// document's words, lowercase, the first evidence for a compound.
+pub fn join_lines(lines: &[String], vocabulary: &HashSet<String>) -> String {
     let mut out = String::new();
     for line in lines {
         let line = line.trim();
