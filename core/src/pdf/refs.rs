@@ -208,7 +208,7 @@ pub(crate) fn split(lines: &[Line], vocabulary: &HashSet<String>) -> Vec<PdfRef>
                     .trim()
                     .to_string();
             }
-            let raw = join_lines(&texts, vocabulary);
+            let raw = tighten_dois(&join_lines(&texts, vocabulary));
             (!raw.is_empty()).then_some(PdfRef { raw, label, page })
         })
         .collect()
@@ -321,7 +321,54 @@ fn url_like(word: &str) -> bool {
     word.contains("://")
         || word.starts_with("www.")
         || word.starts_with("doi:")
-        || word.starts_with("10.") && word.contains('/')
+        || word.starts_with("10.")
+}
+
+/// A DOI printed with stretched spaces around its `.` and `/` (biblatex's
+/// `\url` spacing: `10 . 1103 / PhysRevB`) written whole again.
+fn tighten_dois(raw: &str) -> String {
+    let chars: Vec<char> = raw.chars().collect();
+    let skip = |j: &mut usize| {
+        while chars.get(*j) == Some(&' ') {
+            *j += 1;
+        }
+    };
+    let mut out = String::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        let starts_doi = c == '1'
+            && chars.get(i + 1) == Some(&'0')
+            && i.checked_sub(1)
+                .and_then(|p| chars.get(p))
+                .is_none_or(|p| !p.is_alphanumeric() && *p != '.');
+        if starts_doi {
+            // `10`, `.`, four or more digits, `/`, with spaces anywhere between.
+            let mut j = i + 2;
+            skip(&mut j);
+            if chars.get(j) == Some(&'.') {
+                j += 1;
+                skip(&mut j);
+                let digits = j;
+                while chars.get(j).is_some_and(char::is_ascii_digit) {
+                    j += 1;
+                }
+                let registrant: String = chars.get(digits..j).unwrap_or_default().iter().collect();
+                skip(&mut j);
+                if registrant.len() >= 4 && chars.get(j) == Some(&'/') {
+                    j += 1;
+                    skip(&mut j);
+                    out.push_str("10.");
+                    out.push_str(&registrant);
+                    out.push('/');
+                    i = j;
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 /// Whether `stem-` at a line's end followed by `next` is a real hyphen.
@@ -521,6 +568,11 @@ mod tests {
             "Publicationes Mathematicae Debrecen",
         );
         check("pp. 770\u{2013}", "778.", "pp. 770\u{2013}778.");
+        check(
+            "Mach. Learn. doi: 10.",
+            "1007/S10994-021-05992-X.",
+            "Mach. Learn. doi: 10.1007/S10994-021-05992-X.",
+        );
         // A quote before the word, capitals, a prefix TeX also breaks after.
         check(
             "S. Kumar, \u{201c}Ro-",
@@ -542,6 +594,18 @@ mod tests {
             "R package",
             "https://github.com/rstudio/rmarkdown. R package",
         );
+    }
+
+    #[test]
+    fn dois_printed_with_stretched_spaces_are_whole() {
+        let check = |raw: &str, expected: &str| assert_eq!(tighten_dois(raw), expected, "{raw}");
+        check(
+            "doi: 10 . 1103 / PhysRevB.65.075111.",
+            "doi: 10.1103/PhysRevB.65.075111.",
+        );
+        check("doi: 10.1038/ncomms6251.", "doi: 10.1038/ncomms6251.");
+        check("pages 10 . 12, 2001", "pages 10 . 12, 2001");
+        check("vol. 110. 1103 / x", "vol. 110. 1103 / x");
     }
 
     #[test]
