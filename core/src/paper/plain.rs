@@ -35,26 +35,11 @@ fn numbered(line: &str) -> bool {
 }
 
 /// Joins the lines of one reference, undoing line-end hyphenation where it
-/// is a break.
+/// is a break (the rule is [`crate::pdf::join_lines`]'s, with no document
+/// vocabulary to consult).
 pub fn join_lines(lines: &[&str]) -> String {
-    let mut out = String::new();
-    for line in lines {
-        let l = line.trim();
-        if l.is_empty() {
-            continue;
-        }
-        let broken = out.ends_with('-')
-            && !out.ends_with("--")
-            && out.chars().rev().nth(1).is_some_and(char::is_lowercase)
-            && l.chars().next().is_some_and(char::is_lowercase);
-        if broken {
-            out.pop();
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push(' ');
-        }
-        out.push_str(l);
-    }
-    out
+    let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    crate::pdf::join_lines(&lines, &std::collections::HashSet::new())
 }
 
 /// Whether a line opens the way an author list does: its first piece

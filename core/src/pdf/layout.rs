@@ -245,18 +245,18 @@ fn drop_furniture(pages: &mut [Vec<Line>]) {
             .trim()
             .to_lowercase()
     };
+    // The lines on the page's top and bottom baselines (a head and its page
+    // number share one).
     let edges = |lines: &[Line]| -> Vec<usize> {
-        let top = lines
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.y.total_cmp(&b.1.y))
-            .map(|(i, _)| i);
-        let bottom = lines
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.y.total_cmp(&b.1.y))
-            .map(|(i, _)| i);
-        top.into_iter().chain(bottom).collect()
+        let top = lines.iter().map(|l| l.y).fold(f64::NEG_INFINITY, f64::max);
+        let bottom = lines.iter().map(|l| l.y).fold(f64::INFINITY, f64::min);
+        (0..lines.len())
+            .filter(|&i| {
+                lines
+                    .get(i)
+                    .is_some_and(|l| (l.y - top).abs() < 1.0 || (l.y - bottom).abs() < 1.0)
+            })
+            .collect()
     };
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for lines in pages.iter() {
@@ -387,6 +387,68 @@ mod tests {
     fn accent_drawn_before_a_dotless_i_gives_an_i_acute() {
         assert_eq!(tidy("Ž\u{b4}ıdek"), "Žídek");
         assert_eq!(tidy("Žı\u{301}dek"), "Žídek");
+    }
+
+    #[test]
+    fn a_running_head_beside_its_page_number_is_dropped_with_it() {
+        // article's "headings" style: "REFERENCES" left, the page number
+        // right, on one baseline (the head once read as a second heading).
+        let page = |n: u32| {
+            vec![
+                Line {
+                    text: "REFERENCES".into(),
+                    page: n,
+                    x0: 0.0,
+                    x1: 80.0,
+                    y: 737.0,
+                    size: 10.9,
+                    column: 0,
+                },
+                Line {
+                    text: n.to_string(),
+                    page: n,
+                    x0: 480.0,
+                    x1: 484.0,
+                    y: 737.0,
+                    size: 10.9,
+                    column: 0,
+                },
+                Line {
+                    text: format!("[{n}] A reference"),
+                    page: n,
+                    x0: 0.0,
+                    x1: 484.0,
+                    y: 700.0,
+                    size: 10.9,
+                    column: 0,
+                },
+                Line {
+                    text: if n == 6 {
+                        "Smith, first".into()
+                    } else {
+                        "Jones, second".into()
+                    },
+                    page: n,
+                    x0: 0.0,
+                    x1: 484.0,
+                    y: 680.0,
+                    size: 10.9,
+                    column: 0,
+                },
+            ]
+        };
+        let mut pages = vec![page(6), page(7)];
+        drop_furniture(&mut pages);
+        let left: Vec<&str> = pages.iter().flatten().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            left,
+            [
+                "[6] A reference",
+                "Smith, first",
+                "[7] A reference",
+                "Jones, second"
+            ]
+        );
     }
 
     #[test]

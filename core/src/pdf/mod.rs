@@ -24,7 +24,7 @@ mod layout;
 mod object;
 mod refs;
 
-pub use refs::PdfRef;
+pub use refs::{join_lines, PdfRef};
 
 use crate::error::{Error, ErrorKind, Location};
 
