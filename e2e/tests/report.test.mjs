@@ -238,3 +238,31 @@ for (const width of WIDTHS) {
     assert.deepEqual(errors, []);
   });
 }
+
+for (const width of WIDTHS) {
+  test(`bibtex at ${width} px: OpenAlex's spent allowance is one banner with a link to Settings; cards say could not check once, without the service's error`, async () => {
+    const errors = await withPage(app.browser, `report-spent-${width}`, async (page) => {
+      // OpenAlex's answer once a keyless caller's day is spent (the mock's, router.mjs).
+      await page.route(/\/api\/openalex\//, (route) =>
+        route.fulfill({ status: 429, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: JSON.stringify({ error: "Rate limit exceeded", message: "daily budget exceeded; it resets at midnight UTC" }) }),
+      );
+      await loadExample(page, width);
+      await page.click("#check-entries");
+      await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 60000 });
+      const banners = await page.$$eval(".spent-banner", (bs) => bs.map((b) => [b.dataset.service, b.textContent, b.querySelector("a")?.getAttribute("href")]));
+      assert.equal(banners.length, 1, JSON.stringify(banners));
+      const [service, text, href] = banners[0];
+      assert.equal(service, "openalex");
+      assert.ok(text.startsWith("OpenAlex's free daily allowance is spent until midnight UTC: "), text);
+      assert.match(text, /nothing was counted against any of them/);
+      assert.equal(href, "#/settings");
+      // The made-up entry could not be asked of every source: not accused.
+      assert.equal(await page.getAttribute('[data-key="li2023quantum"]', "data-check"), "unchecked");
+      const lines = await page.$$eval("#entries .score-line", (ls) => ls.map((l) => l.textContent));
+      assert.ok(lines.every((l) => !/429|daily budget/.test(l)), lines.join("\n"));
+      assert.ok(lines.some((l) => l.includes("could not check: allowance spent")), lines.join("\n"));
+      await noSidewaysScroll(page, width);
+    });
+    assert.deepEqual(errors, []);
+  });
+}
