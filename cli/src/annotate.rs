@@ -2,7 +2,9 @@
 //! `--fail-on` rule, and `-` as standard input. Rendering only: the findings
 //! are the core's.
 
+use citegate_core::bibtex::check::OnlineEntry;
 use citegate_core::bibtex::format::{Finding, Severity};
+use citegate_core::bibtex::verdict::Class;
 use serde_json::{json, Value};
 use std::io::Read;
 use std::path::Path;
@@ -87,11 +89,87 @@ pub fn github_lines(bib: &str, findings: &[Finding]) -> Vec<String> {
         .collect()
 }
 
-/// Prints [`github_lines`].
-pub fn print_github(bib: &str, findings: &[Finding]) {
+/// Prints [`github_lines`], then [`verdict_lines`].
+pub fn print_github(bib: &str, findings: &[Finding], verdicts: &[OnlineEntry]) {
     for line in github_lines(bib, findings) {
         println!("{line}");
     }
+    for line in verdict_lines(bib, verdicts) {
+        println!("{line}");
+    }
+}
+
+/// The entries an online check did not find valid, each with the file it
+/// is in: what the GitHub and SARIF outputs annotate.
+pub struct Judged<'a> {
+    /// The bibliography holding the entry.
+    pub file: &'a str,
+    /// The entry's verdict and class.
+    pub entry: &'a OnlineEntry,
+}
+
+/// The GitHub annotation level of a class: an accusation is an error, an
+/// entry that could not be verified a warning, a valid entry under a notice
+/// (an expression of concern, a correction) a notice.
+fn class_level(c: Class) -> &'static str {
+    match c {
+        Class::Fabricated | Class::Miscited | Class::Retracted => "error",
+        Class::Unverified => "warning",
+        Class::Valid => "notice",
+    }
+}
+
+/// Whether an online verdict is annotated: every entry that is not valid,
+/// and a valid one with a notice.
+pub fn annotated(e: &OnlineEntry) -> bool {
+    e.class != Class::Valid || !e.notices.is_empty()
+}
+
+/// An online verdict's message: the key, the class in words, the reasons
+/// and the notices.
+pub fn verdict_message(e: &OnlineEntry) -> String {
+    let mut m = format!("{}: {}: {}", e.key, e.class.name(), e.class.words());
+    for said in e
+        .reasons
+        .iter()
+        .map(|r| &r.message)
+        .chain(e.notices.iter().map(|n| &n.message))
+    {
+        m.push_str("; ");
+        m.push_str(said);
+    }
+    m
+}
+
+/// The SARIF rule of an annotated entry: its class, or for a valid entry
+/// the kind of its first notice (`expression_of_concern`, `correction`).
+fn verdict_rule(e: &OnlineEntry) -> String {
+    match (e.class, e.notices.first()) {
+        (Class::Valid, Some(n)) => serde_json::to_value(n.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        (c, _) => c.name().to_string(),
+    }
+}
+
+/// One GitHub workflow command per [`annotated`] entry, at the entry's
+/// line, titled with its class (`citegate fabricated`).
+pub fn verdict_lines(bib: &str, verdicts: &[OnlineEntry]) -> Vec<String> {
+    verdicts
+        .iter()
+        .filter(|e| annotated(e))
+        .map(|e| {
+            format!(
+                "::{} file={},line={},title=citegate {}::{}",
+                class_level(e.class),
+                escape_property(bib),
+                e.line,
+                e.class.name(),
+                escape_data(&verdict_message(e))
+            )
+        })
+        .collect()
 }
 
 fn code(f: &Finding) -> String {
@@ -102,11 +180,34 @@ fn code(f: &Finding) -> String {
 }
 
 /// The findings as a SARIF 2.1.0 log: one run of the tool `citegate`, one
-/// rule a finding code, one result a finding with its file and line.
-pub fn sarif(bib: &str, findings: &[Finding]) -> Value {
+/// rule a finding code or verdict class, one result a finding with its
+/// file and line, then one result per entry not found valid online (its
+/// `properties` give the class, the verdict and the key).
+pub fn sarif(bib: &str, findings: &[Finding], judged: &[Judged<'_>]) -> Value {
+    let judged: Vec<&Judged<'_>> = judged.iter().filter(|j| annotated(j.entry)).collect();
     let mut rules: Vec<String> = findings.iter().map(code).collect();
+    rules.extend(judged.iter().map(|j| verdict_rule(j.entry)));
     rules.sort();
     rules.dedup();
+    let verdicts = judged.iter().map(|j| {
+        json!({
+            "ruleId": verdict_rule(j.entry),
+            "level": match class_level(j.entry.class) { "notice" => "note", l => l },
+            "message": { "text": verdict_message(j.entry) },
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": { "uri": j.file },
+                    "region": { "startLine": j.entry.line },
+                }
+            }],
+            "properties": {
+                "class": j.entry.class,
+                "verdict": j.entry.verdict,
+                "key": j.entry.key,
+                "notices": j.entry.notices,
+            },
+        })
+    });
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
@@ -125,6 +226,7 @@ pub fn sarif(bib: &str, findings: &[Finding]) -> Value {
                 "locations": [location],
             })
         })
+        .chain(verdicts)
         .collect();
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

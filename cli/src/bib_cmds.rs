@@ -10,7 +10,6 @@ use citegate_core::bibtex::check;
 use citegate_core::bibtex::format::Severity;
 use citegate_core::bibtex::matching::Mode;
 use citegate_core::bibtex::parse;
-use citegate_core::bibtex::verdict::Verdict;
 use citegate_core::cutoff::Date;
 use citegate_core::resolve;
 use citegate_core::tex;
@@ -74,7 +73,7 @@ impl BibCommand {
 
 /// Today (UTC) from the system clock, for the future-year rule.
 fn today() -> Date {
-    Date::from_naive(chrono::Utc::now().date_naive())
+    Date::from_unix_ms(crate::live::now_ms())
         .unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
 }
 
@@ -179,20 +178,26 @@ fn run_bibcheck(a: &BibcheckArgs, paths: &[PathBuf]) -> Outcome {
         }
         checked.push(report);
     }
-    let worst = print_reports(a, &checked, paths.len() > 1);
+    let format = if a.json {
+        crate::annotate::OutputFormat::Json
+    } else {
+        a.format
+    };
+    let worst = print_reports(format, a.fail_on, &checked, paths.len() > 1);
     Error::all(errors).map_or(Ok(worst), Err)
 }
 
 /// Prints the reports in the chosen format and gives the exit code: one
 /// JSON report (or one SARIF log) when one file was given, a JSON list of
 /// reports (or one SARIF log with every file's results) when `several`
-/// were, however many of them could be read.
-fn print_reports(a: &BibcheckArgs, reports: &[check::FileReport], several: bool) -> u8 {
-    let format = if a.json {
-        crate::annotate::OutputFormat::Json
-    } else {
-        a.format
-    };
+/// were, however many of them could be read. `citegate check` prints its
+/// reports here too.
+pub fn print_reports(
+    format: crate::annotate::OutputFormat,
+    fail_on: crate::annotate::FailOn,
+    reports: &[check::FileReport],
+    several: bool,
+) -> u8 {
     match (format, reports) {
         (crate::annotate::OutputFormat::Json, [report]) if !several => print_json(report),
         (crate::annotate::OutputFormat::Json, _) => print_json(&reports),
@@ -207,17 +212,30 @@ fn print_reports(a: &BibcheckArgs, reports: &[check::FileReport], several: bool)
                     })
                 })
                 .collect();
+            let judged: Vec<_> = reports
+                .iter()
+                .flat_map(|r| {
+                    r.online
+                        .iter()
+                        .flat_map(|o| &o.entries)
+                        .map(|entry| crate::annotate::Judged {
+                            file: &r.bib,
+                            entry,
+                        })
+                })
+                .collect();
             let first = reports.first().map_or("", |r| r.bib.as_str());
-            print_json(&crate::annotate::sarif(first, &findings));
+            print_json(&crate::annotate::sarif(first, &findings, &judged));
         }
         (crate::annotate::OutputFormat::Github, _) => {
             for report in reports {
-                crate::annotate::print_github(&report.bib, &report.findings);
+                let verdicts = report.online.as_ref().map_or(&[][..], |o| &o.entries);
+                crate::annotate::print_github(&report.bib, &report.findings, verdicts);
             }
         }
         (crate::annotate::OutputFormat::Text, _) => reports.iter().for_each(print_text),
     }
-    let fail_at = match a.fail_on {
+    let fail_at = match fail_on {
         crate::annotate::FailOn::Warning => Severity::Warning,
         crate::annotate::FailOn::Error => Severity::Error,
     };
@@ -246,22 +264,36 @@ fn print_text(report: &check::FileReport) {
         }
     }
     if let Some(o) = &report.online {
-        for e in o.entries.iter().filter(|e| e.verdict != Verdict::Valid) {
-            let v = match e.verdict {
-                Verdict::Hallucinated => "hallucinated",
-                _ => "uncertain",
-            };
-            println!("{}: {v}: {}", e.key, e.summary);
+        for e in o.entries.iter().filter(|e| crate::annotate::annotated(e)) {
+            println!(
+                "{}:{}: {}: {}: {}",
+                report.bib,
+                e.line,
+                e.key,
+                e.class.name(),
+                e.class.words()
+            );
+            println!("    {}", e.summary);
+            if let Some(raw) = &e.raw {
+                println!("    “{raw}”");
+            }
             for r in &e.reasons {
                 println!("    {}", r.message);
+            }
+            for n in &e.notices {
+                println!("    {}", n.message);
             }
         }
     }
     println!("{}", report.summary());
     if let Some(o) = &report.online {
         println!(
-            "online: {} valid, {} hallucinated, {} uncertain ({} requests, {} from cache)",
-            o.valid, o.hallucinated, o.uncertain, o.requests, o.from_cache
+            "online: {} ({} hallucinated, {} uncertain; {} requests, {} from cache)",
+            o.classes.describe(),
+            o.hallucinated,
+            o.uncertain,
+            o.requests,
+            o.from_cache
         );
     }
 }

@@ -102,6 +102,33 @@ impl Client {
         }
     }
 
+    /// The bytes at `url` (a paper's e-print source), or a lowercase
+    /// description of why none could be read; `what` names the source.
+    pub fn get_bytes(&self, url: &str, what: &str) -> Result<Vec<u8>, String> {
+        let describe = |e: &ureq::Error| match e {
+            ureq::Error::Timeout(_) => format!("no answer within {} ms", self.timeout_ms),
+            ureq::Error::HostNotFound => "host not found".to_string(),
+            ureq::Error::ConnectionFailed => "connection failed".to_string(),
+            ureq::Error::Io(io) => format!("connection error: {}", io.kind()).to_lowercase(),
+            other => other.to_string().to_lowercase(),
+        };
+        let mut response = self
+            .agent
+            .get(url)
+            .call()
+            .map_err(|e| format!("{what}: {} ({})", describe(&e), redact_url(url)))?;
+        let status = response.status().as_u16();
+        if status != 200 {
+            return Err(format!("{what} answered {status} ({})", redact_url(url)));
+        }
+        response
+            .body_mut()
+            .with_config()
+            .limit(MAX_BODY)
+            .read_to_vec()
+            .map_err(|e| format!("{what}: {} ({})", describe(&e), redact_url(url)))
+    }
+
     fn failure(&self, req: &Request, e: &ureq::Error) -> Reply {
         let what = match e {
             ureq::Error::Timeout(_) => format!("no answer within {} ms", self.timeout_ms),

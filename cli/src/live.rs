@@ -16,8 +16,9 @@
 //! value. Other requests share the file under the core's cache key
 //! (`crossref|GET|https://…/works?…`, credentials removed) with
 //! `{"status": N, "body": "…"}` as value; the reference script ignores them.
-//! Only answers that say something about the work are kept: a readable
-//! success, or a 404. Keys are never written to it: the URL of a key is
+//! Only answers that say something about the work are kept, by the core's
+//! rule ([`fetch::cache_keeps`]); a 404 also holds when it was fetched
+//! (`fetched_at`, ms) and is asked again a week later. Keys are never written to it: the URL of a key is
 //! stripped by the core, headers are not stored.
 
 use crate::error::Error;
@@ -25,8 +26,8 @@ use crate::http::Client;
 use citegate_core::fetch::queue::{Final, Next, Queue, QueueOptions, Reply};
 use citegate_core::fetch::{self, RetryPolicy};
 use citegate_core::resolve;
-use citegate_core::works::request::{Endpoints, Request};
-use citegate_core::works::{parse_response, Service};
+use citegate_core::works::request::{Endpoints, Request, S2_GRAPH_PATH};
+use citegate_core::works::Service;
 use clap::Args;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -34,15 +35,25 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The services' API roots, the defaults of the `--*-base` flags.
-pub const DEFAULT_ROOTS: [(&str, &str); 6] = [
-    ("s2", "https://api.semanticscholar.org"),
-    ("crossref", "https://api.crossref.org"),
-    ("openalex", "https://api.openalex.org"),
-    ("datacite", "https://api.datacite.org"),
-    ("dblp", "https://dblp.org"),
-    ("arxiv", "https://export.arxiv.org"),
-];
+/// The services' API roots, the defaults of the `--*-base` flags: the
+/// core's public endpoints ([`Endpoints::public`]), Semantic Scholar's
+/// without its Graph path.
+pub fn default_roots() -> [(&'static str, String); 6] {
+    let ep = Endpoints::public();
+    let s2 = ep
+        .s2_base
+        .strip_suffix(S2_GRAPH_PATH)
+        .unwrap_or(&ep.s2_base)
+        .to_string();
+    [
+        ("s2", s2),
+        ("crossref", ep.crossref_base),
+        ("openalex", ep.openalex_base),
+        ("datacite", ep.datacite_base),
+        ("dblp", ep.dblp_base),
+        ("arxiv", ep.arxiv_base),
+    ]
+}
 
 /// The flags every live subcommand takes.
 #[derive(Args, Clone, Default, Debug)]
@@ -125,9 +136,9 @@ pub struct Settings {
 
 fn service_name(name: &str) -> Option<&'static str> {
     let n = name.trim().to_ascii_lowercase();
-    DEFAULT_ROOTS
-        .iter()
-        .map(|(k, _)| *k)
+    default_roots()
+        .into_iter()
+        .map(|(k, _)| k)
         .find(|k| *k == n)
         .or(match n.as_str() {
             "semantic_scholar" | "semanticscholar" => Some("s2"),
@@ -196,10 +207,7 @@ impl LiveArgs {
             Some(p) => read_config(p)?,
             None => ConfigFile::default(),
         };
-        let mut roots: HashMap<&'static str, String> = DEFAULT_ROOTS
-            .iter()
-            .map(|(k, v)| (*k, v.to_string()))
-            .collect();
+        let mut roots: HashMap<&'static str, String> = default_roots().into_iter().collect();
         for (name, url) in &file.base {
             let s = service_name(name).ok_or_else(|| {
                 Error::flag("--config", format!("unknown service `{name}` in [base]"))
@@ -218,13 +226,10 @@ impl LiveArgs {
                 roots.insert(s, url.clone());
             }
         }
-        for (s, url) in &roots {
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(Error::flag(
-                    &format!("--{s}-base"),
-                    format!("`{url}` is not an http(s) url"),
-                ));
-            }
+        for (s, url) in roots.iter_mut() {
+            let flag = format!("--{s}-base");
+            *url = citegate_core::settings::base_url(&flag, url)
+                .map_err(|e| Error::flag(&flag, e.message))?;
         }
         let mut intervals: HashMap<&'static str, u64> = HashMap::new();
         for (name, ms) in &file.interval_ms {
@@ -322,7 +327,7 @@ impl Settings {
     pub fn endpoints_shared(&self) -> Endpoints {
         let root = |n: &str| self.root(n).trim_end_matches('/').to_string();
         Endpoints {
-            s2_base: format!("{}/graph/v1", root("s2")),
+            s2_base: format!("{}{S2_GRAPH_PATH}", root("s2")),
             openalex_base: root("openalex"),
             crossref_base: root("crossref"),
             datacite_base: root("datacite"),
@@ -379,6 +384,13 @@ impl Settings {
     }
 }
 
+/// The system clock in milliseconds since the Unix epoch (0 before it).
+pub(crate) fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64)
+}
+
 /// The response cache; see the module documentation.
 pub struct Cache {
     path: PathBuf,
@@ -425,6 +437,10 @@ impl Cache {
             .get("status")?
             .as_u64()
             .and_then(|s| u16::try_from(s).ok())?;
+        let fetched_at = v.get("fetched_at").and_then(Value::as_f64);
+        if !fetch::cache_fresh(status, fetched_at, now_ms()) {
+            return None;
+        }
         let body = v.get("body")?.as_str()?.to_string();
         Some(Reply {
             status,
@@ -433,25 +449,31 @@ impl Cache {
         })
     }
 
-    /// Stores a definite answer; returns whether it was stored.
+    /// Stores an answer the core's rule keeps ([`fetch::cache_keeps`]);
+    /// returns whether it was stored. A 404 carries the time it was
+    /// fetched, so that it expires ([`fetch::cache_fresh`]).
     pub fn put(&mut self, req: &Request, status: u16, body: &str) -> bool {
-        let readable =
-            (200..300).contains(&status) && parse_response(req.service, status, body).is_ok();
+        if !fetch::cache_keeps(req.service, status, body) {
+            return false;
+        }
         if let Some(title) = fetch::s2_title_search(req) {
-            let Some(v) = readable
+            let Some(v) = (status == 200)
                 .then(|| serde_json::from_str::<Value>(body).ok())
                 .flatten()
             else {
                 return false;
             };
             self.map.insert(title, v);
-        } else if readable || status == 404 {
+        } else if status == 404 {
+            self.map.insert(
+                fetch::cache_key(req),
+                serde_json::json!({"status": status, "body": body, "fetched_at": now_ms()}),
+            );
+        } else {
             self.map.insert(
                 fetch::cache_key(req),
                 serde_json::json!({"status": status, "body": body}),
             );
-        } else {
-            return false;
         }
         true
     }
@@ -743,5 +765,39 @@ impl Fetcher {
             body: "no answer".into(),
             tries: 0,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use citegate_core::works::request::{lookup, WorkId};
+
+    #[test]
+    fn a_cached_not_found_answer_is_asked_again_after_a_week() {
+        let dir = std::env::temp_dir().join(format!("citegate-live-{}", std::process::id()));
+        let mut cache = Cache::load(&dir.join("cache.json")).unwrap();
+        let req = lookup(
+            Service::Crossref,
+            &Endpoints::public(),
+            &WorkId::Doi("10.1234/missing".into()),
+        )
+        .unwrap();
+        assert!(cache.put(&req, 404, "Resource not found."));
+        assert_eq!(cache.get(&req).map(|r| r.status), Some(404));
+        // Fetched eight days ago: expired.
+        let key = fetch::cache_key(&req);
+        let eight_days = 8.0 * 24.0 * 3600.0 * 1000.0;
+        cache.map[&key]["fetched_at"] = Value::from(now_ms() - eight_days);
+        assert!(cache.get(&req).is_none());
+        // Written before 404s expired (no time): asked again too.
+        cache
+            .map
+            .insert(key, serde_json::json!({"status": 404, "body": ""}));
+        assert!(cache.get(&req).is_none());
+        // A success stays, and a rate limit is never kept.
+        assert!(cache.put(&req, 200, "{\"message\": {}}"));
+        assert_eq!(cache.get(&req).map(|r| r.status), Some(200));
+        assert!(!cache.put(&req, 429, "{}"));
     }
 }

@@ -12,10 +12,12 @@ mod bib_cmds;
 mod error;
 mod http;
 mod huge_text;
+mod index_cmds;
 mod io;
 mod live;
 mod llm;
 mod match_cmds;
+mod paper_cmds;
 mod pool_cmds;
 mod pool_verify;
 mod search_cmds;
@@ -38,7 +40,11 @@ enum Command {
     #[command(flatten)]
     Bib(bib_cmds::BibCommand),
     #[command(flatten)]
+    Index(index_cmds::IndexCommand),
+    #[command(flatten)]
     Match(match_cmds::MatchCommand),
+    #[command(flatten)]
+    Paper(paper_cmds::PaperCommand),
     #[command(flatten)]
     Pool(pool_cmds::PoolCommand),
     #[command(flatten)]
@@ -61,6 +67,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("bibcheck", "citegate bibcheck refs.bib --tex main.tex\n  citegate bibcheck zotero.json --format github --fail-on error\n  cat refs.ris | citegate bibcheck - --format sarif > citegate.sarif"),
     ("completions", "citegate completions bash > ~/.local/share/bash-completion/completions/citegate\n  citegate completions zsh > ~/.zfunc/_citegate"),
     ("man", "citegate man > citegate.1 && man ./citegate.1"),
+    ("index", "citegate index build --out idx --dblp dblp.xml.gz --arxiv arxiv-metadata-oai-snapshot.json\n  citegate index lookup --index idx --title \"Attention Is All You Need\""),
 ];
 
 /// Adds `Examples:` to every subcommand's help (the tables below). All
@@ -96,6 +103,8 @@ fn example_of(name: &str) -> Option<String> {
         "library" => "citegate library list --library refs.jsonl".into(),
         "crosscheck" => "citegate crosscheck --pool citation_pool.json".into(),
         "cites" => "citegate cites --tex main.tex --json".into(),
+        "refs" => "citegate refs paper.bbl --json\n  citegate refs references.txt".into(),
+        "check" => "citegate check paper.bbl --online\n  citegate check source.tar.gz --online --json\n  citegate check arXiv:1706.03762 --online --format sarif".into(),
         "sync-keys" => "citegate sync-keys --pool citation_pool.json --tex main.tex --inplace".into(),
         "pool-chain" => "citegate pool-chain --workspace workspace --cutoff 2024-10-01".into(),
         "write" => "citegate write --template template.tex --pool citation_pool.json --outline outline.json --idea idea.md --log experimental_log.md --cutoff 2024-10-01 --api openai --llm-base http://127.0.0.1:11434/v1 --model llama3 --out intro_relwork.tex".into(),
@@ -137,7 +146,9 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Bib(cmd) => cmd.run(),
+        Command::Index(cmd) => cmd.run(),
         Command::Match(cmd) => cmd.run(),
+        Command::Paper(cmd) => cmd.run(),
         Command::Pool(cmd) => cmd.run(),
         Command::Search(cmd) => cmd.run(),
         Command::Tex(cmd) => cmd.run(),

@@ -9,7 +9,7 @@ use crate::live::{Fetcher, LiveArgs};
 use citegate_core::crossindex::{self, CrossRun, IndexAnswer, RunNext, RunReply};
 use citegate_core::library::{record_from_work, Library};
 use citegate_core::pool::{self, PoolPaper};
-use citegate_core::search::probe::{Probe, ProbeMachine, ProbeOutcome, ProbeReason, ProbeState};
+use citegate_core::search::probe::{Probe, ProbeMachine, ProbeOutcome};
 use citegate_core::search::{
     self, respond, BackendRun, Credentials, Outcome, ProbeConfig, SearchResponse, Selection, Status,
 };
@@ -50,13 +50,13 @@ pub struct CrosscheckArgs {
     #[arg(long)]
     openalex: Option<PathBuf>,
     /// Allowed year difference before a strong match downgrades to medium
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = crossindex::Config::default().year_tolerance)]
     year_tolerance: i64,
     /// Title ratio strictly above this corroborates
-    #[arg(long, default_value_t = 70)]
+    #[arg(long, default_value_t = crossindex::Config::default().threshold)]
     threshold: i64,
     /// Title ratio at or above this is trusted for DOI/year conflicts
-    #[arg(long, default_value_t = 90)]
+    #[arg(long, default_value_t = crossindex::Config::default().strong_threshold)]
     strong_threshold: i64,
     /// Write the pool, each paper annotated with `cross_verification`, here
     #[arg(long)]
@@ -282,16 +282,10 @@ fn live_search(a: &FuseArgs) -> Result<(Vec<BackendRun>, Probe), Error> {
         };
         machine.consume(outcome);
     }
-    let probe = machine.result().cloned().unwrap_or_else(|| Probe {
-        state: ProbeState::Inconclusive,
-        reason: Some(ProbeReason::NoBackendAvailable),
-        backend: None,
-        content_terms: search::probe::content_terms(&a.query).len(),
-        drops_tried: 0,
-        max_drops: ProbeConfig::default().max_drops,
-        dropped_term: None,
-        query: None,
-    });
+    let probe = machine
+        .result()
+        .cloned()
+        .unwrap_or_else(|| Probe::no_backend(&a.query, ProbeConfig::default()));
     Ok((runs, probe))
 }
 
@@ -320,16 +314,7 @@ fn run_fuse(a: FuseArgs) -> crate::error::Outcome {
     // Offline there is no backend to probe: a zero that would need probe
     // requests is reported as inconclusive, never as a clean zero.
     let probe = search::probe_without_requests(&a.query, &runs, ProbeConfig::default())
-        .unwrap_or_else(|| Probe {
-            state: ProbeState::Inconclusive,
-            reason: Some(ProbeReason::NoBackendAvailable),
-            backend: None,
-            content_terms: search::probe::content_terms(&a.query).len(),
-            drops_tried: 0,
-            max_drops: ProbeConfig::default().max_drops,
-            dropped_term: None,
-            query: None,
-        });
+        .unwrap_or_else(|| Probe::no_backend(&a.query, ProbeConfig::default()));
     respond_fused(&a, &runs, probe)
 }
 

@@ -67,12 +67,13 @@ pub struct WriteArgs {
     /// Output token limit sent to Anthropic's API
     #[arg(long = "max-tokens", default_value_t = provider::DEFAULT_MAX_TOKENS)]
     max_tokens: u32,
-    /// Where to write the two sections (intro_relwork.tex)
+    /// Where to write intro_relwork.tex: the template with the two sections
+    /// written in, the rest kept verbatim
     #[arg(long)]
     out: PathBuf,
-    /// Also write the full template with the two sections filled in here
-    #[arg(long = "full-out")]
-    full_out: Option<PathBuf>,
+    /// Also write the two sections alone (Introduction and Related Work) here
+    #[arg(long = "sections-out")]
+    sections_out: Option<PathBuf>,
     /// Print the rounds and the result as JSON on stdout
     #[arg(long)]
     json: bool,
@@ -197,16 +198,16 @@ fn run_write(a: WriteArgs) -> Outcome {
         eprintln!("warning: {w}");
     }
     eprintln!("{}", report.cutoff_note);
-    if let Some(text) = &report.intro_relwork {
-        write_file(&a.out, text)?;
+    if let Some(full) = &report.full {
+        write_file(&a.out, full)?;
         eprintln!(
             "wrote {} (round {})",
             a.out.display(),
             report.best_round.unwrap_or(0)
         );
     }
-    if let (Some(path), Some(full)) = (&a.full_out, &report.full) {
-        write_file(path, full)?;
+    if let (Some(path), Some(text)) = (&a.sections_out, &report.intro_relwork) {
+        write_file(path, text)?;
         eprintln!("wrote {}", path.display());
     }
     if a.json {
@@ -217,10 +218,15 @@ fn run_write(a: WriteArgs) -> Outcome {
             "warning": report.warning,
             "error": transport_error,
             "cutoff_note": report.cutoff_note,
-            "out": report.intro_relwork.as_ref().map(|_| a.out.display().to_string()),
+            "out": report.full.as_ref().map(|_| a.out.display().to_string()),
+            "sections_out": report
+                .intro_relwork
+                .as_ref()
+                .and(a.sections_out.as_ref())
+                .map(|p| p.display().to_string()),
         }));
     }
-    match (transport_error, report.intro_relwork.is_some()) {
+    match (transport_error, report.full.is_some()) {
         (None, _) if report.pass => Ok(PASS),
         (None, _) => Ok(FAIL),
         // Nothing kept: the model could not be asked as configured (exit 2).

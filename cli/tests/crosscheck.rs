@@ -185,7 +185,7 @@ fn bad_input_exits_2() {
         // Without recorded responses the check is live; a bad base is bad input.
         (
             &["--pool", "pool_dir.json", "--crossref-base", "ftp://x"],
-            "not an http(s) url",
+            "not a base url",
         ),
         (
             &["--pool", "missing.json", "--crossref", "dir/crossref"],

@@ -273,3 +273,229 @@ fn keys_stay_out_of_the_report_and_the_cache() {
         assert_eq!(h.param("mailto"), want, "{h:?}");
     }
 }
+
+/// ResNet's paper cited at the wrong venue: a real work, miscited.
+const MISCITED: &str = r#"@inproceedings{he_icml,
+  title = {Deep Residual Learning for Image Recognition},
+  author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},
+  booktitle = {ICML},
+  year = {2016}
+}
+"#;
+
+/// `bibcheck --online` of [`BIB`] and [`MISCITED`] with `format` flags,
+/// every run sharing one cache.
+fn classes_run(server: &Server, dir: &std::path::Path, format: &[&str]) -> std::process::Output {
+    let bib = common::write(dir, "refs.bib", &format!("{BIB}{MISCITED}"));
+    let cache = dir.join("cache.json").display().to_string();
+    let mut args: Vec<String> = ["bibcheck", &bib, "--online", "--cache", &cache]
+        .iter()
+        .chain(format)
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(fast_world(server));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&a, &[])
+}
+
+#[test]
+fn every_output_carries_the_class() {
+    let server = world_server(world(), |_, _| None);
+    let dir = tempdir();
+    // JSON: `verdict` as before, `class` beside it, the counts per class.
+    let o = classes_run(&server, dir.path(), &["--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_out(&o);
+    let classes: Vec<(String, String, String)> = v["online"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let s = |f: &str| e[f].as_str().unwrap_or("").to_string();
+            (s("key"), s("verdict"), s("class"))
+        })
+        .collect();
+    let expected = [
+        ("he2016", "valid", "valid"),
+        ("vaswani2017", "valid", "valid"),
+        ("fake2023", "hallucinated", "fabricated"),
+        ("he_icml", "hallucinated", "miscited"),
+    ];
+    let expected: Vec<(String, String, String)> = expected
+        .iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect();
+    assert_eq!(classes, expected);
+    let counts = &v["online"]["classes"];
+    assert_eq!(
+        (
+            &counts["valid"],
+            &counts["fabricated"],
+            &counts["miscited"],
+            &counts["retracted"],
+            &counts["unverified"]
+        ),
+        (&2.into(), &1.into(), &1.into(), &0.into(), &0.into()),
+        "{counts}"
+    );
+    assert_eq!(v["online"]["entries"][3]["line"], 20);
+
+    // Text: each entry not valid at its line with its class in words.
+    let o = classes_run(&server, dir.path(), &[]);
+    let text = common::stdout(&o);
+    assert!(
+        text.contains("refs.bib:14: fake2023: fabricated: no such work"),
+        "{text}"
+    );
+    assert!(
+        text.contains("refs.bib:20: he_icml: miscited: a real work, cited with fields that differ from its record"),
+        "{text}"
+    );
+    assert!(
+        text.contains("online: 2 valid, 1 fabricated, 0 retracted, 1 miscited, 0 unverified"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("he2016:"),
+        "a valid entry is not listed: {text}"
+    );
+
+    // GitHub: an error annotation at the entry, titled with the class.
+    let o = classes_run(&server, dir.path(), &["--format", "github"]);
+    let lines = common::stdout(&o);
+    let fab = lines
+        .lines()
+        .find(|l| l.contains("title=citegate fabricated"))
+        .unwrap_or_else(|| panic!("{lines}"));
+    assert!(
+        fab.starts_with("::error file=") && fab.contains("refs.bib,line=14,"),
+        "{fab}"
+    );
+    assert!(
+        fab.contains("::fake2023: fabricated: no such work"),
+        "{fab}"
+    );
+    assert!(
+        lines.contains(",line=20,title=citegate miscited::he_icml: miscited"),
+        "{lines}"
+    );
+
+    // SARIF: one result per entry not valid, ruled by its class.
+    let o = classes_run(&server, dir.path(), &["--format", "sarif"]);
+    let log = json_out(&o);
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let judged: Vec<(String, String, u64)> = results
+        .iter()
+        .filter(|r| r["properties"]["class"].is_string())
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap_or("").to_string(),
+                r["properties"]["key"].as_str().unwrap_or("").to_string(),
+                r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                    .as_u64()
+                    .unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        judged,
+        [
+            ("fabricated".to_string(), "fake2023".to_string(), 14),
+            ("miscited".to_string(), "he_icml".to_string(), 20)
+        ]
+    );
+    let rules = log["runs"][0]["tool"]["driver"]["rules"].to_string();
+    assert!(
+        rules.contains("\"fabricated\"") && rules.contains("\"miscited\""),
+        "{rules}"
+    );
+}
+
+/// Wakefield et al. 1998, cited as published; Crossref and OpenAlex answer
+/// with the recorded retraction (core/tests/fixtures/api, PROVENANCE.md).
+const RETRACTED: &str = r#"@article{wakefield1998,
+  title = {Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children},
+  author = {Wakefield, A. J. and Murch, S. H. and Anthony, A. and Linnell, J. and Casson, D. M. and Malik, M. and Berelowitz, M. and Dhillon, A. P. and Thomson, M. A. and Harvey, P. and Valentine, A. and Davies, S. E. and Walker-Smith, J. A.},
+  journal = {The Lancet},
+  year = {1998},
+  doi = {10.1016/S0140-6736(97)11096-0}
+}
+"#;
+
+#[test]
+fn a_retracted_work_is_retracted_on_every_output() {
+    let server = world_server(world(), |hit, _| {
+        let t = hit.target.to_lowercase();
+        if !t.contains("11096") {
+            return None;
+        }
+        if t.starts_with("/crossref/") {
+            Some(Answer::ok(common::api_fixture(
+                "crossref/work_by_doi_retracted_wakefield.json",
+            )))
+        } else if t.starts_with("/openalex/") {
+            Some(Answer::ok(common::api_fixture(
+                "openalex/work_doi_retracted_wakefield.json",
+            )))
+        } else {
+            None
+        }
+    });
+    let dir = tempdir();
+    let bib = common::write(dir.path(), "refs.bib", RETRACTED);
+    let cache = dir.path().join("cache.json").display().to_string();
+    let out = |format: &[&str]| {
+        let mut args: Vec<String> = ["bibcheck", &bib, "--online", "--cache", &cache]
+            .iter()
+            .chain(format)
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(fast_world(&server));
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&a, &[])
+    };
+    let notice = "retraction notice 10.1016/s0140-6736(10)60175-4 of 2010-02-06 (https://doi.org/10.1016/s0140-6736(10)60175-4)";
+
+    let o = out(&["--json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a retracted citation fails CI: {}",
+        stderr(&o)
+    );
+    let e = &json_out(&o)["online"]["entries"][0];
+    assert_eq!(
+        (e["verdict"].as_str(), e["class"].as_str()),
+        (Some("valid"), Some("retracted")),
+        "{e}"
+    );
+    assert_eq!(e["notices"][0]["kind"], "retraction", "{e}");
+    assert_eq!(e["notices"][0]["date"], "2010-02-06", "{e}");
+    assert_eq!(e["notices"][1]["kind"], "correction", "{e}");
+
+    let text = common::stdout(&out(&[]));
+    assert!(
+        text.contains("refs.bib:1: wakefield1998: retracted: a real work that has been retracted"),
+        "{text}"
+    );
+    assert!(text.contains(notice), "{text}");
+
+    let gh = common::stdout(&out(&["--format", "github"]));
+    assert!(
+        gh.starts_with("::error file=")
+            && gh.contains(",line=1,title=citegate retracted::wakefield1998: retracted"),
+        "{gh}"
+    );
+
+    let log = json_out(&out(&["--format", "sarif"]));
+    let r = &log["runs"][0]["results"][0];
+    assert_eq!(
+        (r["ruleId"].as_str(), r["level"].as_str()),
+        (Some("retracted"), Some("error")),
+        "{r}"
+    );
+    assert!(
+        r["message"]["text"].as_str().unwrap_or("").contains(notice),
+        "{r}"
+    );
+}

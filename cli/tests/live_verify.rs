@@ -246,7 +246,7 @@ fn bad_live_settings_are_bad_input() {
     for (flags, want) in [
         (vec!["--interval-ms", "s2"], "service=milliseconds"),
         (vec!["--interval-ms", "nosuch=5"], "unknown service"),
-        (vec!["--s2-base", "-not-a-url"], "not an http(s) url"),
+        (vec!["--s2-base", "-not-a-url"], "not a base url"),
         (vec!["--cutoff-x"], "unexpected argument"),
     ] {
         let mut args = vec!["verify", "--in", &cands, "--cutoff", "2020-01-01"];

@@ -283,22 +283,35 @@ fn openai_three_rounds_as_the_seed_describes() {
             && !r2.contains("invented"),
         "{r2}"
     );
+    // --out is intro_relwork.tex as seed 001 names it: the template with the
+    // two sections written in, everything else verbatim.
     let out = out.unwrap();
-    assert!(out.starts_with(
+    let template = fixture("template.tex");
+    assert!(out.starts_with("\\documentclass{article}\n\\usepackage[capitalize]{cleveref}"));
+    assert!(out.contains(
         "\\section{Introduction}\nLong videos strain attention \\cite{vaswani2017attention,"
     ));
     assert!(out.contains("\\section{Related Work}\nPrior work \\citep{"));
-    assert!(!out.contains("\\section{Method}"));
+    assert!(out.ends_with(&template[template.find("\\section{Method}").unwrap()..]));
+    assert_eq!(json["sections_out"], Value::Null);
 }
 
 #[test]
-fn anthropic_shape_and_full_file() {
+fn anthropic_shape_and_both_files() {
     let (base, seen) = serve(vec![anthropic_stream(&answer(9, &[], None))]);
-    let full = std::env::temp_dir().join(format!("citegate-write-full-{}.tex", std::process::id()));
-    let (code, _, stderr, out) = run(
+    let sections = std::env::temp_dir().join(format!(
+        "citegate-write-sections-{}.tex",
+        std::process::id()
+    ));
+    let (code, json, stderr, out) = run(
         "anthropic",
         &base,
-        &["--full-out", full.to_str().unwrap(), "--max-tokens", "4000"],
+        &[
+            "--sections-out",
+            sections.to_str().unwrap(),
+            "--max-tokens",
+            "4000",
+        ],
     );
     assert_eq!(code, 0, "{stderr}");
     let seen = recorded(&seen);
@@ -316,11 +329,22 @@ fn anthropic_shape_and_full_file() {
         .unwrap()
         .starts_with("Work only from the material"));
     assert_eq!(seen[0].body["messages"].as_array().unwrap().len(), 1);
-    assert!(out.unwrap().contains("\\cite{vaswani2017attention"));
-    let full = std::fs::read_to_string(full).unwrap();
+    // --out: the filled template; --sections-out: the two sections alone.
+    let full = out.unwrap();
     let template = fixture("template.tex");
     assert!(full.starts_with("\\documentclass{article}\n\\usepackage[capitalize]{cleveref}"));
     assert!(full.ends_with(&template[template.find("\\section{Method}").unwrap()..]));
+    let two = std::fs::read_to_string(&sections).unwrap();
+    assert!(two.starts_with("\\section{Introduction}\n"), "{two}");
+    assert!(
+        two.contains("\\section{Related Work}\n") && two.contains("\\cite{vaswani2017attention")
+    );
+    assert!(!two.contains("\\section{Method}") && !two.contains("\\documentclass"));
+    assert!(
+        full.contains(&two),
+        "the sections are the ones written into the template"
+    );
+    assert_eq!(json["sections_out"], sections.to_str().unwrap());
 }
 
 /// (script, extra args, exit code, stderr must contain, rounds in --json)

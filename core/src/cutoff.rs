@@ -55,6 +55,28 @@ impl Date {
         Date::new(date.year(), date.month(), date.day())
     }
 
+    /// The UTC calendar day of a clock reading in milliseconds since the
+    /// Unix epoch (`Date.now()` in a browser, `SystemTime` natively). The one
+    /// "today" of both surfaces: the caller reads its clock, the core says
+    /// which day it is, in UTC everywhere (the app had used local time, so
+    /// the future-year rule changed its answer with the time zone).
+    /// `InvalidDate` for a reading outside years 1 to 9999 or not a number.
+    pub fn from_unix_ms(ms: f64) -> Result<Date> {
+        let invalid = || {
+            Error::new(
+                ErrorKind::InvalidDate,
+                format!("clock reading {ms} ms is not a date"),
+            )
+        };
+        if !ms.is_finite() {
+            return Err(invalid());
+        }
+        // Saturating cast; the range test below refuses what it clipped.
+        let whole = ms.floor() as i64;
+        let day = chrono::DateTime::from_timestamp_millis(whole).ok_or_else(invalid)?;
+        Date::from_naive(day.date_naive())
+    }
+
     /// Parses a full ISO date `YYYY-MM-DD` (the cutoff's format).
     pub fn parse_iso(text: &str) -> Result<Date> {
         match PaperDate::parse(text)? {
@@ -326,6 +348,27 @@ mod tests {
             Date::parse_iso(cutoff).unwrap(),
         );
         assert_eq!(c.pass, pass, "{year}/{month:?} vs {cutoff}");
+    }
+
+    fn check_today(ms: f64, expected: &str) {
+        let got = match Date::from_unix_ms(ms) {
+            Ok(d) => d.to_string(),
+            Err(e) => format!("error {:?}", e.kind),
+        };
+        assert_eq!(got, expected, "from_unix_ms({ms})");
+    }
+
+    #[test]
+    fn today_is_the_utc_day_of_a_clock_reading() {
+        check_today(0.0, "1970-01-01");
+        // 2026-12-05T23:59:59.999Z and one millisecond later: UTC decides,
+        // whatever the machine's time zone.
+        check_today(1_796_515_199_999.0, "2026-12-05");
+        check_today(1_796_515_200_000.0, "2026-12-06");
+        check_today(-1.0, "1969-12-31");
+        check_today(f64::NAN, "error InvalidDate");
+        check_today(f64::MAX, "error InvalidDate");
+        check_today(1e16, "error InvalidDate");
     }
 
     #[test]

@@ -32,6 +32,14 @@ pub enum ErrorKind {
     Encoding,
     /// A search query cannot be sent as it is.
     Query,
+    /// The bytes are not a PDF file.
+    NotPdf,
+    /// The PDF is encrypted and its text cannot be read.
+    PdfEncrypted,
+    /// The PDF has no text layer (a scanned paper).
+    PdfNoText,
+    /// The PDF is damaged or truncated (the location names the page).
+    PdfDamaged,
     /// The input is of a kind this build cannot read (a PDF without the PDF reader).
     Unsupported,
 }
@@ -54,6 +62,9 @@ pub struct Location {
     /// The field, e.g. `title` or `papers[3].authors`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// 1-based page of a PDF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
 }
 
 impl Location {
@@ -112,6 +123,9 @@ impl fmt::Display for Location {
         }
         if let Some(field) = &self.field {
             parts.push(format!("field `{field}`"));
+        }
+        if let Some(page) = self.page {
+            parts.push(format!("page {page}"));
         }
         f.write_str(&parts.join(", "))
     }

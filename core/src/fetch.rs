@@ -433,6 +433,63 @@ pub fn s2_title_search(req: &Request) -> Option<String> {
         .map(|(_, v)| s2_title_key(v))
 }
 
+/// Why a service is out of a run when the retry rules gave it up
+/// ([`Action::Unavailable`]), from its last answer: `Ok(status)`, or
+/// `Err(why)` when nothing readable came back. A 429 there is OpenAlex's
+/// spent daily budget, which comes back at midnight UTC. The one wording of
+/// both surfaces.
+pub fn unavailable_message(last: std::result::Result<u16, &str>, tries: u32) -> String {
+    match last {
+        Ok(429) => "answered 429: its daily request budget is spent until midnight utc; \
+                    items it should check stay unverified"
+            .to_string(),
+        Ok(status) => format!(
+            "no usable response after {tries} tries (status {status}); \
+             items it should check stay unverified"
+        ),
+        Err(why) => format!(
+            "no readable response after {tries} tries ({why}); \
+             items it should check stay unverified"
+        ),
+    }
+}
+
+/// How long a cached "not found" (404) answer is used: seven days. A 404
+/// says the service did not hold the work when asked, which stops being
+/// true: a DOI is deposited days after its article appears, a new arXiv
+/// paper is announced the next day, and the indexes take in new works over
+/// days to weeks. A week keeps reruns within a working session free of
+/// repeat requests, and a paper the user cites is asked again at most a
+/// week after it was missing, so a stale 404 never stands as a verdict
+/// for long. Successes do not expire: a work, once found, stays found.
+pub const NOT_FOUND_KEEP_MS: f64 = 7.0 * 24.0 * 60.0 * 60.0 * 1000.0;
+
+/// Whether a response cache keeps an answer: one that says something about
+/// the literature. A success (2xx) whose body is JSON (any body from arXiv's
+/// Atom feed), or a 404; never a rate limit, a server error or a success
+/// body that is not JSON: a truncated or garbled body, kept, would be
+/// replayed as the service's verdict on every resume. The one rule for the
+/// app's and the CLI's caches.
+pub fn cache_keeps(service: Service, status: u16, body: &str) -> bool {
+    let success = (200..300).contains(&status);
+    (success || status == 404)
+        && (service == Service::Arxiv
+            || !success
+            || serde_json::from_str::<serde::de::IgnoredAny>(body).is_ok())
+}
+
+/// Whether a cached answer still stands at `now_ms` (milliseconds since the
+/// Unix epoch, the caller's clock): a 404 for [`NOT_FOUND_KEEP_MS`] after
+/// `fetched_at_ms`, any other kept answer always. A 404 with no time (a
+/// cache written before 404s expired) or one from the future (a clock set
+/// back) is asked again.
+pub fn cache_fresh(status: u16, fetched_at_ms: Option<f64>, now_ms: f64) -> bool {
+    if status != 404 {
+        return true;
+    }
+    fetched_at_ms.is_some_and(|at| at <= now_ms && now_ms - at < NOT_FOUND_KEEP_MS)
+}
+
 /// The version of request building. Every cache key starts with
 /// `v<CACHE_VERSION>|`, so an answer cached before a fix to how queries are
 /// built (a zero-hit search for a query the fix changes) is never served
@@ -788,6 +845,56 @@ mod tests {
             ("", ""),
         ] {
             assert_eq!(s2_title_key(t), k, "{t}");
+        }
+    }
+
+    #[test]
+    fn unavailable_messages_name_the_budget_or_the_last_answer() {
+        assert_eq!(unavailable_message(Ok(429), 1), "answered 429: its daily request budget is spent until midnight utc; items it should check stay unverified");
+        assert_eq!(
+            unavailable_message(Ok(503), 3),
+            "no usable response after 3 tries (status 503); items it should check stay unverified"
+        );
+        assert_eq!(unavailable_message(Err("connection reset"), 2), "no readable response after 2 tries (connection reset); items it should check stay unverified");
+    }
+
+    #[test]
+    fn caches_keep_what_speaks_of_the_literature() {
+        use Service::*;
+        for (service, status, body, kept) in [
+            (Crossref, 200, "{\"message\":{}}", true),
+            (Crossref, 200, "{\"message\":", false),
+            (Crossref, 404, "Resource not found.", true),
+            (Crossref, 429, "{}", false),
+            (Crossref, 500, "{}", false),
+            (Crossref, 301, "{}", false),
+            (Arxiv, 200, "<feed>", true),
+        ] {
+            assert_eq!(
+                cache_keeps(service, status, body),
+                kept,
+                "{service:?} {status} {body}"
+            );
+        }
+    }
+
+    #[test]
+    fn cached_not_found_answers_expire_after_a_week() {
+        let day = 24.0 * 60.0 * 60.0 * 1000.0;
+        let at = 1_796_515_200_000.0;
+        for (status, fetched, now, fresh) in [
+            (404, Some(at), at + 6.9 * day, true),
+            (404, Some(at), at + 7.0 * day, false),
+            (404, Some(at), at - 1.0, false),
+            (404, None, at, false),
+            (200, Some(at), at + 400.0 * day, true),
+            (200, None, at, true),
+        ] {
+            assert_eq!(
+                cache_fresh(status, fetched, now),
+                fresh,
+                "{status} {fetched:?} {now}"
+            );
         }
     }
 

@@ -35,9 +35,9 @@ use wasm_bindgen::prelude::*;
 const TS_TYPES: &str = r#"
 /** The kinds of `CitegateError.kind` (snake_case, as in the CLI's JSON). */
 export type ErrorKind = "json" | "shape" | "missing_field" | "invalid_value" | "invalid_date"
-  | "bibtex" | "tex" | "api" | "encoding" | "query";
+  | "bibtex" | "tex" | "api" | "encoding" | "query" | "not_pdf" | "pdf_encrypted" | "pdf_no_text" | "pdf_damaged";
 /** Where an error happened; only the known parts are set. */
-export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string }
+export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string; page?: number }
 /** Every function of this package throws this: a JS `Error` with the core error's kind and location. */
 export interface CitegateError extends Error { kind: ErrorKind; location: Location }
 
@@ -46,6 +46,10 @@ export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "
 /** A calendar day as `YYYY-MM-DD`. */
 export type IsoDate = string;
 
+/** One reference printed in a PDF: its text (label left out), its label, its page (1-based). */
+export interface PdfRef { raw: string; label?: string; page: number }
+/** What `readPdfReferences` read: the page count and the references in order. */
+export interface PdfRefs { pages: number; references: PdfRef[] }
 export interface TitleMatch {
   candidate_normalized: string; found_normalized: string;
   ratio: number; score: number; threshold: number; pass: boolean;
@@ -148,6 +152,15 @@ export interface Work {
   authors: Array<{ name: string; [field: string]: unknown }>;
   published?: { year: number; month?: number | null; day?: number | null };
   venue?: string; abstract?: string; citation_count?: number; type?: string;
+  /** Notices about this work (Crossref `updated-by`, OpenAlex `is_retracted`). */
+  updated_by?: Notice[];
+  /** When this record is itself a notice: the works it updates (Crossref `update-to`). */
+  update_to?: Notice[];
+}
+export type NoticeKind = "retraction" | "expression_of_concern" | "correction";
+export interface Notice {
+  kind: NoticeKind; doi?: string; date?: { year: number; month?: number | null; day?: number | null };
+  source?: string;
 }
 export interface ApiError { service: Service; status: number; kind: string; message: string }
 export interface Page { works: Work[]; total: number | null; missing: number[] }
@@ -217,6 +230,32 @@ export interface LibraryRecord {
 export interface LibraryRead { records: LibraryRecord[]; errors: Array<{ kind: ErrorKind; location: Location; message: string }> }
 export interface LibraryAdded { id: string; text: string }
 
+/** What a chair does with an entry (see core::bibtex::verdict::Class). */
+export type VerdictClass = "fabricated" | "miscited" | "retracted" | "unverified" | "valid";
+/** HALLMARK's fourteen types, plus `not_checked`. */
+export type ReasonKind = "fabricated_doi" | "nonexistent_venue" | "placeholder_authors" | "future_date"
+  | "chimeric_title" | "wrong_venue" | "swapped_authors" | "preprint_as_published" | "hybrid_fabrication"
+  | "near_miss_title" | "plausible_fabrication" | "merged_citation" | "partial_author_list"
+  | "arxiv_version_mismatch" | "not_checked";
+/** The online verdict on one entry, as in `citegate bibcheck --online --json`. */
+export interface OnlineEntry {
+  key: string; line: number;
+  /** The benchmark's answer, unchanged. */
+  verdict: "valid" | "hallucinated" | "uncertain";
+  class: VerdictClass;
+  reasons: Array<{ kind: ReasonKind; message: string }>;
+  outcome: "found" | "wrong_id" | "not_found" | "unverified"; summary: string; corrected?: string;
+  /** Retractions, expressions of concern, corrections of the cited work. */
+  notices?: Array<{ kind: NoticeKind; doi?: string; date?: string; link?: string; source?: string; message: string }>;
+  evidence: Array<{ source: string; route: "doi" | "arxiv" | "title"; asked: string;
+    answered: "found" | "hits" | "not_here" | "failed"; records: Work[]; error?: ApiError }>;
+}
+/** Layers 2–4 of the BibTeX report (`online` of `citegate bibcheck --online --json`). */
+export interface OnlineReport {
+  valid: number; hallucinated: number; uncertain: number;
+  classes: Record<VerdictClass, number>;
+  requests: number; from_cache: number; entries: OnlineEntry[];
+}
 /** One reference for `VerificationRun` (see core::resolve::Reference). */
 export interface Reference {
   key: string; title?: string; authors?: string[]; others?: boolean; year?: number;
@@ -432,6 +471,15 @@ pub fn match_titles(
 pub fn check_cutoff(paper_date: &str, cutoff_date: &str) -> JsResult {
     let paper = cutoff::PaperDate::parse(paper_date).map_err(throw)?;
     to_js(&cutoff::check(paper, date_arg(cutoff_date)?))
+}
+
+// ---------------------------------------------------------------- PDF
+
+/// The references printed in a PDF, from its bytes (nothing leaves the
+/// page). Throws `not_pdf`, `pdf_encrypted`, `pdf_no_text` or `pdf_damaged`.
+#[wasm_bindgen(js_name = readPdfReferences, unchecked_return_type = "PdfRefs")]
+pub fn read_pdf_references(bytes: &[u8]) -> JsResult {
+    to_js(&crate::pdf::references(bytes).map_err(throw)?)
 }
 
 // ---------------------------------------------------------------- candidates, verification, pool
@@ -791,6 +839,48 @@ pub fn bib_verify(
     })
 }
 
+/// The references a `VerificationRun` over the bibliography takes, one per
+/// entry in file order ([`crate::bibtex::check::references`]).
+#[wasm_bindgen(js_name = bibReferences, unchecked_return_type = "Reference[]")]
+pub fn bib_references(bib: JsValue) -> JsResult {
+    to_js(&crate::bibtex::check::references(&bib_arg(bib)?))
+}
+
+/// Layers 2–4: each entry judged against a finished `VerificationRun`'s
+/// report over `bibReferences(bib)`, on the day `today` (`YYYY-MM-DD`):
+/// the report of [`crate::bibtex::check::online_report`], the same as the
+/// `online` part of `citegate bibcheck --online --json`.
+#[wasm_bindgen(js_name = bibJudge, unchecked_return_type = "OnlineReport")]
+pub fn bib_judge(
+    bib: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "RunReport")] report: JsValue,
+    today: &str,
+) -> JsResult {
+    let parsed = bib_arg(bib)?;
+    let report: crate::resolve::Report = from_js(report, "report")?;
+    if report.resolutions.len() != parsed.entries.len() {
+        return Err(throw(
+            Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "the run has {} resolutions for {} entries: run it over bibReferences(bib)",
+                    report.resolutions.len(),
+                    parsed.entries.len()
+                ),
+            )
+            .at(Location::default().field("report")),
+        ));
+    }
+    let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
+    to_js(&crate::bibtex::check::online_report(
+        &parsed,
+        &report,
+        date_arg(today)?,
+        requests,
+        0,
+    ))
+}
+
 /// A corrected BibTeX entry under `key` from a found record.
 #[wasm_bindgen(js_name = correctedEntry)]
 pub fn corrected_entry(
@@ -892,16 +982,7 @@ pub fn search_status(
     let probe = match opt_js::<search::probe::Probe>(probe, "probe")? {
         Some(p) => p,
         None => search::probe_without_requests(query, &runs, ProbeConfig::default())
-            .unwrap_or_else(|| search::probe::Probe {
-                state: search::probe::ProbeState::Inconclusive,
-                reason: Some(search::probe::ProbeReason::NoBackendAvailable),
-                backend: None,
-                content_terms: search::probe::content_terms(query).len(),
-                drops_tried: 0,
-                max_drops: ProbeConfig::default().max_drops,
-                dropped_term: None,
-                query: None,
-            }),
+            .unwrap_or_else(|| search::probe::Probe::no_backend(query, ProbeConfig::default())),
     };
     to_js(&search::respond(query, &runs, probe, &library, limit))
 }

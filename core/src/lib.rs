@@ -30,6 +30,7 @@
 //! | [`prompt`] | the writing prompt filled from a pool |
 //! | [`settings`] | what a base url or contact address may hold |
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
+//! | [`pdf`] | a PDF's references: text with positions, reading order, the bibliography split |
 //! | [`paper`] | a paper's references (`.bbl`, `thebibliography`, a text list) read into fields |
 //! | [`write`] | the writing step: the model loop, its four checks, provider requests |
 //!
@@ -50,6 +51,7 @@
 //! | Is this candidate a real paper from before the cutoff? | [`verify::decide_body`]; a whole candidate list: [`verify::run::VerifyRun`] | [`verify::Decision`] ([`verify::Rejection::describe`]) |
 //! | Does my pool agree with Crossref and OpenAlex? | [`crossindex::verify`]; planned and resumable: [`crossindex::CrossRun`] | [`crossindex::Report`] |
 //! | Which keys do my LaTeX sources cite? | [`tex::scan_project`] | [`tex::Project`] |
+//! | Which references does this PDF print? | [`pdf::references`] | [`pdf::PdfRefs`] |
 //! | Do these two titles name the same paper? | [`title::match_titles`] | [`title::TitleMatch`] |
 //! | Is this paper before the cutoff? | [`cutoff::check`] | [`cutoff::CutoffCheck`] |
 //! | Draft the Introduction and Related Work, held to the pool | [`write::WriteLoop`] | [`write::Report`] |
@@ -84,6 +86,7 @@ pub mod latex;
 pub mod library;
 pub mod names;
 pub mod paper;
+pub mod pdf;
 pub mod pool;
 pub mod prompt;
 pub mod resolve;

@@ -128,7 +128,16 @@ pub fn split(field: &str) -> (Vec<Person>, bool) {
         if bare.eq_ignore_ascii_case("others") || bare.eq_ignore_ascii_case("et al") {
             others = true;
         } else {
-            let p = Person::parse(&n);
+            // `Kaiming He et al.` and `Lim, P. L. et al.`: the list is cut,
+            // and "et al" is nobody's name.
+            let n = match without_et_al(&n) {
+                Some(name) => {
+                    others = true;
+                    name
+                }
+                None => n.as_str(),
+            };
+            let p = Person::parse(n);
             if !p.family.is_empty() || !p.given.is_empty() {
                 people.push(p);
             }
@@ -198,6 +207,66 @@ pub fn last_word_key(family: &str) -> String {
         .map(|w| key_of(w))
         .find(|k| !k.is_empty() && !SUFFIXES.contains(&k.as_str()))
         .unwrap_or_default()
+}
+
+/// A name with a trailing `et al.` (or `et al`, `et~al.`) cut off, when it has one.
+fn without_et_al(name: &str) -> Option<&str> {
+    let t = name.trim_end().trim_end_matches('.');
+    let lower = t.to_ascii_lowercase();
+    let cut = ["et al", "et~al", "et. al"]
+        .iter()
+        .find_map(|s| lower.strip_suffix(s).map(|rest| rest.len()))?;
+    let rest = t.get(..cut)?;
+    // Only a separate word: `Rochet al` is a name.
+    if !rest.ends_with(|c: char| c.is_whitespace() || c == ',' || c == '~') {
+        return None;
+    }
+    Some(rest.trim_end_matches(|c: char| c.is_whitespace() || c == ',' || c == '~'))
+}
+
+/// Whether two family names are one: the same key, or the same once German
+/// umlauts are written as the transliteration does (`Schölkopf` =
+/// `Schoelkopf`; folding alone makes it `Scholkopf`, which also matches).
+pub fn same_family_name(a: &str, b: &str) -> bool {
+    let (ka, kb) = (key_of(a), key_of(b));
+    !ka.is_empty() && (ka == kb || umlaut_key(a) == umlaut_key(b))
+}
+
+/// A name part as a key with `ä ö ü ß` written `ae oe ue ss`.
+fn umlaut_key(text: &str) -> String {
+    let decoded = crate::latex::decode(text);
+    let mut out = String::with_capacity(decoded.len() + 4);
+    for c in decoded.chars() {
+        match c {
+            'ä' | 'Ä' => out.push_str("ae"),
+            'ö' | 'Ö' => out.push_str("oe"),
+            'ü' | 'Ü' => out.push_str("ue"),
+            'ß' => out.push_str("ss"),
+            _ => out.push(c),
+        }
+    }
+    key_of(&out)
+}
+
+/// Whether two people have one family name, as indexes and citations write
+/// it: the last word of each (indexes differ on whether a particle belongs
+/// to it: `de Bézenac` vs `Bézenac`), with umlauts transliterated or folded,
+/// or a double surname written without its hyphen, whose first half a plain
+/// split reads as a given name (`José Miguel Hernández Lobato` =
+/// `José Miguel Hernández-Lobato`).
+pub fn same_family(a: &Person, b: &Person) -> bool {
+    let last = |p: &Person| p.family.split_whitespace().last().unwrap_or("").to_string();
+    if same_family_name(&last(a), &last(b)) {
+        return true;
+    }
+    let double = |x: &Person, y: &Person| {
+        let given_last = x.given.split_whitespace().last().unwrap_or("");
+        !given_last.is_empty()
+            && !is_initials(given_last)
+            && key_of(&y.family).len() > key_of(&x.family).len()
+            && same_family_name(&format!("{given_last}{}", x.family), &y.family)
+    };
+    double(a, b) || double(b, a)
 }
 
 /// A family name (or any name part) as a comparison key.
@@ -439,6 +508,55 @@ mod tests {
         let (p, others) = split("Knuth, D. and et al.");
         assert_eq!(p.len(), 1);
         assert!(others);
+    }
+
+    /// Issue 28: "et al." inside the last name was read as part of a person
+    /// ("not et al Lim, P. L."), so a real work's authors looked wrong.
+    #[test]
+    fn et_al_is_never_an_author() {
+        for (field, names, others) in [
+            ("Kaiming He et al.", vec!["He"], true),
+            ("Lim, P. L. et al.", vec!["Lim"], true),
+            ("A. One and B. Two et~al.", vec!["One", "Two"], true),
+            ("Jean Rochetal", vec!["Rochetal"], false),
+            ("A. One and B. Two", vec!["One", "Two"], false),
+        ] {
+            let (p, o) = split(field);
+            let fam: Vec<&str> = p.iter().map(|p| p.family.as_str()).collect();
+            assert_eq!((fam, o), (names, others), "{field}");
+        }
+        assert_eq!(split("Lim, P. L. et al.").0[0].given, "P. L.");
+    }
+
+    /// Issue 28: German umlauts written `oe` in a citation and `ö` in the
+    /// record, and double surnames without their hyphen, read as other people.
+    #[test]
+    fn family_names_as_citations_write_them() {
+        for (a, b, same) in [
+            ("Bernhard Schoelkopf", "Bernhard Schölkopf", true),
+            ("Bernhard Scholkopf", "Bernhard Sch{\\\"o}lkopf", true),
+            ("Klaus-Robert Mueller", "Klaus-Robert Müller", true),
+            ("Jürgen Groß", "Juergen Gross", true),
+            (
+                "José Miguel Hernández Lobato",
+                "José Miguel Hernández-Lobato",
+                true,
+            ),
+            (
+                "Hernández-Lobato, José Miguel",
+                "José Miguel Hernández Lobato",
+                true,
+            ),
+            ("Ludwig van Beethoven", "Beethoven, L.", true),
+            ("Anna Moeller", "Anna Moller", false),
+            ("J. Lobato", "José Miguel Hernández-Lobato", false),
+            ("Maria Garcia Lopez", "Maria Lopez", true),
+            ("Yann LeCun", "Yoshua Bengio", false),
+        ] {
+            let (x, y) = (Person::parse(a), Person::parse(b));
+            assert_eq!(same_family(&x, &y), same, "{a} / {b}");
+            assert_eq!(same_family(&y, &x), same, "{b} / {a}");
+        }
         assert_eq!(split("  ").0.len(), 0);
     }
 

@@ -273,6 +273,27 @@ for (const r of S2_RECORDS) {
   if (!ASTROPY.datacite.has(doi)) ASTROPY.datacite.set(doi, dataciteRecord(entry, doi));
 }
 
+// A retracted work, Wakefield et al. 1998 (The Lancet; retracted
+// 2010-02-06), as the indexes answer for it (core/tests/fixtures/api, see
+// its PROVENANCE.md): Crossref's record, with its Retraction Watch
+// `updated-by` notices, is served from the recorded /works/{doi} fixtures
+// (router.mjs); OpenAlex's, with `is_retracted`, is held here and answers
+// its DOI and its title. No other index of the mock has it.
+export const RETRACTED_DOI = "10.1016/s0140-6736(97)11096-0";
+const RETRACTED_OPENALEX = JSON.parse(
+  fs.readFileSync(new URL("../../core/tests/fixtures/api/openalex/work_doi_retracted_wakefield.json", import.meta.url), "utf8"),
+);
+ASTROPY.openalex.push(RETRACTED_OPENALEX);
+
+/** OpenAlex's works for a DOI filter (`doi:a|b`): the retracted work when asked, nothing else (the example set's DOIs are not held there). */
+export function openalexByDoi(filter) {
+  const asked = String(filter || "")
+    .replace(/^doi:/, "")
+    .split("|")
+    .map((d) => bareDoi(d));
+  return asked.includes(RETRACTED_DOI) ? [RETRACTED_OPENALEX] : [];
+}
+
 const JSON_API = { "content-type": "application/vnd.api+json; charset=utf-8" };
 
 /** Crossref's `message` for a DOI of the bibliography, or undefined. */

@@ -30,7 +30,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { s2SearchHits, s2BatchRecords, HYPHENATED } from "./compose.mjs";
-import { dataciteDoi, dataciteList, dblpSearch, crossrefOf, s2TitleHits, s2ById, openalexTitleHits, crossrefTitleHits } from "./records.mjs";
+import { dataciteDoi, dataciteList, dblpSearch, crossrefOf, s2TitleHits, s2ById, openalexTitleHits, crossrefTitleHits, openalexByDoi } from "./records.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = path.resolve(HERE, "../../core/tests/fixtures/api");
@@ -196,10 +196,11 @@ export function route(req, url, body) {
       .filter(Boolean);
     return json(200, { status: "ok", "message-type": "work-list", "message-version": "1.0.0", message: { facets: {}, "total-results": items.length, items, "items-per-page": items.length, query: { "start-index": 0, "search-terms": null } } });
   }
-  // OpenAlex's DOI batch (`filter=doi:a|b`): none of these is held there;
-  // it answers with an empty list.
+  // OpenAlex's DOI batch (`filter=doi:a|b`): the example set's DOIs are
+  // not held there; the retracted work is.
   if (p === "/api/openalex/works" && /(^|,)doi:/.test(url.searchParams.get("filter") || "")) {
-    return json(200, { meta: { count: 0, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results: [], group_by: [] });
+    const results = openalexByDoi(url.searchParams.get("filter"));
+    return json(200, { meta: { count: results.length, db_response_time_ms: 1, page: 1, per_page: Number(url.searchParams.get("per_page") || 25) }, results, group_by: [] });
   }
   // A title search: the bibliography's records with that title, else 200
   // with no hits (the recorded envelopes).

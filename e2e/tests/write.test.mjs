@@ -127,12 +127,13 @@ for (const shape of ["openai", "anthropic"]) {
       const shown = await page.$$eval("#rounds .round-reprompt", (p) => p.map((x) => x.textContent));
       assert.deepEqual(shown, [r1, r2]);
       // Downloads.
-      const [name, intro] = await downloaded(page, "#download-intro-relwork");
+      // intro_relwork.tex is the filled template (seed 001); sections.tex the two sections alone.
+      const [name, full] = await downloaded(page, "#download-intro-relwork");
       assert.equal(name, "intro_relwork.tex");
-      assert.equal(intro, final.slice(final.indexOf("\\section{Introduction}"), final.indexOf("\\section{Method}")));
-      const [fullName, full] = await downloaded(page, "#download-template");
-      assert.equal(fullName, "template.tex");
       assert.equal(full, final);
+      const [sectionsName, intro] = await downloaded(page, "#download-sections");
+      assert.equal(sectionsName, "sections.tex");
+      assert.equal(intro, final.slice(final.indexOf("\\section{Introduction}"), final.indexOf("\\section{Method}")));
       assert.match(await page.textContent("#write-cutoff-note"), /the pool holds no paper dated on or after the cutoff/);
       // The key went to the model endpoint only: not in the files, the page's storage or any other request.
       const stored = await page.evaluate(async () => {

@@ -39,6 +39,9 @@ pub enum ErrorKind {
     Store,
     /// The directory holds no index.
     Missing,
+    /// One record of a JSON-lines dump could not be read; the build skips
+    /// it and goes on (counted in [`Added::bad_lines`]).
+    Record,
 }
 
 /// An error with the file it concerns.
@@ -119,12 +122,15 @@ pub struct Added {
     pub bad_lines: u64,
     /// Whether the file had been read whole already.
     pub already_done: bool,
+    /// Whether `progress` stopped the build before the end of the file.
+    pub stopped: bool,
 }
 
 /// An open index.
 pub struct Index {
     conn: Connection,
     path: PathBuf,
+    batch: u64,
 }
 
 const SCHEMA: &str = "
@@ -153,6 +159,7 @@ CREATE TABLE IF NOT EXISTS dumps(
     file TEXT NOT NULL,
     date TEXT,
     date_from TEXT NOT NULL DEFAULT 'file',
+    bytes INTEGER NOT NULL DEFAULT 0,
     records_read INTEGER NOT NULL DEFAULT 0,
     works INTEGER NOT NULL DEFAULT 0,
     finished INTEGER NOT NULL DEFAULT 0,
@@ -221,7 +228,7 @@ fn json_lines(path: &Path, read: fn(&Value) -> Option<Work>) -> Result<Records, 
                 return Some(match serde_json::from_str::<Value>(&line) {
                     Ok(v) => Ok(read(&v)),
                     Err(e) => Err(IndexError {
-                        kind: ErrorKind::Format,
+                        kind: ErrorKind::Record,
                         file: file.clone(),
                         at: Some(format!("line {n}")),
                         message: e.to_string().to_lowercase(),
@@ -297,7 +304,11 @@ impl Index {
         std::fs::create_dir_all(dir).map_err(|e| err(ErrorKind::Io, dir, e))?;
         let path = dir.join(DB_FILE);
         let conn = Connection::open(&path).map_err(|e| err(ErrorKind::Store, &path, e))?;
-        let index = Index { conn, path };
+        let index = Index {
+            conn,
+            path,
+            batch: BATCH,
+        };
         index
             .conn
             .execute_batch(
@@ -323,7 +334,11 @@ impl Index {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| err(ErrorKind::Store, &path, e))?;
-        let index = Index { conn, path };
+        let index = Index {
+            conn,
+            path,
+            batch: BATCH,
+        };
         // A database without our tables is not an index.
         index.dumps()?;
         Ok(index)
@@ -331,26 +346,43 @@ impl Index {
 
     /// Reads `file` as a dump of `source` into the index, resuming where an
     /// earlier build of the same file stopped. `date` overrides the dump's
-    /// date; `progress` hears the number of records read after each batch.
+    /// date; `progress` hears the number of records read after each
+    /// committed batch and returns whether to go on (`false` stops the
+    /// build there, as a kill would: the file stays unfinished).
+    ///
+    /// A file read whole is not read again; one that has changed size since
+    /// is refused (its records may differ: build a new index). An unfinished
+    /// file is resumed as the longer copy of what was read (a download
+    /// completed).
     pub fn add(
         &mut self,
         source: Source,
         file: &Path,
         date: Option<&str>,
-        progress: &mut dyn FnMut(u64),
+        progress: &mut dyn FnMut(u64) -> bool,
     ) -> Result<Added, IndexError> {
         let name = file.display().to_string();
-        let prior: Option<(u64, bool, Option<String>)> = self
+        let bytes = std::fs::metadata(file)
+            .map_err(|e| err(ErrorKind::Io, file, e))?
+            .len();
+        let prior: Option<(u64, bool, Option<String>, u64)> = self
             .conn
             .query_row(
-                "SELECT records_read, finished, date FROM dumps WHERE source = ?1 AND file = ?2",
+                "SELECT records_read, finished, date, bytes FROM dumps WHERE source = ?1 AND file = ?2",
                 params![source.name(), name],
-                |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0, r.get(2)?, r.get(3)?)),
             )
             .optional()
             .map_err(|e| self.store_err(e))?;
         let mut added = Added::default();
-        if let Some((_, true, _)) = prior {
+        if let Some((_, true, _, was)) = prior {
+            if was != bytes {
+                return Err(err(
+                    ErrorKind::Format,
+                    file,
+                    format!("changed since the index read it whole ({was} bytes then, {bytes} now): build a new index"),
+                ));
+            }
             added.already_done = true;
             if let Some(d) = date {
                 self.conn
@@ -371,7 +403,7 @@ impl Index {
         while read < skip {
             match recs.next() {
                 Some(Ok(_)) => read += 1,
-                Some(Err(e)) if e.at.as_deref().is_some_and(|a| a.starts_with("line")) => read += 1,
+                Some(Err(e)) if e.kind == ErrorKind::Record => read += 1,
                 Some(Err(e)) => return Err(e),
                 None => break,
             }
@@ -396,7 +428,7 @@ impl Index {
                     .prepare_cached("INSERT INTO titles(rowid, norm) VALUES (?1, ?2)")
                     .map_err(|e| err(ErrorKind::Store, file, e))?;
                 let mut norm = String::new();
-                while in_batch < BATCH {
+                while in_batch < self.batch {
                     let w = match recs.next() {
                         None => {
                             ended = true;
@@ -407,7 +439,7 @@ impl Index {
                             in_batch += 1;
                             continue;
                         }
-                        Some(Err(e)) if e.at.as_deref().is_some_and(|a| a.starts_with("line")) => {
+                        Some(Err(e)) if e.kind == ErrorKind::Record => {
                             added.bad_lines += 1;
                             in_batch += 1;
                             continue;
@@ -454,10 +486,10 @@ impl Index {
                 (None, None) => (file_day(file), "file"),
             };
             tx.execute(
-                "INSERT INTO dumps(source, file, date, date_from, records_read, works, finished)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                "INSERT INTO dumps(source, file, date, date_from, records_read, works, finished, bytes)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                  ON CONFLICT(source, file) DO UPDATE SET date = ?3, date_from = ?4,
-                     records_read = ?5, works = works + ?6, finished = ?7",
+                     records_read = ?5, works = works + ?6, finished = ?7, bytes = ?8",
                 params![
                     source.name(),
                     name,
@@ -465,19 +497,29 @@ impl Index {
                     from,
                     read,
                     added.stored - stored_before,
-                    finished
+                    finished,
+                    bytes
                 ],
             )
             .map_err(|e| err(ErrorKind::Store, file, e))?;
             tx.commit().map_err(|e| err(ErrorKind::Store, file, e))?;
-            progress(read);
             if let Some(e) = failure {
                 return Err(e);
             }
             if ended {
+                progress(read);
+                return Ok(added);
+            }
+            if !progress(read) {
+                added.stopped = true;
                 return Ok(added);
             }
         }
+    }
+
+    /// Records per committed batch from now on ([`BATCH`] by default).
+    pub fn set_batch(&mut self, records: u64) {
+        self.batch = records.max(1);
     }
 
     /// Merges the title index's segments (faster searches; run once after a build).

@@ -279,3 +279,49 @@ test("verification run asks DataCite first for a Zenodo DOI", () => {
   assert.deepEqual(r.evidence.map((e) => [e.service, e.answer.status]), [["datacite", "found"]]);
   assert.deepEqual(run.progress(), [1, 1]);
 });
+
+test("bibJudge gives each entry the CLI's verdict and class", () => {
+  const bib = [
+    "@inproceedings{he_icml, title={Deep Residual Learning for Image Recognition},",
+    "  author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, booktitle={ICML}, year={2016}}",
+    "@article{fake, title={Quantum Gravitational Transformers for Protein Folding at Scale},",
+    "  author={Keller, Maria}, journal={Nature}, year={2023}}",
+  ].join("\n");
+  assert.deepEqual(cg.bibReferences(bib).map((r) => r.key), ["he_icml", "fake"]);
+  const names = ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"];
+  const work = {
+    source: "dblp", title: "Deep Residual Learning for Image Recognition",
+    authors: names.map((name) => ({ name })), published: { year: 2016 }, venue: "CVPR",
+  };
+  const absent = (service) => ({ service, route: "title", asked: "q", answer: { status: "not_here" } });
+  const report = {
+    requests: 4,
+    resolutions: [
+      { key: "he_icml", evidence: [{ service: "dblp", route: "title", asked: work.title, answer: { status: "hits", works: [work] } }],
+        outcome: { status: "found", work, via: "dblp" } },
+      { key: "fake", evidence: ["semantic_scholar", "openalex", "dblp"].map(absent), outcome: { status: "not_found" } },
+    ],
+  };
+  const online = cg.bibJudge(bib, report, "2026-12-05");
+  check((x) => x, [online.entries.map((e) => [e.key, e.line, e.verdict, e.class])], [
+    ["he_icml", 1, "hallucinated", "miscited"],
+    ["fake", 3, "hallucinated", "fabricated"],
+  ]);
+  assert.deepEqual(online.classes, { fabricated: 1, miscited: 1, retracted: 0, unverified: 0, valid: 0 });
+  checkThrows(cg.bibJudge, [bib, { requests: 0, resolutions: [] }, "2026-12-05"], "invalid_value", { field: "report" });
+});
+
+test("bibJudge calls the recorded retracted work retracted, with its notice", () => {
+  const bib = "@article{wakefield1998, title={Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children},"
+    + " author={Wakefield, A. J. and Murch, S. H. and Anthony, A. and Linnell, J. and Casson, D. M. and Malik, M. and Berelowitz, M. and Dhillon, A. P."
+    + " and Thomson, M. A. and Harvey, P. and Valentine, A. and Davies, S. E. and Walker-Smith, J. A.}, journal={The Lancet}, year={1998},"
+    + " doi={10.1016/S0140-6736(97)11096-0}}";
+  const work = cg.parseResponse("crossref", 200, read("api/crossref/work_by_doi_retracted_wakefield.json")).works[0];
+  assert.equal(work.updated_by[1].kind, "retraction");
+  const report = { requests: 1, resolutions: [{ key: "wakefield1998",
+    evidence: [{ service: "crossref", route: "doi", asked: "10.1016/S0140-6736(97)11096-0", answer: { status: "found", work } }],
+    outcome: { status: "found", work, via: "crossref" } }] };
+  const [e] = cg.bibJudge(bib, report, "2026-12-05").entries;
+  check((x) => x, [[e.verdict, e.class, e.notices[0].kind, e.notices[0].doi, e.notices[0].date]],
+    ["valid", "retracted", "retraction", "10.1016/s0140-6736(10)60175-4", "2010-02-06"]);
+});

@@ -31,3 +31,21 @@ TEX
   cp "biblatex-$style.bbl" "$out/biblatex-$style.bbl"
 done
 cp "$here/truth.bib" "$out/truth.bib"
+# The BibTeX styles typeset, each in the class its publisher gives (two
+# columns for IEEEtran), and the PDF's text in reading order (pdftotext):
+# the strings the plain-text reader is measured on.
+mkdir -p "$out/text"
+for style in plain abbrv unsrt alpha ieeetr IEEEtran ACM-Reference-Format plainnat abbrvnat unsrtnat apalike splncs04 elsarticle-num elsarticle-harv; do
+  case $style in
+    IEEEtran) head='\documentclass{IEEEtran}\usepackage{url}' ;;
+    ACM-Reference-Format) head='\documentclass[sigconf,nonacm]{acmart}' ;;
+    splncs04) head='\documentclass{llncs}\usepackage{url}\usepackage{hyperref}' ;;
+    elsarticle-*) head='\documentclass{elsarticle}\usepackage{url}\usepackage{hyperref}' ;;
+    *nat|apalike) head='\documentclass{article}\usepackage{natbib}\usepackage{url}\usepackage{hyperref}' ;;
+    *) head='\documentclass{article}\usepackage{url}\usepackage{hyperref}' ;;
+  esac
+  printf '%s\n\\usepackage[T1]{fontenc}\\usepackage{lmodern}\n\\begin{document}\n\\nocite{*}\n\\bibliographystyle{%s}\n\\bibliography{truth}\n\\end{document}\n' "$head" "$style" > "doc-$style.tex"
+  cp "$style.bbl" "doc-$style.bbl"
+  for _ in 1 2; do pdflatex -interaction=batchmode "doc-$style" >/dev/null 2>&1 || true; done
+  pdftotext "doc-$style.pdf" "$out/text/$style.txt"
+done

@@ -286,8 +286,9 @@ def choose(pool, rng, n):
     for f in ("math", "accents", "many_authors", "doi", "arxiv", "book", "thesis", "report"):
         cand = [i for i in by.get(f, []) if i not in picked]
         rng.shuffle(cand)
-        picked += cand[:3]
-    # the rest: half from each corpus, so neither fills a document alone
+        picked += cand[:2]
+    # the rest: two from HALLMARK (papers as reviewers see them cited) for each one from
+    # the BibTeX corpus, so neither fills a document alone
     chosen = set(picked)
     rest = {}
     for i, r in enumerate(pool):
@@ -295,10 +296,10 @@ def choose(pool, rng, n):
             rest.setdefault(r["source"]["corpus"], []).append(i)
     for c in rest.values():
         rng.shuffle(c)
-    corpora = sorted(rest)
+    turns = [c for c in ("hallmark", "hallmark", "bib-corpus") if c in rest]
     k = 0
     while len(picked) < n and any(rest.values()):
-        c = rest[corpora[k % len(corpora)]]
+        c = rest[turns[k % len(turns)]]
         if c:
             picked.append(c.pop())
         k += 1
@@ -429,6 +430,8 @@ def bbl_items(bbl, engine, in_print_order=None):
         lists = [[(m.group(1), m.group(2)) for m in entries.finditer(body)] for body in lists]
         return max(lists, key=in_print_order) if in_print_order else lists[0]
     items = []
+    # TeX comments end lines inside labels and keys (apacite, ACM)
+    bbl = re.sub(r"(?<!\\)%[^\n]*\n[ \t]*", "", bbl)
     parts = re.split(r"\\bibitem(?=[\[{\s])", bbl)
     for p in parts[1:]:
         m = re.match(r"\s*(\[(?:[^\[\]]|\[[^\]]*\])*\])?(?:\s|%[^\n]*\n)*\{([^}]*)\}", p, re.S)
@@ -444,7 +447,9 @@ def pdf_pages(pdf):
 
 
 def pdf_text(pdf):
-    rc, out = run(["pdftotext", "-enc", "UTF-8", pdf, "-"], os.path.dirname(pdf))
+    # -raw: the content stream's order, which for a TeX PDF is the typesetting order; the
+    # default reading order interleaves close columns (two-column articles)
+    rc, out = run(["pdftotext", "-raw", "-enc", "UTF-8", pdf, "-"], os.path.dirname(pdf))
     return out
 
 
@@ -509,6 +514,13 @@ def truth(doc, records, bbl, pdftext):
     return refs
 
 
+def dump_truth(meta):
+    """The truth as JSON with one reference a line: small, and diffs stay readable."""
+    head = {k: v for k, v in meta.items() if k != "references"}
+    lines = [json.dumps(r, ensure_ascii=False) for r in meta["references"]]
+    return json.dumps(head, ensure_ascii=False)[:-1] + ', "references": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
 def build_one(doc, pool, args, outdir):
     rng = random.Random(doc["name"])
     n = rng.randint(25, 40)
@@ -540,8 +552,7 @@ def build_one(doc, pool, args, outdir):
             "references": refs,
         }
         with open(os.path.join(outdir, name + ".json"), "w", encoding="utf-8") as fh:
-            json.dump(meta, fh, ensure_ascii=False, indent=1)
-            fh.write("\n")
+            fh.write(dump_truth(meta))
         return name, len(refs), pages, time.time() - t0, None
     except Exception as e:  # one failed document must not stop the rest
         return doc["name"], 0, 0, time.time() - t0, str(e)
@@ -587,12 +598,11 @@ def main():
     dev, held = pools(args.shared)
     print("pools: dev {} records, heldout {} records".format(len(dev), len(held)), file=sys.stderr)
     docs = [d for d in DOCS if args.set in ("all", d["set"]) and (not args.only or re.search(args.only, d["name"]))]
-    if args.fabricate:
-        for d in docs:
-            d["name"] += "-fab{}".format(args.fabricate)
+    # made-up references make other documents: they go to their own folder
+    folder = "{}-fab" + str(args.fabricate) if args.fabricate else "{}"
     jobs = []
     for d in docs:
-        outdir = os.path.join(args.out, d["set"])
+        outdir = os.path.join(args.out, folder.format(d["set"]))
         os.makedirs(outdir, exist_ok=True)
         jobs.append((d, dev if d["set"] == "dev" else held, outdir))
     failed = 0
@@ -605,8 +615,8 @@ def main():
                 print("{:45s} {:3d} refs {:3d} pages {:5.1f}s".format(name, nrefs, pages or 0, secs), file=sys.stderr)
     if args.copy_truth:
         for d in docs:
-            src = os.path.join(args.out, d["set"])
-            dst = os.path.join(args.copy_truth, d["set"])
+            src = os.path.join(args.out, folder.format(d["set"]))
+            dst = os.path.join(args.copy_truth, folder.format(d["set"]))
             os.makedirs(dst, exist_ok=True)
             for ext in ("json", "bbl"):
                 p = os.path.join(src, d["name"] + "." + ext)

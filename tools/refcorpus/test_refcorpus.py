@@ -62,6 +62,8 @@ class BblOrder(unittest.TestCase):
     def test_bibtex_items_with_labels_and_comments(self):
         bbl = "\\begin{thebibliography}{9}\n\\bibitem[Smith et~al\\mbox{.}(2020)]%\n   {b}\nB text\n\\bibitem{a}\nA text\n\\end{thebibliography}"
         self.assertEqual([k for k, _ in refcorpus.bbl_items(bbl, "bibtex")], ["b", "a"])
+        apacite = "\\bibitem [\\protect \\citeauthoryear {%\nBaba%\n}{%\n{\\protect \\APACyear {2017}}%\n}]{%\nkey1}\nX"
+        self.assertEqual([k for k, _ in refcorpus.bbl_items(apacite, "bibtex")], ["key1"])
 
     def test_biber_list_in_print_order_is_chosen(self):
         def entry(k):

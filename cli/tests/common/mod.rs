@@ -176,6 +176,8 @@ pub enum Answer {
     DropMidBody(String),
     /// Says nothing for this long, then closes.
     Hang(Duration),
+    /// 200 with these bytes as the body (an archive).
+    Bytes(Vec<u8>),
     /// A status and headers, then the body in these chunks (chunked transfer
     /// encoding, flushed one by one: a streamed model answer).
     Chunked(u16, Vec<(String, String)>, Vec<String>),
@@ -292,6 +294,9 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>, handler: &Handler) {
     if let Answer::Status(code, _, _) | Answer::Chunked(code, _, _) = &answer {
         logged.answered = *code;
     }
+    if let Answer::Bytes(_) = &answer {
+        logged.answered = 200;
+    }
     log.lock().expect("log").push(logged);
     let mut stream = reader.into_inner();
     match answer {
@@ -317,6 +322,14 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>, handler: &Handler) {
             let _ = stream.flush();
         }
         Answer::Hang(d) => std::thread::sleep(d),
+        Answer::Bytes(body) => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+        }
         Answer::Chunked(code, extra, chunks) => {
             let mut head =
                 format!("HTTP/1.1 {code} X\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n");

@@ -13,7 +13,7 @@
 use super::format::{self, CiteUse, Code, Finding, Severity};
 use super::matching::Mode;
 use super::parse::{Bibliography, Entry, Problem};
-use super::verdict::{self, Reason, Verdict};
+use super::verdict::{self, Class, ClassCounts, NoticeNote, Reason, Verdict};
 use crate::cutoff::Date;
 use crate::resolve::{self, Answer, Outcome, Reference, Resolution, Route};
 use crate::tex::Project;
@@ -78,17 +78,13 @@ pub struct FileReport {
 
 impl FileReport {
     /// True when no finding is as bad as `fail_at` (a warning: any finding;
-    /// an error: errors only) and no online verdict is hallucinated or
-    /// uncertain.
+    /// an error: errors only) and every entry checked online is valid.
     pub fn passes(&self, fail_at: Severity) -> bool {
         let offline = !self
             .findings
             .iter()
             .any(|f| fail_at == Severity::Warning || f.severity == Severity::Error);
-        let online = self
-            .online
-            .as_ref()
-            .is_none_or(|o| o.hallucinated == 0 && o.uncertain == 0);
+        let online = self.online.as_ref().is_none_or(OnlineReport::passes);
         offline && online
     }
 
@@ -278,6 +274,9 @@ pub struct OnlineReport {
     pub hallucinated: usize,
     /// Entries that could not be decided.
     pub uncertain: usize,
+    /// Entries in each class (fabricated, miscited, retracted, unverified,
+    /// valid).
+    pub classes: ClassCounts,
     /// Requests sent to the services (retries included).
     pub requests: usize,
     /// Requests answered from a cache.
@@ -286,13 +285,25 @@ pub struct OnlineReport {
     pub entries: Vec<OnlineEntry>,
 }
 
+impl OnlineReport {
+    /// True when every entry is valid.
+    pub fn passes(&self) -> bool {
+        self.entries.iter().all(|e| e.class == Class::Valid)
+    }
+}
+
 /// The online verdict on one entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OnlineEntry {
     /// The entry's key.
     pub key: String,
+    /// 1-based line of the entry's `@`.
+    pub line: usize,
     /// Valid, hallucinated or uncertain.
     pub verdict: Verdict,
+    /// What a chair does with it: fabricated, miscited, retracted,
+    /// unverified or valid ([`Class::words`] says it in words).
+    pub class: Class,
     /// Why, in words.
     pub reasons: Vec<Reason>,
     /// The resolver's decision: found, wrong_id, not_found or unverified.
@@ -302,8 +313,29 @@ pub struct OnlineEntry {
     /// The entry rebuilt from its record, when it misstates it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<String>,
+    /// Retractions, expressions of concern and corrections of the cited
+    /// work, each with its DOI, date and link.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeNote>,
     /// What each source answered.
     pub evidence: Vec<SourceEvidence>,
+    /// The reference as the paper printed it, when it was read from a
+    /// paper's text ([`crate::paper`]) rather than a `.bib`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
+}
+
+impl OnlineEntry {
+    /// The verdict part of the entry, as [`verdict::judge`] gave it.
+    pub fn judged(&self) -> verdict::EntryVerdict {
+        verdict::EntryVerdict {
+            verdict: self.verdict,
+            class: self.class,
+            reasons: self.reasons.clone(),
+            corrected: self.corrected.clone(),
+            notices: self.notices.clone(),
+        }
+    }
 }
 
 /// What one source answered about one entry.
@@ -375,6 +407,7 @@ pub fn online_report(
         valid: 0,
         hallucinated: 0,
         uncertain: 0,
+        classes: ClassCounts::default(),
         requests,
         from_cache,
         entries: Vec::new(),
@@ -386,6 +419,7 @@ pub fn online_report(
             Verdict::Hallucinated => online.hallucinated += 1,
             Verdict::Uncertain => online.uncertain += 1,
         }
+        online.classes.add(e.class);
         online.entries.push(e);
     }
     online
@@ -397,12 +431,16 @@ pub fn online_entry(entry: &Entry, res: &Resolution, today: Date) -> OnlineEntry
     let v = verdict::judge(entry, res, today);
     OnlineEntry {
         key: entry.key.clone(),
+        line: entry.line,
         verdict: v.verdict,
+        class: v.class,
         reasons: v.reasons,
         outcome: outcome_name(&res.outcome),
         summary: res.outcome.describe(),
         corrected: v.corrected,
+        notices: v.notices,
         evidence: evidence_of(res),
+        raw: None,
     }
 }
 

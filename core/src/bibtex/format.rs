@@ -232,6 +232,12 @@ fn date_year(text: &str) -> Option<i32> {
     Some(if negative { -year } else { year })
 }
 
+/// The latest year an entry may carry in `now_year`: next year's, for a
+/// paper in press or accepted at next year's conference.
+pub fn latest_year(now_year: i32) -> i32 {
+    now_year.saturating_add(1)
+}
+
 /// Checks every entry on its own and the entries against each other.
 /// `now_year` is the current year; a year up to `now_year + 1` is accepted.
 pub fn check_entries(bib: &Bibliography, now_year: i32) -> Vec<Finding> {
@@ -398,7 +404,7 @@ fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
             )
             .field(e, &field),
         ),
-        Some(Ok(y)) if !(1900..=now_year.saturating_add(1)).contains(&y) => {
+        Some(Ok(y)) if !(1900..=latest_year(now_year)).contains(&y) => {
             let field = if e.has("year") { "year" } else { "date" };
             out.push(
                 Finding::entry(
@@ -408,7 +414,7 @@ fn check_year(e: &Entry, now_year: i32, out: &mut Vec<Finding>) {
                     format!(
                         "entry `{}`: year {y} is outside 1900 to {}",
                         e.key,
-                        now_year.saturating_add(1)
+                        latest_year(now_year)
                     ),
                 )
                 .field(e, field),

@@ -12,10 +12,9 @@
 
 use super::check::{FileReport, OnlineEntry, OnlineReport};
 use super::parse::Bibliography;
-use super::verdict::{self, ReasonKind, Verdict};
+use super::verdict::{self, Class, ReasonKind};
 use crate::resolve::{self, Answer};
 use crate::works::{ApiErrorKind, Work};
-use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 
 /// An entry's status as the page and the exports show it.
@@ -24,6 +23,8 @@ use serde::Serialize;
 pub enum Status {
     /// Every source that answered agrees: no index has the work.
     NotFound,
+    /// The cited work has been retracted.
+    Retracted,
     /// A record is the cited work, but the entry misstates it.
     Differs,
     /// Nothing was found against it, yet the entry itself is implausible
@@ -37,8 +38,9 @@ pub enum Status {
 
 impl Status {
     /// Every status, worst first (the order of the chart and of a sort).
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 6] = [
         Status::NotFound,
+        Status::Retracted,
         Status::Differs,
         Status::Doubtful,
         Status::Unchecked,
@@ -49,6 +51,7 @@ impl Status {
     pub fn label(self) -> &'static str {
         match self {
             Status::NotFound => "not found anywhere",
+            Status::Retracted => "retracted",
             Status::Differs => "found but differs",
             Status::Doubtful => "doubtful on its face",
             Status::Unchecked => "could not check",
@@ -72,6 +75,7 @@ impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::NotFound => "not_found",
+            Status::Retracted => "retracted",
             Status::Differs => "differs",
             Status::Doubtful => "doubtful",
             Status::Unchecked => "unchecked",
@@ -91,12 +95,16 @@ impl Status {
 /// after every source answered gets it (the verdict rules give
 /// [`ReasonKind::PlausibleFabrication`] only then).
 pub fn status(entry: &OnlineEntry) -> Status {
-    match entry.verdict {
-        Verdict::Valid => Status::Matches,
-        Verdict::Uncertain => Status::Unchecked,
-        Verdict::Hallucinated => {
-            let record = entry.corrected.is_some()
-                || matches!(entry.outcome, "found" | "wrong_id")
+    match entry.class {
+        Class::Retracted => Status::Retracted,
+        Class::Valid => Status::Matches,
+        Class::Unverified => Status::Unchecked,
+        Class::Miscited => Status::Differs,
+        Class::Fabricated => {
+            // The class says no record is the cited work; the status tells
+            // a search that found a record the entry borrows from, one that
+            // found nothing, and an entry judged on its face.
+            let record = matches!(entry.outcome, "found" | "wrong_id")
                 || entry.reasons.iter().any(|r| {
                     !matches!(
                         r.kind,
@@ -130,22 +138,10 @@ pub struct Link {
     pub url: String,
 }
 
-/// Characters escaped in an identifier put into a URL path: controls,
-/// space and those that would end the path or start a query or fragment.
-const PATH: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'`')
-    .add(b'{')
-    .add(b'}')
-    .add(b'\\')
-    .add(b'^')
-    .add(b'|');
+/// The address of a DOI's page (`https://doi.org/…`, the DOI percent-encoded).
+pub fn doi_url(doi: &str) -> Option<String> {
+    link("DOI", "https://doi.org/", doi).map(|l| l.url)
+}
 
 fn link(source: &'static str, base: &str, id: &str) -> Option<Link> {
     let id = id.trim();
@@ -155,7 +151,7 @@ fn link(source: &'static str, base: &str, id: &str) -> Option<Link> {
     }
     Some(Link {
         source,
-        url: format!("{base}{}", utf8_percent_encode(id, PATH)),
+        url: format!("{base}{}", crate::works::request::path(id)),
     })
 }
 
@@ -278,7 +274,7 @@ pub struct FixedBib {
 /// use citegate_core::bibtex::{check::OnlineReport, parse, report};
 /// let src = "% mine\n@misc{a, title={Old}}\n@misc{b, title={Kept}}\n";
 /// let bib = parse::parse(src);
-/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, requests: 0, from_cache: 0, entries: vec![] };
+/// let mut online = OnlineReport { valid: 0, hallucinated: 0, uncertain: 0, classes: Default::default(), requests: 0, from_cache: 0, entries: vec![] };
 /// let fixed = report::fixed_bib(src, &bib, &online);
 /// assert_eq!(fixed.text, src);
 /// ```

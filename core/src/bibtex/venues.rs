@@ -25,6 +25,8 @@ pub enum VenueKind {
     Journal,
     /// A preprint server (arXiv, bioRxiv, …).
     Preprint,
+    /// A proceedings series holding several conferences (PMLR, LNCS).
+    Series,
 }
 
 /// A venue of the table.
@@ -36,6 +38,28 @@ pub struct Venue {
     pub kind: VenueKind,
     /// The first name of its row, for messages (`NeurIPS`).
     pub name: &'static str,
+    /// Keys of the venues it publishes or belongs to (`icml,colt` for PMLR).
+    pub holds: &'static str,
+}
+
+impl Venue {
+    /// Whether the two are one venue, or one belongs to the other (a
+    /// Findings paper goes with its EMNLP), or one is a series and the other a
+    /// conference it may publish (a COLT paper is a PMLR paper; which
+    /// conferences a series holds changes by the year, so a series is never
+    /// held against a conference, only against a journal or preprint server).
+    pub fn same_as(&self, other: &Venue) -> bool {
+        let holds = |v: &Venue, key: &str| v.holds.split(',').any(|k| k.trim() == key);
+        let series_of = |s: &Venue, c: &Venue| {
+            s.kind == VenueKind::Series
+                && matches!(c.kind, VenueKind::Conference | VenueKind::Series)
+        };
+        self.key == other.key
+            || holds(self, other.key)
+            || holds(other, self.key)
+            || series_of(self, other)
+            || series_of(other, self)
+    }
 }
 
 struct Row {
@@ -80,9 +104,11 @@ fn rows() -> &'static [Row] {
                     "conference" => VenueKind::Conference,
                     "journal" => VenueKind::Journal,
                     "preprint" => VenueKind::Preprint,
+                    "series" => VenueKind::Series,
                     _ => return None,
                 };
                 let names: Vec<&'static str> = cols.next()?.split('|').collect();
+                let holds = cols.next().unwrap_or("").trim();
                 let acronyms = names
                     .iter()
                     .filter(|n| is_acronym(n))
@@ -93,6 +119,7 @@ fn rows() -> &'static [Row] {
                         key,
                         kind,
                         name: names.first().copied().unwrap_or(key),
+                        holds,
                     },
                     names: names.iter().map(|n| words(n)).collect(),
                     acronyms,
@@ -186,11 +213,14 @@ pub fn similar(a: &str, b: &str) -> bool {
     short.len() >= 2 && contains(long, short)
 }
 
-/// Whether two names are the same venue: by the table when it knows both,
-/// else by [`similar`].
+/// Whether two names are the same venue: by the table when it knows both
+/// (a series is the same as the conferences it publishes), else by
+/// [`similar`]. A series against a venue the table does not know is never a
+/// difference: the series may well hold it.
 pub fn same(a: &str, b: &str) -> bool {
     match (lookup(a), lookup(b)) {
-        (Some(x), Some(y)) => x.key == y.key,
+        (Some(x), Some(y)) => x.same_as(&y),
+        (Some(x), None) | (None, Some(x)) if x.kind == VenueKind::Series => true,
         (Some(x), None) | (None, Some(x)) => {
             // One side is unknown: it may still be a long form of the known
             // one that the table lacks.
@@ -237,10 +267,88 @@ mod tests {
         check("arXiv preprint arXiv:2101.00001", Some("arxiv"));
         check("CoRR", Some("arxiv"));
         check("bioRxiv : the preprint server for biology", Some("biorxiv"));
-        check("Findings of EMNLP", Some("emnlp"));
+        check("Findings of EMNLP", Some("findings"));
         check("Data Science", None);
         check("Symposium on Neural Scaling Laws", None);
         check("", None);
+    }
+
+    /// Issue 28: short and series forms of real venues read as other venues
+    /// or none (PMLR as the journal Machine Learning, Findings as ACL, PNAS,
+    /// ICRA, CoRL, MICCAI unknown), so correctly cited works were accused.
+    #[test]
+    fn venue_traps_of_real_citations() {
+        check("Proceedings of Machine Learning Research", Some("pmlr"));
+        check("PMLR", Some("pmlr"));
+        check("Machine Learning", Some("mlj"));
+        check("Findings of ACL: EMNLP 2020", Some("findings"));
+        check(
+            "Findings of the Association for Computational Linguistics: EMNLP 2020",
+            Some("findings"),
+        );
+        check("EMNLP (Findings)", Some("findings"));
+        check("PNAS", Some("pnas"));
+        check("Proc. Natl. Acad. Sci. U.S.A.", Some("pnas"));
+        check(
+            "Proceedings of the National Academy of Sciences of the United States of America",
+            Some("pnas"),
+        );
+        check("ICRA", Some("icra"));
+        check(
+            "2018 IEEE International Conference on Robotics and Automation (ICRA)",
+            Some("icra"),
+        );
+        check("CoRL", Some("corl"));
+        check("Conference on Robot Learning", Some("corl"));
+        check("MICCAI", Some("miccai"));
+        check(
+            "Medical Image Computing and Computer Assisted Intervention – MICCAI 2015",
+            Some("miccai"),
+        );
+        check("Lecture Notes in Computer Science", Some("lncs"));
+        check(
+            "Proceedings of the 38th International Conference on Machine Learning, PMLR",
+            Some("icml"),
+        );
+        for (a, b, expected) in [
+            ("Proceedings of Machine Learning Research", "COLT", true),
+            ("Proceedings of Machine Learning Research", "ICML", true),
+            (
+                "Proceedings of Machine Learning Research",
+                "Machine Learning",
+                false,
+            ),
+            (
+                "Proceedings of Machine Learning Research",
+                "Learning for Dynamics and Control",
+                true,
+            ),
+            ("Proceedings of Machine Learning Research", "Nature", false),
+            ("Proceedings of Machine Learning Research", "arXiv", false),
+            ("Findings of ACL: EMNLP 2020", "EMNLP", true),
+            ("Findings of ACL: EMNLP 2020", "CVPR", false),
+            (
+                "PNAS",
+                "Proceedings of the National Academy of Sciences",
+                true,
+            ),
+            ("PNAS", "Nature", false),
+            (
+                "ICRA",
+                "2018 IEEE International Conference on Robotics and Automation (ICRA)",
+                true,
+            ),
+            ("ICRA", "IROS", false),
+            ("CoRL", "Proceedings of Machine Learning Research", true),
+            ("MICCAI", "Lecture Notes in Computer Science", true),
+            (
+                "Lecture Notes in Computer Science",
+                "J. Mach. Learn. Res.",
+                false,
+            ),
+        ] {
+            check_same(a, b, expected);
+        }
     }
 
     fn check_same(a: &str, b: &str, expected: bool) {

@@ -30,7 +30,7 @@ use crate::cutoff::Date;
 use crate::names::{self, Person};
 use crate::resolve::{Answer, Outcome, Resolution, Route};
 use crate::title;
-use crate::works::Work;
+use crate::works::{Notice, NoticeKind, Work};
 use serde::Serialize;
 
 /// The verdict on one entry.
@@ -53,6 +53,135 @@ impl Verdict {
             Verdict::Hallucinated => "likely hallucinated",
             Verdict::Uncertain => "could not be checked",
         }
+    }
+}
+
+/// What a chair does with an entry: the verdict told apart by what the
+/// sources showed. [`Verdict`] stays the benchmark's three-way answer; the
+/// class says whether a hallucinated entry names no work at all
+/// (fabricated) or a real work with wrong fields (miscited), and whether an
+/// unchecked one could not be asked or is of a kind no index holds
+/// (unverified, with the reason saying which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// No such work: every source that could hold it answered, none has
+    /// it, or the entry itself shows it is made up (a future year, a
+    /// placeholder author).
+    Fabricated,
+    /// The work exists, and fields of the entry differ from its record
+    /// (the reasons name them; `corrected` is the entry rebuilt).
+    Miscited,
+    /// The work exists and has been retracted (the verdict's `notices`
+    /// give the notice's DOI, date and link).
+    Retracted,
+    /// Not settled: a source could not be asked, or the entry is of a kind
+    /// no index we reach lists.
+    Unverified,
+    /// The work exists and the entry says what its record says.
+    Valid,
+}
+
+impl Class {
+    /// Every class, worst first (the order a triage list takes).
+    pub const ALL: [Class; 5] = [
+        Class::Fabricated,
+        Class::Retracted,
+        Class::Miscited,
+        Class::Unverified,
+        Class::Valid,
+    ];
+
+    /// The class's name as the JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Fabricated => "fabricated",
+            Class::Miscited => "miscited",
+            Class::Retracted => "retracted",
+            Class::Unverified => "unverified",
+            Class::Valid => "valid",
+        }
+    }
+
+    /// The class in a chair's words, for a badge, an annotation or a
+    /// summary line: what the class means and what to do about it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Class::Fabricated => "no such work: no source has it",
+            Class::Miscited => "a real work, cited with fields that differ from its record",
+            Class::Retracted => "a real work that has been retracted",
+            Class::Unverified => {
+                "not verified: a source could not be asked or lists no works of this kind"
+            }
+            Class::Valid => "a real work, cited as its record says",
+        }
+    }
+
+    /// The class of a verdict, in the one place it is decided: a valid or
+    /// uncertain verdict keeps its meaning; a hallucinated one is miscited
+    /// when a record is the cited work (the rules then rebuilt the entry
+    /// from it) and fabricated when none is.
+    ///
+    /// A retraction of the cited work outranks the rest: whatever else is
+    /// right or wrong with the entry, a chair must know it cites a
+    /// retracted work.
+    fn of(verdict: Verdict, cited_work_found: bool, retracted: bool) -> Class {
+        match verdict {
+            _ if retracted => Class::Retracted,
+            Verdict::Valid => Class::Valid,
+            Verdict::Uncertain => Class::Unverified,
+            Verdict::Hallucinated if cited_work_found => Class::Miscited,
+            Verdict::Hallucinated => Class::Fabricated,
+        }
+    }
+}
+
+/// How many entries fell in each class; every class is written, zeros
+/// included, so the JSON has one shape.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ClassCounts {
+    /// No such work.
+    pub fabricated: usize,
+    /// A real work with wrong fields.
+    pub miscited: usize,
+    /// A retracted work.
+    pub retracted: usize,
+    /// Not settled.
+    pub unverified: usize,
+    /// Matches its record.
+    pub valid: usize,
+}
+
+impl ClassCounts {
+    /// Counts one more entry of class `c`.
+    pub fn add(&mut self, c: Class) {
+        *self.slot(c) += 1;
+    }
+
+    /// The number of entries of class `c`.
+    pub fn get(mut self, c: Class) -> usize {
+        *self.slot(c)
+    }
+
+    fn slot(&mut self, c: Class) -> &mut usize {
+        match c {
+            Class::Fabricated => &mut self.fabricated,
+            Class::Miscited => &mut self.miscited,
+            Class::Retracted => &mut self.retracted,
+            Class::Unverified => &mut self.unverified,
+            Class::Valid => &mut self.valid,
+        }
+    }
+
+    /// `2 valid, 1 fabricated, …` in [`Class::ALL`] order, valid first.
+    pub fn describe(self) -> String {
+        let mut order = vec![Class::Valid];
+        order.extend(Class::ALL.into_iter().filter(|c| *c != Class::Valid));
+        order
+            .into_iter()
+            .map(|c| format!("{} {}", self.get(c), c.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -107,12 +236,99 @@ pub struct Reason {
 pub struct EntryVerdict {
     /// Valid, hallucinated or uncertain.
     pub verdict: Verdict,
+    /// What a chair does with it: fabricated, miscited, retracted,
+    /// unverified or valid.
+    pub class: Class,
     /// Why; empty for a valid entry.
     pub reasons: Vec<Reason>,
     /// The entry rebuilt from the record, when the record is the cited work
     /// and the entry misstates it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<String>,
+    /// Editorial notices about the cited work: a retraction, an expression
+    /// of concern, a correction.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeNote>,
+}
+
+/// An editorial notice about the cited work, for people: what it is, its
+/// DOI, date and link, and a sentence saying so.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NoticeNote {
+    /// Retraction, expression of concern or correction.
+    pub kind: NoticeKind,
+    /// The notice's DOI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doi: Option<String>,
+    /// When it was issued (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The notice's page (its DOI's address).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// Who recorded it (`retraction-watch`, `publisher`, `openalex`, `title`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The notice in a sentence.
+    pub message: String,
+}
+
+impl NoticeNote {
+    fn of(n: &Notice) -> NoticeNote {
+        let date = n.date.map(|d| match (d.month, d.day) {
+            (Some(m), Some(day)) => format!("{:04}-{m:02}-{day:02}", d.year),
+            (Some(m), None) => format!("{:04}-{m:02}", d.year),
+            _ => format!("{:04}", d.year),
+        });
+        let link = n.doi.as_deref().and_then(super::report::doi_url);
+        let what = match n.kind {
+            NoticeKind::Retraction => "the work has been retracted",
+            NoticeKind::ExpressionOfConcern => {
+                "the publisher has issued an expression of concern about the work (it is not retracted)"
+            }
+            NoticeKind::Correction => "the work has been corrected (it is not retracted)",
+        };
+        let mut said = match &n.doi {
+            Some(d) => format!("{} notice {d}", n.kind.label()),
+            None => match n.source.as_deref() {
+                Some("title") => "the record's title says so".to_string(),
+                Some(s) => format!("recorded by {s}"),
+                None => "recorded by an index".to_string(),
+            },
+        };
+        if let Some(d) = &date {
+            said.push_str(&format!(" of {d}"));
+        }
+        if let Some(l) = &link {
+            said.push_str(&format!(" ({l})"));
+        }
+        NoticeNote {
+            kind: n.kind,
+            doi: n.doi.clone(),
+            date,
+            link,
+            source: n.source.clone(),
+            message: format!("{what}: {said}"),
+        }
+    }
+}
+
+/// The notices of the records that are the cited work, retractions first,
+/// one per kind and DOI; a notice without a DOI only when no notice of its
+/// kind has one.
+fn notices_of(records: &[&Work]) -> Vec<NoticeNote> {
+    let mut all: Vec<&Notice> = records.iter().flat_map(|w| &w.updated_by).collect();
+    all.sort_by_key(|n| (n.kind != NoticeKind::Retraction, n.doi.is_none()));
+    let mut kept: Vec<&Notice> = Vec::new();
+    for n in all {
+        let dup = kept
+            .iter()
+            .any(|k| k.same_as(n) || (k.kind == n.kind && n.doi.is_none()));
+        if !dup {
+            kept.push(n);
+        }
+    }
+    kept.into_iter().map(NoticeNote::of).collect()
 }
 
 /// What looking up the entry's own id (DOI or arXiv id) gave.
@@ -225,14 +441,21 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     let mut corrected = None;
 
     if let Some(y) = cited.year {
-        if y > today.year() {
+        // Next year's is an accepted paper's year when the entry names
+        // where it appears (layer 1's year rule, format::latest_year).
+        let latest = if cited.venue.is_some() {
+            super::format::latest_year(today.year())
+        } else {
+            today.year()
+        };
+        if y > latest {
             reasons.push(reason(
                 ReasonKind::FutureDate,
                 format!("the year {y} is after today ({today})"),
             ));
         }
     }
-    if let Some(p) = placeholder(&cited.authors) {
+    if let Some(p) = placeholder(&cited.authors).filter(|_| !under_review(entry)) {
         reasons.push(reason(
             ReasonKind::PlaceholderAuthors,
             format!("“{p}” is a placeholder, not an author"),
@@ -248,11 +471,14 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
         Some(t) => candidates
             .iter()
             .copied()
-            .filter(|w| same_title(t, &w.title))
+            .filter(|w| same_title(t, &w.title) || cited.parsed && cut_title(t, &w.title))
             .collect(),
         None => Vec::new(),
     };
 
+    // The records that are the cited work: every record with its title,
+    // or the near-titled one the rules rebuild the entry from.
+    let mut cited_work: Vec<&Work> = matched.clone();
     if let Some(&record) = matched.first() {
         // Prefer the record that agrees on authors (an index may hold a
         // namesake paper); then check everything against the matched set.
@@ -294,8 +520,20 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
             &mut corrected,
             entry,
         );
+        if corrected.is_some() {
+            cited_work.extend(nearest.map(|(_, w)| w));
+        }
         if !positive && reasons.is_empty() {
-            if findings.unanswered.is_empty() && !matches!(findings.by_id, IdAnswer::Failed(_)) {
+            if let Some(kind) = unindexed_kind(entry) {
+                // Absence from indexes that do not list such works is no
+                // evidence: the entry stays unverified, in those words.
+                reasons.push(reason(
+                    ReasonKind::NotChecked,
+                    format!("no index we can reach lists {kind}, so no source having this one says nothing about whether it exists"),
+                ));
+            } else if findings.unanswered.is_empty()
+                && !matches!(findings.by_id, IdAnswer::Failed(_))
+            {
                 let near = nearest
                     .filter(|(r, _)| *r >= 60.0)
                     .map(|(_, w)| format!("; the nearest record is “{}”", w.title))
@@ -324,10 +562,27 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     } else {
         Verdict::Hallucinated
     };
-    EntryVerdict {
-        verdict,
-        reasons,
-        corrected,
+    EntryVerdict::new(verdict, reasons, corrected, notices_of(&cited_work))
+}
+
+impl EntryVerdict {
+    /// A verdict with its class. `corrected` is set exactly when a record
+    /// is the cited work and the entry misstates it; `notices` are the
+    /// cited work's.
+    fn new(
+        verdict: Verdict,
+        reasons: Vec<Reason>,
+        corrected: Option<String>,
+        notices: Vec<NoticeNote>,
+    ) -> EntryVerdict {
+        let retracted = notices.iter().any(|n| n.kind == NoticeKind::Retraction);
+        EntryVerdict {
+            verdict,
+            class: Class::of(verdict, corrected.is_some(), retracted),
+            reasons,
+            corrected,
+            notices,
+        }
     }
 }
 
@@ -347,11 +602,7 @@ fn uncertain(mut reasons: Vec<Reason>, findings: &Findings) -> EntryVerdict {
         )
     };
     reasons.push(reason(ReasonKind::NotChecked, message));
-    EntryVerdict {
-        verdict: Verdict::Uncertain,
-        reasons,
-        corrected: None,
-    }
+    EntryVerdict::new(Verdict::Uncertain, reasons, None, Vec::new())
 }
 
 fn reason(kind: ReasonKind, message: String) -> Reason {
@@ -359,6 +610,7 @@ fn reason(kind: ReasonKind, message: String) -> Reason {
 }
 
 /// The parts of an entry the rules look at, decoded.
+#[derive(Clone)]
 struct Cited {
     title: Option<String>,
     authors: Vec<Person>,
@@ -366,6 +618,10 @@ struct Cited {
     year: Option<i32>,
     venue: Option<String>,
     doi: Option<String>,
+    /// Read from a paper's text, not written as BibTeX ([`Entry::parsed`]):
+    /// initials, a cut list, an abbreviated venue and a title cut at a
+    /// line end are what a parse gives, not signs of a fake.
+    parsed: bool,
 }
 
 impl Cited {
@@ -388,8 +644,18 @@ impl Cited {
             year,
             venue,
             doi,
+            parsed: entry.parsed,
         }
     }
+}
+
+/// A parsed title that is the record's cut short (a line end, a column
+/// break) or with text run on after it (the venue): one is the other's
+/// start, and the shorter has at least four words.
+fn cut_title(parsed: &str, record: &str) -> bool {
+    let (a, b) = (title::normalize(parsed), title::normalize(record));
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.split(' ').count() >= 4 && long.starts_with(&short)
 }
 
 /// Titles equal up to case, accents, LaTeX, punctuation and spacing.
@@ -433,6 +699,53 @@ pub fn title_diff(ours: &str, theirs: &str) -> (Vec<String>, Vec<String>) {
     (only_a, only_b)
 }
 
+/// The works an entry's kind names when no index we reach lists them
+/// (theses, technical reports, software, web pages, standards, manuals,
+/// papers under review):
+/// the words the unverified reason uses. A `@misc` is a web page when it
+/// has a URL and neither a DOI nor a journal or proceedings.
+fn unindexed_kind(entry: &Entry) -> Option<&'static str> {
+    if under_review(entry) {
+        return Some("papers under review");
+    }
+    match entry.kind.as_str() {
+        "phdthesis" | "mastersthesis" | "thesis" => Some("theses"),
+        "techreport" | "report" => Some("technical reports"),
+        "software" | "softwareversion" | "softwaremodule" | "codefragment" => Some("software"),
+        "online" | "www" | "electronic" | "webpage" => Some("web pages"),
+        "standard" => Some("standards"),
+        "manual" => Some("manuals"),
+        "misc" => {
+            let url = entry.has("url")
+                || entry
+                    .get("howpublished")
+                    .is_some_and(|h| h.contains("\\url") || h.contains("http"));
+            let published = ["doi", "journal", "booktitle"].iter().any(|f| entry.has(f));
+            (url && !published).then_some("web pages")
+        }
+        _ => None,
+    }
+}
+
+/// Whether the entry is a paper under review (OpenReview, "under
+/// review"), whose author list is `Anonymous` by design.
+fn under_review(entry: &Entry) -> bool {
+    [
+        "url",
+        "howpublished",
+        "note",
+        "booktitle",
+        "journal",
+        "publisher",
+    ]
+    .iter()
+    .filter_map(|f| entry.get(f))
+    .any(|v| {
+        let v = v.to_lowercase();
+        v.contains("openreview") || v.contains("under review") || v.contains("anonymous submission")
+    })
+}
+
 /// Names that are placeholders, not people.
 fn placeholder(authors: &[Person]) -> Option<String> {
     const FAKE: &[&str] = &[
@@ -462,7 +775,7 @@ fn placeholder(authors: &[Person]) -> Option<String> {
 }
 
 /// One record author as a person.
-fn record_person(a: &crate::works::Author) -> Person {
+pub(crate) fn record_person(a: &crate::works::Author) -> Person {
     match (&a.family, &a.given) {
         (Some(f), g) if !f.trim().is_empty() => Person {
             given: g.clone().unwrap_or_default(),
@@ -478,17 +791,7 @@ fn record_person(a: &crate::works::Author) -> Person {
 /// (`Wang Yining`) is tried both ways.
 fn same_person(a: &Person, b: &Person) -> bool {
     let compatible = |x: &Person, y: &Person| {
-        // The last word of the family name: indexes differ on whether a
-        // particle belongs to it (`de Bézenac` vs `Bézenac` with prefix `de`).
-        let last = |p: &Person| {
-            p.family
-                .split_whitespace()
-                .last()
-                .map(names::key_of)
-                .unwrap_or_default()
-        };
-        let (fx, fy) = (last(x), last(y));
-        if fx.is_empty() || fx != fy {
+        if !names::same_family(x, y) {
             return false;
         }
         let (ix, iy) = (x.initials(), y.initials());
@@ -583,6 +886,11 @@ fn author_rules(cited: &Cited, record: &Work) -> Vec<Reason> {
             .take(rec.len())
             .enumerate()
             .all(|(i, m)| *m == Some(i));
+    if cited.parsed && common > 0 {
+        // A parsed list may have split or joined names, or stopped early;
+        // one cited author on the paper is as much as a parse can show.
+        return Vec::new();
+    }
     if !strangers.is_empty() && !record_is_cut {
         let mut m = format!(
             "{} {} not among this paper's authors",
@@ -640,6 +948,15 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work], complete: bool) -> Vec<Rea
         return out;
     };
     let known = venues::lookup(venue);
+    if cited.parsed && known.is_none() {
+        // A venue read from text (abbreviated, cut, with a series or
+        // address run on) is compared only when the venue table knows it.
+        let cited = Cited {
+            venue: None,
+            ..cited.clone()
+        };
+        return venue_year_rules(&cited, matched, complete);
+    }
     if known.is_some_and(|v| v.kind == VenueKind::Preprint) {
         // A preprint of a paper is always citable as a preprint, but not
         // under a year none of its versions has.
@@ -769,7 +1086,14 @@ fn id_rules(cited: &Cited, findings: &Findings, record: &Work, reasons: &mut Vec
         .as_deref()
         .map(|d| format!("; the paper's DOI is {d}"))
         .unwrap_or_else(|| "; the paper's record has no DOI".into());
+    // The registries asked (Crossref, DataCite) do not hold every agency's
+    // DOIs (JaLC, mEDRA, KISTI): a DOI they do not resolve that an index's
+    // record of the paper carries is the paper's own, not a fabrication.
+    let records_own = record
+        .doi_key()
+        .is_some_and(|k| crate::works::doi_key(doi) == Some(k));
     match &findings.by_id {
+        IdAnswer::NotFound if records_own => {}
         IdAnswer::NotFound => reasons.push(reason(
             ReasonKind::FabricatedDoi,
             format!("the DOI {doi} resolves nowhere{right}"),
@@ -803,6 +1127,30 @@ fn unmatched_rules(
     entry: &Entry,
 ) -> bool {
     let t = cited.title.as_deref().unwrap_or("");
+    if cited.parsed {
+        if let Some((_, w)) = nearest.filter(|(r, _)| *r >= NEAR_TITLE) {
+            reasons.push(reason(
+                ReasonKind::NotChecked,
+                format!(
+                    "the title read from the paper is close to “{}”; a reference read from text can lose or gain words, so it is not called a fake",
+                    w.title
+                ),
+            ));
+            return true;
+        }
+        if let IdAnswer::Found(w) = &findings.by_id {
+            if author_overlap(&cited.authors, w) > 0 {
+                reasons.push(reason(
+                    ReasonKind::NotChecked,
+                    format!(
+                        "its identifier and authors are those of “{}”; the title read from the paper differs, which a parse can cause",
+                        w.title
+                    ),
+                ));
+                return true;
+            }
+        }
+    }
     if let Some((r, w)) = nearest.filter(|(r, _)| *r >= NEAR_TITLE) {
         let (ours, theirs) = title_diff(t, &w.title);
         let words = |v: &[String]| {

@@ -76,7 +76,26 @@ pub fn cut_title_tail(title: &str) -> &str {
         }
         from = at + 2;
     }
-    for marker in [", pages ", ", pp. ", ", page ", ", p. "] {
+    // `, 2020` or `, 2001–` ending the title's sentence (a manual, a misc).
+    if let Some(c) = title.rfind(", ") {
+        let tail = title
+            .get(c + 2..)
+            .unwrap_or("")
+            .trim_end_matches(['.', ' ']);
+        if tail.chars().count() <= 6 && year_in(tail).is_some() {
+            end = end.min(c);
+        }
+    }
+    for marker in [
+        ", pages ",
+        ", pp. ",
+        ", page ",
+        ", p. ",
+        ", in: ",
+        ", In: ",
+        ". R package",
+        ". URL",
+    ] {
         if let Some(i) = title.find(marker) {
             end = end.min(i);
         }
@@ -383,6 +402,11 @@ fn name_like(piece: &str) -> bool {
             && w.chars()
                 .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
     })
+}
+
+/// Whether `text` reads as a name (a piece of an author list).
+pub fn starts_with_name(text: &str) -> bool {
+    name_like(text)
 }
 
 /// One name as written: `Family, Given`, `Given Family`, `Family GI`.
@@ -736,7 +760,32 @@ fn author_end(t: &str) -> (usize, usize, bool, Option<i32>) {
     if names_only(first) {
         let start = (first_end + 1).min(t.len());
         let skip = t.get(start..).map_or(0, |r| r.len() - r.trim_start().len());
-        return (first_end, start + skip, false, None);
+        let start = start + skip;
+        // ACM: `Names. 1999. Title.`; `[n. d.]` when there is no year.
+        let rest = t.get(start..).unwrap_or("");
+        if let Some(after) = rest.strip_prefix("[n. d.]. ") {
+            return (first_end, t.len() - after.len(), false, None);
+        }
+        if let Some(e) = sentence_end(rest, 0) {
+            let head = rest.get(..e).unwrap_or("");
+            if head.chars().count() <= 8 && year_in(head).is_some() {
+                let after = rest.get(e + 1..).unwrap_or("").trim_start();
+                return (first_end, t.len() - after.len(), false, year_in(head));
+            }
+        }
+        return (first_end, start, false, None);
+    }
+    // elsarticle-harv: `Family, I., Family, I., 2009. Title.`
+    if let Some(comma) = first.rfind(", ") {
+        let tail = first.get(comma + 2..).unwrap_or("");
+        if tail.chars().count() <= 8
+            && year_in(tail).is_some()
+            && names_only(first.get(..comma).unwrap_or(""))
+        {
+            let start = (first_end + 1).min(t.len());
+            let skip = t.get(start..).map_or(0, |r| r.len() - r.trim_start().len());
+            return (comma, start + skip, false, year_in(tail));
+        }
     }
     // Commas only: the names are the leading pieces that look like names.
     let mut at = 0;

@@ -1,7 +1,6 @@
 //! A paper's references, read from what reviewers, chairs and moderators
 //! hold: a `.bbl`, a `.tex` with a `thebibliography`, a pasted list or a
-//! text file (and, through [`pdf_refs`], a PDF once the PDF reader is in
-//! this build). Each reference becomes a [`Reference`] with its raw text and
+//! text file or a PDF (through [`pdf_refs`]). Each reference becomes a [`Reference`] with its raw text and
 //! fields, and through [`Reference::to_entry`] a BibTeX entry marked as
 //! parsed, so the same resolver and verdict rules check it as a `.bib` entry.
 //!
@@ -20,6 +19,7 @@
 //! fields were found, each with a confidence.
 
 pub mod bbl;
+pub mod check;
 pub mod fields;
 pub mod plain;
 #[cfg(test)]
@@ -270,13 +270,20 @@ pub struct PaperRefs {
     /// What could not be read (a broken `.bib` entry, an unclosed
     /// environment); the references read are kept.
     pub problems: Vec<Error>,
+    /// The file as read, when it was a bibliography file: its entries are
+    /// checked as written, not as rebuilt from the references.
+    #[serde(skip)]
+    pub source_bibliography: Option<Bibliography>,
 }
 
 impl PaperRefs {
-    /// The references as one bibliography, each an entry keyed by its own
-    /// key or `ref<N>` (1-based), in order, so the `.bib` checks and the
+    /// The references as one bibliography (a bibliography file as read),
+    /// each an entry keyed by its own key or `ref<N>` (1-based), in order, so the `.bib` checks and the
     /// verification engine run on it unchanged.
     pub fn bibliography(&self) -> Bibliography {
+        if let Some(bib) = &self.source_bibliography {
+            return bib.clone();
+        }
         let mut bib = Bibliography::default();
         let mut seen = std::collections::HashSet::new();
         for (i, r) in self.references.iter().enumerate() {
@@ -324,8 +331,8 @@ fn format_of(name: &str, bytes: &[u8]) -> Format {
 
 /// Reads a paper's references from a file's bytes; `name` picks the reader
 /// with the content (see the module's table). Errors: a file that is not
-/// text, a PDF while this build has no PDF reader ([`ErrorKind::Unsupported`]),
-/// a `.bbl` or `.tex` with no bibliography in it.
+/// text, a PDF that cannot be read (see [`pdf_refs`]), a `.bbl` or `.tex`
+/// with no bibliography in it.
 pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
     let format = format_of(name, bytes);
     if format == Format::Pdf {
@@ -337,7 +344,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
             file: name.to_string(),
             format,
             references: bib.entries.iter().map(from_entry).collect(),
-            problems: bib.problems.into_iter().map(|p| p.error).collect(),
+            problems: bib.problems.iter().map(|p| p.error.clone()).collect(),
+            source_bibliography: Some(bib),
         });
     }
     let text = crate::text::decode(bytes).map_err(|e| e.in_file(name))?;
@@ -364,17 +372,95 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
             .into_iter()
             .map(|e: Error| e.in_file(name))
             .collect(),
+        source_bibliography: None,
     })
 }
 
-/// The place where a PDF's bytes become references. This build has no PDF
-/// reader yet, so it says so with [`ErrorKind::Unsupported`].
-pub fn pdf_refs(name: &str, _bytes: &[u8]) -> Result<PaperRefs> {
-    Err(Error::new(
-        ErrorKind::Unsupported,
-        "this build cannot read pdf files yet: give the paper's .bbl, .tex or source archive, or paste its reference list",
-    )
-    .in_file(name))
+/// A paper's source files (an Overleaf `.zip`, an arXiv e-print) as one
+/// reference list: its `.bib` files if it has any (read as one
+/// bibliography, in path order), else its `.bbl`, else the
+/// `thebibliography` of a `.tex`. `name` names the whole source in the
+/// result and in errors; each file is `(path, bytes)`.
+pub fn read_source(name: &str, files: &[(String, Vec<u8>)]) -> Result<PaperRefs> {
+    let ext = |p: &str| {
+        p.rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    let mut sorted: Vec<&(String, Vec<u8>)> = files.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let bibs: Vec<&&(String, Vec<u8>)> = sorted.iter().filter(|(p, _)| ext(p) == "bib").collect();
+    if !bibs.is_empty() {
+        let mut merged = Bibliography::default();
+        let mut macros: Vec<(String, String)> = Vec::new();
+        for (path, bytes) in bibs {
+            let bib = crate::bibtex::read_bibliography_bytes_after(path, bytes, &macros)
+                .map_err(|e| e.in_file(format!("{name}:{path}")))?;
+            macros.extend(bib.strings.iter().cloned());
+            merged.entries.extend(bib.entries);
+            merged.problems.extend(bib.problems);
+        }
+        return Ok(PaperRefs {
+            file: name.to_string(),
+            format: Format::Bibliography,
+            references: merged.entries.iter().map(from_entry).collect(),
+            problems: merged.problems.iter().map(|p| p.error.clone()).collect(),
+            source_bibliography: Some(merged),
+        });
+    }
+    let pick = sorted.iter().find(|(p, _)| ext(p) == "bbl").or_else(|| {
+        sorted.iter().find(|(p, b)| {
+            ext(p) == "tex" && String::from_utf8_lossy(b).contains("\\begin{thebibliography}")
+        })
+    });
+    match pick {
+        Some((path, bytes)) => {
+            let mut refs = read(path, bytes).map_err(|e| e.in_file(format!("{name}:{path}")))?;
+            refs.file = format!("{name}:{path}");
+            Ok(refs)
+        }
+        None => Err(Error::new(
+            ErrorKind::InvalidValue,
+            "the source has no .bib, no .bbl and no thebibliography environment",
+        )
+        .in_file(name)),
+    }
+}
+
+/// A PDF's references ([`crate::pdf::references`]), each raw string parsed
+/// into fields ([`fields::parse`]) and kept with the page it starts on.
+/// Errors: those of the PDF reader (not a PDF, encrypted, no text layer,
+/// damaged), and a PDF in which no bibliography heading is found.
+pub fn pdf_refs(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
+    let read = crate::pdf::references(bytes).map_err(|e| e.in_file(name))?;
+    if read.references.is_empty() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "no bibliography found in the pdf's {} pages: no heading such as references or bibliography",
+                read.pages
+            ),
+        )
+        .in_file(name));
+    }
+    let references = read
+        .references
+        .into_iter()
+        .map(|r| {
+            let mut out = fields::parse(&r.raw);
+            out.raw = r.raw;
+            out.page = Some(r.page);
+            out.source = Source::Pdf;
+            out
+        })
+        .collect();
+    Ok(PaperRefs {
+        file: name.to_string(),
+        format: Format::Pdf,
+        references,
+        problems: Vec::new(),
+        source_bibliography: None,
+    })
 }
 
 /// A `.bib` (CSL-JSON, RIS) entry as a reference: fields exact.

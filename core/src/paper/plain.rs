@@ -15,12 +15,20 @@ fn numbered(line: &str) -> bool {
         .or_else(|| t.strip_prefix("* "))
         .unwrap_or(t);
     if let Some(rest) = t.strip_prefix('[') {
-        return rest.find(']').is_some_and(|e| e > 0 && e <= 16);
+        // `[12]`, `[Smi+11]`: a label has a digit (`[Online]` is not one).
+        return rest.find(']').is_some_and(|e| {
+            e > 0
+                && e <= 16
+                && rest
+                    .get(..e)
+                    .is_some_and(|l| l.chars().any(|c| c.is_ascii_digit()) && !l.contains(' '))
+        });
     }
     let t = t.strip_prefix('(').unwrap_or(t);
     let d = t.chars().take_while(char::is_ascii_digit).count();
+    // Up to three digits: a line may start with a year (`1969. ISBN …`).
     d > 0
-        && d <= 4
+        && d <= 3
         && (t
             .get(d..)
             .is_some_and(|r| r.starts_with(". ") || r.starts_with(") ")))
@@ -45,6 +53,40 @@ pub fn join_lines(lines: &[&str]) -> String {
             out.push(' ');
         }
         out.push_str(l);
+    }
+    out
+}
+
+/// Whether a line opens the way an author list does: its first piece
+/// (up to a comma, ` and ` or a full stop after a name) looks like a name.
+fn opens_like_authors(line: &str) -> bool {
+    let t = line.trim();
+    let first = t
+        .split([',', ';'])
+        .next()
+        .unwrap_or("")
+        .split(" and ")
+        .next()
+        .unwrap_or("");
+    let words = first.split_whitespace().count();
+    (1..=4).contains(&words)
+        && (t.contains(',') || t.contains(" and "))
+        && fields::starts_with_name(first)
+}
+
+/// Splits a run of lines with no labels and no indents (text copied from
+/// an author-year list) where a line ends a sentence and the next opens
+/// like an author list.
+fn split_run((first, lines): (usize, Vec<&str>)) -> Vec<(usize, Vec<&str>)> {
+    let mut out: Vec<(usize, Vec<&str>)> = Vec::new();
+    for (i, l) in lines.into_iter().enumerate() {
+        let ends = out.last().and_then(|(_, g)| g.last()).is_some_and(|p| {
+            p.trim_end().ends_with(['.', '?', '!']) || p.trim_end().ends_with('/')
+        });
+        match out.last_mut() {
+            Some((_, g)) if !(ends && opens_like_authors(l)) => g.push(l),
+            _ => out.push((first + i, vec![l])),
+        }
     }
     out
 }
@@ -102,6 +144,9 @@ pub fn split(text: &str) -> Vec<(usize, String)> {
             g.1.push(l);
         }
         blank = false;
+    }
+    if !numbered_items && (paragraphs || !hanging) {
+        groups = groups.into_iter().flat_map(split_run).collect();
     }
     groups
         .into_iter()

@@ -132,10 +132,35 @@ fn reader_is_picked_by_name_and_content() {
 }
 
 #[test]
-fn a_pdf_is_a_typed_error_in_this_build() {
+fn a_pdf_with_no_pages_is_a_typed_error_naming_the_file() {
     let e = read("paper.pdf", b"%PDF-1.7\n").unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert_eq!(e.kind, ErrorKind::PdfDamaged);
     assert_eq!(e.location.file.as_deref(), Some("paper.pdf"));
+}
+
+#[test]
+fn a_pdf_s_references_are_parsed_into_fields_with_their_page() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pdf/llncs.pdf");
+    let bytes = std::fs::read(path).unwrap();
+    let refs = read("llncs.pdf", &bytes).unwrap();
+    assert_eq!(refs.format, Format::Pdf);
+    assert_eq!(refs.references.len(), 36);
+    let jumper = &refs.references[14];
+    assert_eq!(jumper.source, Source::Pdf);
+    assert_eq!(jumper.page, Some(2));
+    assert_eq!(jumper.year, Some(2021));
+    assert_eq!(
+        jumper.authors.get(8).map(|a| a.family.as_str()),
+        Some("Žídek")
+    );
+    assert_eq!(
+        jumper.doi.as_ref().map(|d| d.as_str()),
+        Some("10.1038/s41586-021-03819-2")
+    );
+    assert_eq!(
+        jumper.title.as_deref(),
+        Some("Highly accurate protein structure prediction with AlphaFold")
+    );
 }
 
 #[test]
@@ -183,5 +208,136 @@ fn a_reference_becomes_a_parsed_entry_the_engine_reads() {
     assert_eq!(
         q.doi.as_ref().map(|d| d.as_str()),
         Some("10.5555/3295222.3295349")
+    );
+}
+
+/// Drives a resolver run in which every service knows nothing.
+fn run_empty(refs: Vec<crate::resolve::Reference>) -> crate::resolve::Report {
+    use crate::resolve::{Next, Options, Reply, Run, Surface};
+    use crate::works::{request::Endpoints, Service};
+    let mut run = Run::new(refs, Options::new(Endpoints::public(), Surface::Browser));
+    let mut now = 0.0;
+    loop {
+        match run.next(now) {
+            Next::Send(out) => {
+                for o in out {
+                    let body = match o.request.service {
+                        Service::SemanticScholar => r#"{"total":0,"data":[]}"#,
+                        Service::OpenAlex => r#"{"meta":{"count":0},"results":[]}"#,
+                        _ => r#"{"message-type":"work-list","message":{"items":[]}}"#,
+                    };
+                    run.answer(
+                        o.id,
+                        Reply {
+                            status: 200,
+                            body: body.into(),
+                            ..Reply::default()
+                        },
+                        now,
+                    );
+                }
+            }
+            Next::WaitUntil(t) => now = t,
+            Next::AwaitReplies | Next::Done => break,
+        }
+    }
+    run.report()
+}
+
+#[test]
+fn check_report_carries_each_references_raw_text() {
+    let text = "[1] A. Smith. A first title of a paper. In VLDB, 1999.\n[2] B. Jones. A second title of a paper. 2001.\n";
+    let refs = read("list.txt", text.as_bytes()).unwrap();
+    let offline = check::offline_report(&refs, 2026);
+    assert_eq!(offline.entries, 2);
+    assert!(
+        offline.findings.is_empty(),
+        "no BibTeX format rules for printed references: {:?}",
+        offline.findings
+    );
+    let run = run_empty(check::references(&refs));
+    let online = check::online_report(
+        &refs,
+        &run,
+        crate::cutoff::Date::new(2026, 12, 5).unwrap(),
+        0,
+        0,
+    );
+    let raws: Vec<Option<&str>> = online.entries.iter().map(|e| e.raw.as_deref()).collect();
+    assert_eq!(
+        raws,
+        vec![
+            Some("[1] A. Smith. A first title of a paper. In VLDB, 1999."),
+            Some("[2] B. Jones. A second title of a paper. 2001.")
+        ]
+    );
+    assert_eq!(online.entries[0].key, "ref1");
+}
+
+#[test]
+fn a_bib_file_gets_the_bibtex_checks_and_no_raw() {
+    let refs = read(
+        "refs.bib",
+        b"@article{a, title={A title}, author={Smith, A.}, year={1999}}",
+    )
+    .unwrap();
+    assert_eq!(refs.format, Format::Bibliography);
+    let offline = check::offline_report(&refs, 2026);
+    assert!(
+        !offline.findings.is_empty(),
+        "an article without journal is a layer-1 finding"
+    );
+    let run = run_empty(check::references(&refs));
+    let online = check::online_report(
+        &refs,
+        &run,
+        crate::cutoff::Date::new(2026, 12, 5).unwrap(),
+        0,
+        0,
+    );
+    assert_eq!(online.entries[0].raw, None);
+    assert_eq!(online.entries[0].key, "a");
+}
+
+#[test]
+fn a_source_gives_its_bib_else_its_bbl_else_its_thebibliography() {
+    let f = |p: &str, t: &str| (p.to_string(), t.as_bytes().to_vec());
+    let bbl = "\\begin{thebibliography}{1}\n\\bibitem{k}\nA. Smith.\n\\newblock A title from the bbl.\n\\newblock 2001.\n\\end{thebibliography}";
+    let tex = "\\documentclass{article}\n\\begin{thebibliography}{1}\n\\bibitem{t}\nB. Jones.\n\\newblock A title from the tex.\n\\end{thebibliography}";
+    let bib = "@misc{b, title={A title from the bib}}";
+    let check = |files: &[(String, Vec<u8>)], format: Format, title: &str, file: &str| {
+        let refs = read_source("src.zip", files).unwrap();
+        assert_eq!(refs.format, format);
+        assert_eq!(refs.references[0].title.as_deref(), Some(title));
+        assert_eq!(refs.file, file);
+    };
+    check(
+        &[f("main.tex", tex), f("main.bbl", bbl), f("refs.bib", bib)],
+        Format::Bibliography,
+        "A title from the bib",
+        "src.zip",
+    );
+    check(
+        &[f("main.tex", tex), f("main.bbl", bbl)],
+        Format::Thebibliography,
+        "A title from the bbl",
+        "src.zip:main.bbl",
+    );
+    check(
+        &[f("fig.png", ""), f("main.tex", tex)],
+        Format::Thebibliography,
+        "A title from the tex",
+        "src.zip:main.tex",
+    );
+    let e = read_source("src.zip", &[f("main.tex", "\\documentclass{article}")]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidValue);
+    assert_eq!(e.location.file.as_deref(), Some("src.zip"));
+}
+
+#[test]
+fn an_author_year_list_without_labels_or_indents_is_split_at_each_author_list() {
+    check_split(
+        "A. Smith and B. Jones.\nA first title. VLDB, 1999.\nC. Brown, D. White, and E. Green.\nA second title. 2001.\n\nnoise\n",
+        &["A. Smith and B. Jones. A first title. VLDB, 1999.", "C. Brown, D. White, and E. Green. A second title. 2001."],
     );
 }

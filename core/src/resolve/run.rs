@@ -961,16 +961,28 @@ impl Run {
             answer: answer.clone(),
         });
         match answer {
+            // A thin record (DataCite's arXiv records: at times two
+            // authors, no venue) that differs from the reference decides
+            // nothing alone while another source can still be asked.
+            Answer::Found { work }
+                if service == Service::DataCite
+                    && work.arxiv_id.is_some()
+                    && !agrees(&s.reference, &work)
+                    && !(s.asks.is_empty() && s.titles.is_empty()) => {}
             Answer::Found { work } => {
                 s.outcome = Some(Outcome::Found { work, via: service });
             }
-            Answer::Hits { works } => {
-                let title = s.reference.title.clone().unwrap_or_default();
-                let hit = works.into_iter().find(|w| {
-                    crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD).pass
-                });
-                if let Some(work) = hit {
-                    s.outcome = Some(decide_title_match(s, work, service));
+            Answer::Hits { .. } => {
+                // One search does not decide: the first source's best hit
+                // may be a neighbour or another version of the work. The
+                // title is asked until two sources find it or every source
+                // has answered ([`finish`](Self::finish) decides then).
+                // A hit that agrees with every field the reference states
+                // decides alone: no other source could accuse it.
+                if let Some((work, via)) = best_title_match(s) {
+                    if agrees(&s.reference, &work) || title_sources(s) >= 2 || s.titles.is_empty() {
+                        s.outcome = Some(decide_title_match(s, work, via));
+                    }
                 }
             }
             _ => {}
@@ -1044,6 +1056,18 @@ impl Run {
         if s.outcome.is_some() {
             return;
         }
+        if let Some((work, via)) = best_title_match(s) {
+            s.outcome = Some(decide_title_match(s, work, via));
+            return;
+        }
+        let held = s.evidence.iter().find_map(|e| match &e.answer {
+            Answer::Found { work } if e.route != Route::Title => Some((work.clone(), e.service)),
+            _ => None,
+        });
+        if let Some((work, via)) = held {
+            s.outcome = Some(Outcome::Found { work, via });
+            return;
+        }
         let mut reasons: Vec<String> = Vec::new();
         for e in &s.evidence {
             if let Answer::Failed { error } = &e.answer {
@@ -1059,6 +1083,68 @@ impl Run {
             Outcome::Unverified { reasons }
         });
     }
+}
+
+/// A title search's hits that pass as the reference's title.
+fn title_matches<'a>(s: &Slot, works: &'a [Work]) -> impl Iterator<Item = &'a Work> {
+    let title = s.reference.title.clone().unwrap_or_default();
+    works
+        .iter()
+        .filter(move |w| crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD).pass)
+}
+
+/// How many sources' title searches found the reference's title.
+fn title_sources(s: &Slot) -> usize {
+    let mut services: Vec<Service> = Vec::new();
+    for e in &s.evidence {
+        if let Answer::Hits { works } = &e.answer {
+            if title_matches(s, works).next().is_some() && !services.contains(&e.service) {
+                services.push(e.service);
+            }
+        }
+    }
+    services.len()
+}
+
+/// The hit the title search settles on, and its source: the first that
+/// agrees with the reference, else the first that passes.
+fn best_title_match(s: &Slot) -> Option<(Work, Service)> {
+    let mut passing = s.evidence.iter().flat_map(|e| match &e.answer {
+        Answer::Hits { works } => title_matches(s, works)
+            .map(|w| (w, e.service))
+            .collect::<Vec<_>>(),
+        _ => Vec::new(),
+    });
+    let all: Vec<(&Work, Service)> = passing.by_ref().collect();
+    all.iter()
+        .find(|(w, _)| agrees(&s.reference, w))
+        .or_else(|| all.first())
+        .map(|(w, via)| ((*w).clone(), *via))
+}
+
+/// Whether a record agrees with every field the reference states: the same
+/// title, year, authors (each cited family name in its place; all of them
+/// unless the list is cut) and venue. Such a record needs no second source.
+fn agrees(r: &Reference, w: &Work) -> bool {
+    use crate::bibtex::verdict::record_person;
+    use crate::names::{same_family, Person};
+    let title_ok = r
+        .title
+        .as_deref()
+        .is_none_or(|t| crate::title::normalize(t) == crate::title::normalize(&w.title));
+    let year_ok = r.year.is_none_or(|y| w.year() == Some(y));
+    let venue_ok = r.venue.as_deref().is_none_or(|v| {
+        w.venue
+            .as_deref()
+            .is_some_and(|x| crate::bibtex::venues::same(v, x))
+    });
+    let cited: Vec<Person> = r.authors.iter().map(|a| Person::parse(a)).collect();
+    let record: Vec<Person> = w.authors.iter().map(record_person).collect();
+    let authors_ok = cited.is_empty()
+        || ((r.others || cited.len() == record.len())
+            && cited.len() <= record.len()
+            && cited.iter().zip(&record).all(|(c, x)| same_family(c, x)));
+    title_ok && year_ok && venue_ok && authors_ok
 }
 
 /// The decision when the title search matched `work` in `service`.

@@ -1403,7 +1403,11 @@ fn astropy_bib_ids_take_three_requests_and_zenodo_resolves_through_datacite() {
 #[test]
 fn astropy_bib_keyless_in_a_browser_sends_ids_to_the_batches_s2_refusal_aside() {
     // S2's keyless batch is refused at its preflight: the DOIs and arXiv
-    // ids go to Crossref's and DataCite's batches, none to S2 one by one.
+    // ids go to Crossref's and DataCite's batches, no DOI to S2 one by one.
+    // An arXiv id whose DataCite record (thin: no venue, at times two
+    // authors) differs from the entry is confirmed by S2 before it decides
+    // anything (issue 28: `vaswani2017attention` was judged on DataCite's
+    // two-author record alone).
     let refs = astropy_refs();
     let world = astropy_world(&refs);
     let d = drive(refs.clone(), Options::new(ep(), Surface::Browser), |r| {
@@ -1424,8 +1428,11 @@ fn astropy_bib_keyless_in_a_browser_sends_ids_to_the_batches_s2_refusal_aside() 
         r.method == Method::Post || r.url.contains("filter=doi") || r.url.contains("ids=")
     });
     assert_eq!(batches.len(), 3, "{batches:#?}");
-    let s2_by_id = urls(&|r| r.url.contains("/paper/DOI:") || r.url.contains("/paper/ARXIV:"));
-    assert_eq!(s2_by_id, Vec::<String>::new());
+    let s2_by_doi = urls(&|r| r.url.contains("/paper/DOI:"));
+    assert_eq!(s2_by_doi, Vec::<String>::new());
+    let arxiv_refs = refs.iter().filter(|r| r.arxiv.is_some()).count();
+    let s2_by_arxiv = urls(&|r| r.url.contains("/paper/ARXIV:"));
+    assert!(s2_by_arxiv.len() <= arxiv_refs, "{s2_by_arxiv:#?}");
     for res in &d.report.resolutions {
         let r = refs.iter().find(|r| r.key == res.key).unwrap();
         let zenodo = r
@@ -1437,8 +1444,15 @@ fn astropy_bib_keyless_in_a_browser_sends_ids_to_the_batches_s2_refusal_aside() 
         } else if r.route_doi().is_some() {
             "found:crossref"
         } else if r.arxiv.is_some() {
-            // arXiv ids, and arXiv DOIs, through arXiv's DataCite DOIs.
-            "found:datacite"
+            // arXiv ids, and arXiv DOIs, through arXiv's DataCite DOIs, or
+            // through S2 when DataCite's record differs from the entry.
+            let name = outcome_name(&res.outcome);
+            assert!(
+                name == "found:datacite" || name == "found:semantic_scholar",
+                "{}: {res:?}",
+                res.key
+            );
+            continue;
         } else if r.title.is_some() {
             continue;
         } else {
@@ -1598,4 +1612,66 @@ fn decided_references_are_the_ones_shown_mid_run_and_after_a_reload() {
         .filter_map(|i| resumed.decided(i).map(|r| (i, r)))
         .collect();
     assert_eq!(again, shown);
+}
+
+/// Issue 28: one title search decided. The first source's hit above the
+/// threshold (the arXiv record of Adam, year 2014, no venue) ended the
+/// search before the sources holding the ICLR paper were asked.
+#[test]
+fn a_title_hit_that_differs_from_the_entry_is_confirmed_by_a_second_source() {
+    let title = "Adam: A Method for Stochastic Optimization";
+    let reference = Reference {
+        year: Some(2015),
+        venue: Some("ICLR".into()),
+        authors: vec!["Diederik P. Kingma".into(), "Jimmy Ba".into()],
+        ..title_ref("adam", title)
+    };
+    let s2_arxiv = json!({"total": 1, "data": [{"paperId": "a", "title": title, "year": 2014,
+        "venue": "arXiv.org", "authors": [{"name": "Diederik P. Kingma"}, {"name": "Jimmy Ba"}]}]});
+    let oa_iclr = json!({"meta": {"count": 1}, "results": [{"id": "https://openalex.org/W1",
+        "title": title, "publication_year": 2015,
+        "primary_location": {"source": {"display_name": "International Conference on Learning Representations"}},
+        "authorships": [{"author": {"display_name": "Diederik P. Kingma"}}, {"author": {"display_name": "Jimmy Ba"}}]}]});
+    let check = |reference: Reference, expected: &str, services: &[&str]| {
+        let d = drive(
+            vec![reference],
+            opts(Surface::Browser, true),
+            |req| match req.service {
+                Service::SemanticScholar => reply(200, s2_arxiv.to_string()),
+                Service::OpenAlex if !req.url.contains("%22") => reply(200, oa_iclr.to_string()),
+                _ => reply(200, r#"{"meta":{"count":0},"results":[]}"#),
+            },
+        );
+        let res = &d.report.resolutions[0];
+        assert_eq!(outcome_name(&res.outcome), expected, "{res:?}");
+        let asked: Vec<&str> = res.evidence.iter().map(|e| e.service.name()).collect();
+        for s in services {
+            assert!(asked.contains(s), "{s} not asked: {asked:?}");
+        }
+    };
+    // The published record agrees with the entry: it is the outcome, and
+    // the arXiv record stays in the evidence for the verdict.
+    check(
+        reference.clone(),
+        "found:openalex",
+        &["semantic_scholar", "openalex"],
+    );
+    // An entry that cites the preprint agrees with the first hit: one source decides.
+    let preprint = Reference {
+        year: Some(2014),
+        venue: Some("arXiv.org".into()),
+        ..reference
+    };
+    let d = drive(
+        vec![preprint],
+        opts(Surface::Browser, true),
+        |req| match req.service {
+            Service::SemanticScholar => reply(200, s2_arxiv.to_string()),
+            _ => reply(200, r#"{"meta":{"count":0},"results":[]}"#),
+        },
+    );
+    let res = &d.report.resolutions[0];
+    assert_eq!(outcome_name(&res.outcome), "found:semantic_scholar");
+    let asked: Vec<&str> = res.evidence.iter().map(|e| e.service.name()).collect();
+    assert!(!asked.contains(&"crossref"), "{asked:?}");
 }

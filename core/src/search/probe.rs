@@ -112,6 +112,24 @@ pub struct Probe {
     pub query: Option<String>,
 }
 
+impl Probe {
+    /// The report when no backend can be probed (every one failed, or none
+    /// was asked): inconclusive, never a clean zero. The one place it is
+    /// built; the CLI and the JavaScript package call it.
+    pub fn no_backend(query: &str, cfg: ProbeConfig) -> Probe {
+        Probe {
+            state: ProbeState::Inconclusive,
+            reason: Some(ProbeReason::NoBackendAvailable),
+            backend: None,
+            content_terms: content_terms(query).len(),
+            drops_tried: 0,
+            max_drops: cfg.max_drops,
+            dropped_term: None,
+            query: None,
+        }
+    }
+}
+
 /// One probe request to make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProbeRequest {

@@ -66,6 +66,75 @@ impl PubDate {
     }
 }
 
+/// What an editorial notice does to the work it is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeKind {
+    /// Retracted (Crossref's `retraction`, `withdrawal`, `removal`;
+    /// OpenAlex's `is_retracted`).
+    Retraction,
+    /// An expression of concern: the work stands, under a warning.
+    ExpressionOfConcern,
+    /// A correction (`correction`, `erratum`, `corrigendum`, `addendum`,
+    /// `partial_retraction`, `clarification`): the work stands, amended.
+    Correction,
+}
+
+impl NoticeKind {
+    /// The kind of a Crossref update type (`retraction`,
+    /// `expression_of_concern`, …, in any case, `-` or `_`); `None` for a
+    /// type that says nothing about the work's standing (`new_version`).
+    pub fn from_crossref(update_type: &str) -> Option<NoticeKind> {
+        let t = update_type
+            .trim()
+            .to_ascii_lowercase()
+            .replace(['-', ' '], "_");
+        match t.as_str() {
+            "retraction" | "withdrawal" | "removal" => Some(NoticeKind::Retraction),
+            "expression_of_concern" => Some(NoticeKind::ExpressionOfConcern),
+            "correction" | "erratum" | "corrigendum" | "addendum" | "partial_retraction"
+            | "clarification" => Some(NoticeKind::Correction),
+            _ => None,
+        }
+    }
+
+    /// The kind in words (`retraction`, `expression of concern`, `correction`).
+    pub fn label(self) -> &'static str {
+        match self {
+            NoticeKind::Retraction => "retraction",
+            NoticeKind::ExpressionOfConcern => "expression of concern",
+            NoticeKind::Correction => "correction",
+        }
+    }
+}
+
+/// An editorial notice about a work: a retraction, an expression of
+/// concern or a correction, as an index records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notice {
+    /// What the notice does.
+    pub kind: NoticeKind,
+    /// The notice's own DOI, when the index gives it (OpenAlex's
+    /// `is_retracted` has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doi: Option<String>,
+    /// When it was issued, when the index says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<PubDate>,
+    /// Who recorded it (`retraction-watch`, `publisher`, `openalex`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl Notice {
+    /// Whether two notices are the same one: same kind, same DOI (in any
+    /// case) or both without.
+    pub fn same_as(&self, other: &Notice) -> bool {
+        let key = |n: &Notice| n.doi.as_deref().and_then(doi_key);
+        self.kind == other.kind && key(self) == key(other)
+    }
+}
+
 /// One paper, normalized from any backend.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Work {
@@ -111,6 +180,14 @@ pub struct Work {
     /// The backend's record type (`journal-article`, `preprint`, …).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// Notices about this work: retractions, expressions of concern,
+    /// corrections (Crossref's `updated-by`, OpenAlex's `is_retracted`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub updated_by: Vec<Notice>,
+    /// When this record is itself a notice: what it does and the DOI of the
+    /// work it is about (Crossref's `update-to`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub update_to: Vec<Notice>,
 }
 
 impl Work {
@@ -132,7 +209,20 @@ impl Work {
             abstract_text: None,
             citation_count: None,
             kind: None,
+            updated_by: Vec::new(),
+            update_to: Vec::new(),
         }
+    }
+
+    /// The notice that retracts this work, if an index records one (the
+    /// first with a DOI, else the first).
+    pub fn retraction(&self) -> Option<&Notice> {
+        let mut all = self
+            .updated_by
+            .iter()
+            .filter(|n| n.kind == NoticeKind::Retraction);
+        let first = all.clone().next();
+        all.find(|n| n.doi.is_some()).or(first)
     }
 
     /// Publication year.

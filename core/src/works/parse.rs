@@ -9,7 +9,10 @@
 //! an empty result: an empty list is how a broken response would be mistaken
 //! for an empty literature.
 
-use super::{bare_doi, parse_error, strip_arxiv_version, ApiError, Author, PubDate, Service, Work};
+use super::{
+    bare_doi, parse_error, strip_arxiv_version, ApiError, Author, Notice, NoticeKind, PubDate,
+    Service, Work,
+};
 use serde_json::{Map, Value};
 
 /// What one response contained.
@@ -129,6 +132,7 @@ fn s2_work(map: &Map<String, Value>, service: Service) -> Work {
         Some(Value::Array(t)) => t.first().and_then(|t| text(Some(t))),
         _ => None,
     };
+    retracted_title(&mut w);
     w
 }
 
@@ -207,7 +211,70 @@ fn crossref_work(map: &Map<String, Value>) -> Work {
     {
         w.arxiv_id = Some(a.as_str().to_string());
     }
+    w.updated_by = crossref_notices(map.get("updated-by"));
+    w.update_to = crossref_notices(map.get("update-to"));
+    retracted_title(&mut w);
     w
+}
+
+/// A title a publisher marked (`RETRACTED: …`, `Retracted: …`,
+/// `[Retracted] …`, `WITHDRAWN: …`) is the work's title with a retraction:
+/// the mark is dropped, so the title compares with the cited one, and kept
+/// as a retraction when no notice records one.
+fn retracted_title(w: &mut Work) {
+    let lower = w.title.to_lowercase();
+    let rest = [
+        "retracted:",
+        "[retracted]",
+        "retracted article:",
+        "withdrawn:",
+    ]
+    .iter()
+    .find(|m| lower.starts_with(*m))
+    .and_then(|m| w.title.get(m.len()..));
+    let Some(rest) = rest.map(str::trim).filter(|r| !r.is_empty()) else {
+        return;
+    };
+    w.title = rest.to_string();
+    if !w
+        .updated_by
+        .iter()
+        .any(|n| n.kind == NoticeKind::Retraction)
+    {
+        w.updated_by.push(Notice {
+            kind: NoticeKind::Retraction,
+            doi: None,
+            date: None,
+            source: Some("title".to_string()),
+        });
+    }
+}
+
+/// Crossref's `updated-by` or `update-to` list: each update whose type
+/// says something about the work's standing, once per kind and DOI (the
+/// publisher and Retraction Watch often record the same notice).
+fn crossref_notices(v: Option<&Value>) -> Vec<Notice> {
+    let mut out: Vec<Notice> = Vec::new();
+    for u in v.and_then(Value::as_array).into_iter().flatten() {
+        let Some(kind) = text(u.get("type")).and_then(|t| NoticeKind::from_crossref(&t)) else {
+            continue;
+        };
+        let notice = Notice {
+            kind,
+            doi: text(u.get("DOI")).and_then(|d| bare_doi(&d)),
+            // `date-parts`, or only `date-time` as Retraction Watch's
+            // entries have been seen to give it.
+            date: crossref_date(u.get("updated")).or_else(|| {
+                text(u.get("updated").and_then(|d| d.get("date-time")))
+                    .and_then(|t| PubDate::parse(t.get(..10)?))
+            }),
+            source: text(u.get("source")),
+        };
+        if !out.iter().any(|n| n.same_as(&notice)) {
+            out.push(notice);
+        }
+    }
+    out
 }
 
 /// Crossref's title as it is read: inline markup (`<i>`, `<sub>`, MathML)
@@ -374,6 +441,15 @@ fn openalex_work(map: &Map<String, Value>) -> Work {
     {
         w.arxiv_id = Some(a.as_str().to_string());
     }
+    if map.get("is_retracted").and_then(Value::as_bool) == Some(true) {
+        w.updated_by.push(Notice {
+            kind: NoticeKind::Retraction,
+            doi: None,
+            date: None,
+            source: Some("openalex".to_string()),
+        });
+    }
+    retracted_title(&mut w);
     w
 }
 
@@ -891,5 +967,150 @@ mod tests {
         assert_eq!(p.works[0].arxiv_id.as_deref(), Some("2001.00001"));
         check_envelope(Service::Dblp, 200, r#"{"x":1}"#, None);
         check_envelope(Service::DataCite, 200, r#"{"errors":[]}"#, None);
+    }
+
+    /// `(kind, notice DOI, (year, month, day), source)` of a notice.
+    type Seen<'a> = (
+        NoticeKind,
+        Option<&'a str>,
+        Option<(i32, Option<u8>, Option<u8>)>,
+        Option<&'a str>,
+    );
+
+    /// Each notice as [`Seen`], for comparison.
+    fn notices(list: &[Notice]) -> Vec<Seen<'_>> {
+        list.iter()
+            .map(|n| {
+                (
+                    n.kind,
+                    n.doi.as_deref(),
+                    n.date.map(|d| (d.year, d.month, d.day)),
+                    n.source.as_deref(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_retracted_work_reads_with_its_notices() {
+        use NoticeKind::{Correction, Retraction};
+        let title = "Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children";
+        // Crossref: both Retraction Watch entries, dates from `date-time`;
+        // the title's `RETRACTED:` mark dropped, the notice already known.
+        let w = &parse_response(
+            Service::Crossref,
+            200,
+            &fixture("crossref/work_by_doi_retracted_wakefield.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert_eq!(w.title, title);
+        assert_eq!(
+            notices(&w.updated_by),
+            [
+                (
+                    Correction,
+                    Some("10.1016/s0140-6736(04)15715-2"),
+                    Some((2004, Some(3), Some(6))),
+                    Some("retraction-watch")
+                ),
+                (
+                    Retraction,
+                    Some("10.1016/s0140-6736(10)60175-4"),
+                    Some((2010, Some(2), Some(6))),
+                    Some("retraction-watch")
+                ),
+            ]
+        );
+        assert_eq!(
+            w.retraction().and_then(|n| n.doi.as_deref()),
+            Some("10.1016/s0140-6736(10)60175-4")
+        );
+        // The notice itself: what it updates, and no notice about it.
+        let n = &parse_response(
+            Service::Crossref,
+            200,
+            &fixture("crossref/work_by_doi_retraction_notice_wakefield.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert!(n.updated_by.is_empty());
+        assert_eq!(
+            notices(&n.update_to),
+            [(
+                Retraction,
+                Some("10.1016/s0140-6736(97)11096-0"),
+                Some((2010, Some(2), Some(6))),
+                Some("publisher")
+            )]
+        );
+        // OpenAlex: `is_retracted`, with no notice DOI.
+        let o = &parse_response(
+            Service::OpenAlex,
+            200,
+            &fixture("openalex/work_doi_retracted_wakefield.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert_eq!(o.title, title);
+        assert_eq!(
+            notices(&o.updated_by),
+            [(Retraction, None, None, Some("openalex"))]
+        );
+        // A record with no notice has none.
+        let plain = &parse_response(
+            Service::OpenAlex,
+            200,
+            &fixture("openalex/work_W2099326003_article_1982.json"),
+        )
+        .unwrap()
+        .works[0];
+        assert!(plain.updated_by.is_empty() && plain.retraction().is_none());
+    }
+
+    fn check_update(kind: &str, expected: Option<NoticeKind>) {
+        assert_eq!(NoticeKind::from_crossref(kind), expected, "{kind}");
+    }
+
+    #[test]
+    fn crossref_update_types() {
+        use NoticeKind::*;
+        check_update("retraction", Some(Retraction));
+        check_update("Retraction", Some(Retraction));
+        check_update("withdrawal", Some(Retraction));
+        check_update("removal", Some(Retraction));
+        check_update("expression_of_concern", Some(ExpressionOfConcern));
+        check_update("expression-of-concern", Some(ExpressionOfConcern));
+        check_update("correction", Some(Correction));
+        check_update("erratum", Some(Correction));
+        check_update("partial_retraction", Some(Correction));
+        check_update("new_version", None);
+        check_update("", None);
+    }
+
+    #[test]
+    fn title_marks_and_repeated_notices() {
+        let body = |title: &str, updates: &str| {
+            format!(
+                r#"{{"message-type":"work","message":{{"DOI":"10.1/x","title":["{title}"],"updated-by":[{updates}]}}}}"#
+            )
+        };
+        let read = |b: String| parse_response(Service::Crossref, 200, &b).unwrap().works[0].clone();
+        // A mark with no notice is a retraction the title records.
+        let w = read(body("[Retracted] A Study", ""));
+        assert_eq!(
+            (w.title.as_str(), notices(&w.updated_by)),
+            (
+                "A Study",
+                vec![(NoticeKind::Retraction, None, None, Some("title"))]
+            )
+        );
+        // The same notice from the publisher and Retraction Watch is one.
+        let same = r#"{"DOI":"10.1/n","type":"expression_of_concern","source":"publisher"},{"DOI":"10.1/N","type":"expression_of_concern","source":"retraction-watch"}"#;
+        let w = read(body("A Study", same));
+        assert_eq!(w.updated_by.len(), 1);
+        assert!(w.retraction().is_none());
+        // A title that is only the mark stays as it is.
+        assert_eq!(read(body("Retracted:", "")).title, "Retracted:");
     }
 }

@@ -86,7 +86,7 @@ impl Endpoints {
     /// The services' public base URLs, with no credentials.
     pub fn public() -> Endpoints {
         Endpoints {
-            s2_base: "https://api.semanticscholar.org/graph/v1".into(),
+            s2_base: format!("https://api.semanticscholar.org{S2_GRAPH_PATH}"),
             openalex_base: "https://api.openalex.org".into(),
             crossref_base: "https://api.crossref.org".into(),
             datacite_base: default_datacite_base(),
@@ -96,6 +96,10 @@ impl Endpoints {
         }
     }
 }
+
+/// The path of Semantic Scholar's Graph API below its root: `s2_base` is
+/// the root and this (a command line takes the root).
+pub const S2_GRAPH_PATH: &str = "/graph/v1";
 
 fn default_datacite_base() -> String {
     "https://api.datacite.org".into()
@@ -201,7 +205,11 @@ impl WorkId {
     }
 }
 
-// Path segments keep `/` (DOIs contain it and the services accept it raw).
+/// Characters escaped in an identifier put into a URL path: controls,
+/// space and those that would end the path, start a query or fragment, or
+/// that RFC 3986 does not allow raw. `/` is kept: DOIs contain it and the
+/// services (and the record pages) accept it raw. The one such set: request
+/// paths and `bibtex::report`'s links both use it.
 const PATH: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
@@ -212,9 +220,13 @@ const PATH: &AsciiSet = &CONTROLS
     .add(b'?')
     .add(b'`')
     .add(b'{')
-    .add(b'}');
+    .add(b'}')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'|');
 
-fn path(segment: &str) -> String {
+/// An identifier escaped for a URL path with [`PATH`]'s set.
+pub(crate) fn path(segment: &str) -> String {
     utf8_percent_encode(segment, PATH).to_string()
 }
 
@@ -622,6 +634,19 @@ mod tests {
 
     fn check_url(r: Result<Request>, url: &str) {
         assert_eq!(r.map(|r| r.url).as_deref(), Ok(url));
+    }
+
+    #[test]
+    fn identifiers_in_paths_keep_slashes_and_escape_what_ends_a_path() {
+        // One set for request paths and report links (they had two).
+        for (id, expected) in [
+            ("10.1000/a b", "10.1000/a%20b"),
+            ("10.1000/x?y#z", "10.1000/x%3Fy%23z"),
+            ("10.1002/(SICI)1097:8<693>", "10.1002/(SICI)1097:8%3C693%3E"),
+            ("10.1000/a|b^c\\d", "10.1000/a%7Cb%5Ec%5Cd"),
+        ] {
+            assert_eq!(path(id), expected, "{id}");
+        }
     }
 
     #[test]

@@ -382,21 +382,14 @@ impl Client {
                     })
                 }
                 Action::Unavailable => {
-                    let message = match last {
-                        Ok(raw) if raw.status == 429 => "answered 429: its daily request \
-                             budget is spent until midnight utc; items it should check stay \
-                             unverified"
-                            .to_string(),
-                        Ok(raw) => format!(
-                            "no usable response after {tries} tries (status {}); \
-                             items it should check stay unverified",
-                            raw.status
-                        ),
-                        Err(e) => format!(
-                            "no readable response after {tries} tries ({e}); \
-                             items it should check stay unverified"
-                        ),
-                    };
+                    let last = last
+                        .as_ref()
+                        .map(|raw| raw.status)
+                        .map_err(ToString::to_string);
+                    let message = fetch::unavailable_message(
+                        last.as_ref().copied().map_err(String::as_str),
+                        tries,
+                    );
                     self.unavailable
                         .borrow_mut()
                         .insert(service, message.clone());

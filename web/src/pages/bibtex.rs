@@ -71,8 +71,9 @@ fn sources_of(r: &Resolution) -> Vec<String> {
         .collect()
 }
 
+/// The current year (UTC), for the year-range rule.
 fn current_year() -> i32 {
-    js_sys::Date::new_0().get_full_year() as i32
+    today().map_or(1970, |d| d.year())
 }
 
 /// The LaTeX project the `.tex` files make, when there are any (its cites
@@ -125,10 +126,9 @@ struct Row {
     links: Vec<report::Link>,
 }
 
-/// Today as the core's date (the future-date rule reads it).
+/// Today (UTC, as the CLI) as the core's date (the future-date rule reads it).
 fn today() -> Option<citegate_core::cutoff::Date> {
-    let d = js_sys::Date::new_0();
-    citegate_core::cutoff::Date::new(d.get_full_year() as i32, d.get_month() + 1, d.get_date()).ok()
+    citegate_core::cutoff::Date::from_unix_ms(js_sys::Date::now()).ok()
 }
 
 /// The run's options as the settings give them (a resumed or restored run
@@ -152,11 +152,7 @@ fn row_of(entry: &Entry, r: &Resolution, o: &check::OnlineEntry, mode: Mode, dow
             sources_of(r)
         },
         verdict: matching::verify(entry, &existence::from_resolution(r), mode),
-        judged: verdict::EntryVerdict {
-            verdict: o.verdict,
-            reasons: o.reasons.clone(),
-            corrected: o.corrected.clone(),
-        },
+        judged: o.judged(),
         check: report::status(o),
         links: report::links(o, entry.get("title")),
     }

@@ -540,8 +540,8 @@ fn WriteReport(state: WriteState) -> impl IntoView {
                     {done.then(|| rep.warning.clone().map(|w| view! { <p class="banner warn" id="write-warning">{w}</p> }))}
                     <p class="muted" id="write-cutoff-note">{rep.cutoff_note.clone()}</p>
                     <div class="toolbar">
-                        <DownloadButton id="download-intro-relwork" label="Download intro_relwork.tex" filename="intro_relwork.tex".to_string() mime="text/x-tex;charset=utf-8" content=intro />
-                        <DownloadButton id="download-template" label="Download template.tex (full)" filename="template.tex".to_string() mime="text/x-tex;charset=utf-8" content=full />
+                        <DownloadButton id="download-intro-relwork" label="Download intro_relwork.tex" filename="intro_relwork.tex".to_string() mime="text/x-tex;charset=utf-8" content=full />
+                        <DownloadButton id="download-sections" label="Download sections.tex (the two sections)" filename="sections.tex".to_string() mime="text/x-tex;charset=utf-8" content=intro />
                     </div>
                 </div>
             }

@@ -4,9 +4,9 @@
 //! service, method, URL without credentials, sorted query and body, so a
 //! re-run of a verification after a reload costs no request for anything
 //! already answered, and a key change does not throw answers away. Only
-//! answers that say something about the literature are kept — 2xx and 404 —
-//! never a rate limit, a server error or a success body that is not JSON,
-//! which would otherwise be replayed as if they were the service's verdict. The export file has two parts:
+//! answers that say something about the literature are kept, by the core's
+//! rule ([`fetch::cache_keeps`]), and a kept 404 expires after a week
+//! ([`fetch::cache_fresh`]). The export file has two parts:
 //! `entries` (every other request, by key) and `s2_cache`, Semantic Scholar
 //! title searches in the layout of the reference scripts' `s2_cache.json`
 //! (normalized title → response JSON), so a cache moves between citegate
@@ -60,23 +60,6 @@ pub struct ResponseCache {
     unsaved: Unsaved,
 }
 
-/// Which statuses are worth keeping.
-pub fn cacheable(status: u16) -> bool {
-    (200..300).contains(&status) || status == 404
-}
-
-/// Whether an answer may be stored: a [`cacheable`] status, and for a
-/// success from a JSON service (all but arXiv's Atom feed), a body that is
-/// JSON. A truncated or garbled success body says nothing about the
-/// literature; kept, it would be replayed on every resume and the item
-/// could never be checked again.
-pub fn storable(service: Service, status: u16, body: &str) -> bool {
-    cacheable(status)
-        && (service == Service::Arxiv
-            || !(200..300).contains(&status)
-            || serde_json::from_str::<serde::de::IgnoredAny>(body).is_ok())
-}
-
 impl ResponseCache {
     /// The cache in `db`.
     pub fn new(db: Rc<Db>) -> Self {
@@ -102,7 +85,8 @@ impl ResponseCache {
             .await
             .ok()
             .flatten()
-            .and_then(|t| serde_json::from_str::<CachedResponse>(&t).ok());
+            .and_then(|t| serde_json::from_str::<CachedResponse>(&t).ok())
+            .filter(|c| fetch::cache_fresh(c.status, Some(c.fetched_at), wall_now()));
         match found {
             Some(_) => self.hits.set(self.hits.get() + 1),
             None => self.misses.set(self.misses.get() + 1),
@@ -110,9 +94,10 @@ impl ResponseCache {
         found
     }
 
-    /// Stores the answer to `req` when it is [`storable`].
+    /// Stores the answer to `req` when the core's rule keeps it
+    /// ([`fetch::cache_keeps`]).
     pub async fn put(&self, req: &Request, status: u16, body: &str) -> Result<(), StoreError> {
-        if !storable(req.service, status, body) {
+        if !fetch::cache_keeps(req.service, status, body) {
             return Ok(());
         }
         let entry = CachedResponse {

@@ -157,6 +157,7 @@ fn tally_counts_every_status() {
         t,
         [
             (Status::NotFound, 1),
+            (Status::Retracted, 0),
             (Status::Differs, 1),
             (Status::Doubtful, 0),
             (Status::Unchecked, 1),

@@ -1,6 +1,6 @@
 use super::*;
 use crate::bibtex::parse::parse;
-use crate::works::{Author, PubDate, Service};
+use crate::works::{Author, Notice, NoticeKind, PubDate, Service};
 
 const TITLE: &str = "Deep Residual Learning for Image Recognition";
 const AUTHORS: &str = "Kaiming He and Xiangyu Zhang and Shaoqing Ren and Jian Sun";
@@ -105,6 +105,9 @@ fn valid_entries() {
     let mut geus = rec(TITLE, "Daan de Geus and Gijs Dubbelman", 2016, "CVPR", "");
     geus.authors[0] = Author { name: "Daan de Geus".into(), given: Some("Daan".into()), family: Some("de Geus".into()) };
     check(&f(TITLE, "Daan de Geus and Gijs Dubbelman", "year = 2016"), NoId, vec![geus], false, Valid, None);
+    // Issue 28: a JaLC DOI neither Crossref nor DataCite resolves, carried by the
+    // record the title found, is the paper's own DOI, not a fabricated one.
+    check(&f(TITLE, AUTHORS, "doi = {10.11178/jdsa.8.49}, booktitle = {CVPR}, year = 2016"), NotFound, vec![rec(TITLE, AUTHORS, 2016, "CVPR", "10.11178/JDSA.8.49")], false, Valid, None);
     // DBLP homonym numbers on the record.
     check(&f(TITLE, AUTHORS, "year = 2016"), NoId, vec![rec(TITLE, "Kaiming He 0001 and Xiangyu Zhang 0005 and Shaoqing Ren and Jian Sun 0001", 2016, "CVPR", "")], false, Valid, None);
 }
@@ -218,4 +221,304 @@ fn messages_say_what_differs() {
         let m = message(&fields, by_id);
         assert!(m.contains(expected), "{m}");
     }
+}
+
+/// One case of the class: the entry's fields, its id's answer, the hits,
+/// whether a source failed, and the class a chair sees.
+fn class_of(fields: &str, by_id: IdAnswer, hits: Vec<Work>, failed: bool) -> Class {
+    let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+    let findings = Findings {
+        by_id,
+        hits,
+        unanswered: if failed {
+            vec!["semantic scholar answered 500".into()]
+        } else {
+            Vec::new()
+        },
+    };
+    judge_findings(&bib.entries[0], &findings, today()).class
+}
+
+#[test]
+#[rustfmt::skip]
+fn a_fake_and_a_miscited_real_work_are_told_apart() {
+    let y = "booktitle = {CVPR}, year = 2016";
+    let cases = [
+        // The record is the cited work and agrees.
+        (f(TITLE, AUTHORS, y), NoId, vec![resnet()], false, Class::Valid),
+        // The work exists; a named field differs (venue, authors, DOI, year, a near title).
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], false, Class::Miscited),
+        (f(TITLE, "Kaiming He and Xiangyu Zhang", y), NoId, vec![resnet()], false, Class::Miscited),
+        (f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, booktitle = {CVPR}, year = 2016"), NotFound, vec![resnet()], false, Class::Miscited),
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2019"), NoId, vec![resnet()], false, Class::Miscited),
+        (f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, vec![resnet()], false, Class::Miscited),
+        // Miscited even with a source down: a record is the cited work.
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], true, Class::Miscited),
+        // No work is the cited one: every source answered and none has it,
+        // or the parts are borrowed from another paper.
+        (f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![resnet()], false, Class::Fabricated),
+        (f("Deep Residual Learning for Image Reconstruction", "Ada Lovelace and Alan Turing", y), NoId, vec![resnet()], false, Class::Fabricated),
+        (f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], false, Class::Fabricated),
+        // The entry itself is not a published work (a year far ahead), whatever failed.
+        (f("Anything", "Ada Lovelace", "year = 2040"), NoId, vec![], true, Class::Fabricated),
+        // A source could not be asked and nothing matched: never fabricated.
+        (f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![], true, Class::Unverified),
+        (f("Quantum Graph Priors", "Ada Lovelace", "doi = {10.1/x}"), IdAnswer::Failed("crossref timed out".into()), vec![], false, Class::Unverified),
+        (f(TITLE, AUTHORS, y), NoId, vec![rec(TITLE, AUTHORS, 2016, "arXiv", "")], true, Class::Unverified),
+        ("year = 2016".to_string(), NoId, vec![], false, Class::Unverified),
+    ];
+    for (fields, by_id, hits, failed, expected) in cases {
+        assert_eq!(class_of(&fields, by_id, hits, failed), expected, "{fields}");
+    }
+}
+
+#[test]
+fn every_class_has_its_name_and_words() {
+    for c in Class::ALL {
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json, c.name(), "the JSON writes the name");
+        let w = c.words();
+        assert!(
+            !w.is_empty() && !w.ends_with('.') && w == w.to_lowercase(),
+            "{w}"
+        );
+    }
+    let mut n = ClassCounts::default();
+    n.add(Class::Fabricated);
+    n.add(Class::Valid);
+    n.add(Class::Valid);
+    assert_eq!(
+        n.describe(),
+        "2 valid, 1 fabricated, 0 retracted, 0 miscited, 0 unverified"
+    );
+}
+
+fn notice(kind: NoticeKind, doi: Option<&str>) -> Notice {
+    Notice {
+        kind,
+        doi: doi.map(str::to_string),
+        date: Some(PubDate {
+            year: 2010,
+            month: Some(2),
+            day: Some(6),
+        }),
+        source: Some("retraction-watch".into()),
+    }
+}
+
+/// ResNet's record with these notices.
+fn resnet_with(notices: Vec<Notice>) -> Work {
+    let mut w = resnet();
+    w.updated_by = notices;
+    w
+}
+
+#[test]
+#[rustfmt::skip]
+fn a_retraction_of_the_cited_work_is_its_class() {
+    use NoticeKind::{Correction, ExpressionOfConcern, Retraction};
+    let y = "booktitle = {CVPR}, year = 2016";
+    let retracted = || resnet_with(vec![notice(Retraction, Some("10.1/notice"))]);
+    let cases = [
+        // Cited as its record says: valid for the benchmark, retracted for a chair.
+        (f(TITLE, AUTHORS, y), vec![retracted()], Valid, Class::Retracted),
+        // Retraction outranks a wrong field.
+        (f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), vec![retracted()], Hallucinated, Class::Retracted),
+        // Any record of the work that knows of the retraction decides.
+        (f(TITLE, AUTHORS, y), vec![resnet(), retracted()], Valid, Class::Retracted),
+        // Near-titled with its authors: the record is the cited work.
+        (f("Deep Residual Learning towards Image Recognition", AUTHORS, y), vec![retracted()], Hallucinated, Class::Retracted),
+        // An expression of concern or a correction is not a retraction.
+        (f(TITLE, AUTHORS, y), vec![resnet_with(vec![notice(ExpressionOfConcern, Some("10.1/eoc"))])], Valid, Class::Valid),
+        (f(TITLE, AUTHORS, y), vec![resnet_with(vec![notice(Correction, Some("10.1/c"))])], Valid, Class::Valid),
+        // A retracted paper that is not the cited one says nothing about the entry.
+        (f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), vec![retracted()], Hallucinated, Class::Fabricated),
+    ];
+    for (fields, hits, verdict, class) in cases {
+        let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+        let fnd = Findings { by_id: NoId, hits, unanswered: vec![] };
+        let v = judge_findings(&bib.entries[0], &fnd, today());
+        assert_eq!((v.verdict, v.class), (verdict, class), "{fields}: {v:?}");
+    }
+}
+
+#[test]
+fn notices_in_words_with_doi_date_and_link() {
+    use NoticeKind::{Correction, ExpressionOfConcern, Retraction};
+    let messages = |notices: Vec<Notice>| {
+        let bib = parse(&format!(
+            "@inproceedings{{k, {}}}",
+            f(TITLE, AUTHORS, "booktitle = {CVPR}, year = 2016")
+        ));
+        let fnd = Findings {
+            by_id: NoId,
+            hits: vec![resnet_with(notices)],
+            unanswered: vec![],
+        };
+        judge_findings(&bib.entries[0], &fnd, today())
+            .notices
+            .into_iter()
+            .map(|n| n.message)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        messages(vec![
+            notice(Correction, Some("10.1/c")),
+            notice(Retraction, Some("10.1016/s0140-6736(10)60175-4")),
+        ]),
+        [
+            "the work has been retracted: retraction notice 10.1016/s0140-6736(10)60175-4 of 2010-02-06 (https://doi.org/10.1016/s0140-6736(10)60175-4)",
+            "the work has been corrected (it is not retracted): correction notice 10.1/c of 2010-02-06 (https://doi.org/10.1/c)",
+        ]
+    );
+    // OpenAlex's flag alone: said, with who recorded it; a flag beside a
+    // notice with a DOI is the same retraction.
+    let flag = Notice {
+        kind: Retraction,
+        doi: None,
+        date: None,
+        source: Some("openalex".into()),
+    };
+    assert_eq!(
+        messages(vec![flag.clone()]),
+        ["the work has been retracted: recorded by openalex"]
+    );
+    assert_eq!(
+        messages(vec![flag, notice(Retraction, Some("10.1/r"))]).len(),
+        1
+    );
+    assert!(messages(vec![notice(ExpressionOfConcern, None)])[0]
+        .starts_with("the publisher has issued an expression of concern about the work (it is not retracted)"));
+}
+
+#[test]
+fn the_recorded_retraction_is_retracted() {
+    let body = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/api/crossref/work_by_doi_retracted_wakefield.json"
+    ))
+    .unwrap();
+    let record = crate::works::parse_response(Service::Crossref, 200, &body)
+        .unwrap()
+        .works
+        .remove(0);
+    let bib = parse(
+        "@article{wakefield1998, title = {Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children}, author = {Wakefield, A. J. and Murch, S. H. and Anthony, A. and Linnell, J. and Casson, D. M. and Malik, M. and Berelowitz, M. and Dhillon, A. P. and Thomson, M. A. and Harvey, P. and Valentine, A. and Davies, S. E. and Walker-Smith, J. A.}, journal = {The Lancet}, year = {1998}, doi = {10.1016/S0140-6736(97)11096-0}}",
+    );
+    let fnd = Findings {
+        by_id: Found(Box::new(record)),
+        hits: vec![],
+        unanswered: vec![],
+    };
+    let v = judge_findings(&bib.entries[0], &fnd, today());
+    assert_eq!((v.verdict, v.class), (Valid, Class::Retracted), "{v:?}");
+    let kinds: Vec<NoticeKind> = v.notices.iter().map(|n| n.kind).collect();
+    assert_eq!(kinds, [NoticeKind::Retraction, NoticeKind::Correction]);
+    assert_eq!(v.notices[0].date.as_deref(), Some("2010-02-06"));
+}
+
+/// The verdict on a whole entry (`@kind{k, …}`) that no index has: every
+/// source answered with ResNet's record only.
+fn unfound(bib: &str) -> EntryVerdict {
+    let bib = parse(bib);
+    let fnd = Findings {
+        by_id: NoId,
+        hits: vec![resnet()],
+        unanswered: vec![],
+    };
+    judge_findings(&bib.entries[0], &fnd, today())
+}
+
+#[test]
+#[rustfmt::skip]
+fn works_no_index_lists_are_unverified_never_fabricated() {
+    let t = "title = {On Sparse Priors for Glacier Flow}, author = {Ada Lovelace}, year = {2019}";
+    let cases = [
+        (format!("@phdthesis{{k, {t}, school = {{ETH Zurich}}}}"), Class::Unverified, Some("no index we can reach lists theses")),
+        (format!("@mastersthesis{{k, {t}, school = {{TU Delft}}}}"), Class::Unverified, Some("lists theses")),
+        (format!("@techreport{{k, {t}, institution = {{NASA}}}}"), Class::Unverified, Some("lists technical reports")),
+        (format!("@software{{k, {t}, url = {{https://github.com/x/y}}}}"), Class::Unverified, Some("lists software")),
+        (format!("@online{{k, {t}, url = {{https://example.org/post}}}}"), Class::Unverified, Some("lists web pages")),
+        (format!("@misc{{k, {t}, howpublished = {{\\url{{https://example.org/post}}}}}}"), Class::Unverified, Some("lists web pages")),
+        (format!("@standard{{k, {t}, organization = {{ISO}}}}"), Class::Unverified, Some("lists standards")),
+        (format!("@manual{{k, {t}}}"), Class::Unverified, Some("lists manuals")),
+        (format!("@article{{k, {t}, journal = {{Under review at TMLR}}}}"), Class::Unverified, Some("lists papers under review")),
+        // A @misc with a venue or a DOI, or with no URL, is a paper an index should hold.
+        (format!("@misc{{k, {t}, url = {{https://example.org}}, journal = {{Nature}}}}"), Class::Fabricated, None),
+        (format!("@misc{{k, {t}}}"), Class::Fabricated, None),
+        (format!("@article{{k, {t}, journal = {{Nature}}}}"), Class::Fabricated, None),
+    ];
+    for (bib, class, words) in cases {
+        let v = unfound(&bib);
+        assert_eq!(v.class, class, "{bib}: {v:?}");
+        if let Some(w) = words {
+            assert_eq!(v.reasons.len(), 1, "{bib}: {v:?}");
+            assert!(v.reasons[0].message.contains(w), "{bib}: {v:?}");
+        }
+    }
+}
+
+#[test]
+#[rustfmt::skip]
+fn next_years_accepted_paper_and_an_anonymous_submission_are_not_fakes() {
+    // Today is 2026-12-03: next year's conference paper, named with its venue, is no future date.
+    let first = |fields: &str| unfound(&format!("@inproceedings{{k, {fields}}}")).reasons.first().map(|r| r.kind);
+    let t = "title = {On Sparse Priors for Glacier Flow}, author = {Ada Lovelace}";
+    assert_eq!(first(&format!("{t}, booktitle = {{AAAI}}, year = 2027")), Some(PlausibleFabrication));
+    assert_eq!(first(&format!("{t}, year = 2027")), Some(FutureDate));
+    assert_eq!(first(&format!("{t}, booktitle = {{AAAI}}, year = 2028")), Some(FutureDate));
+    // `Anonymous` on a paper under review is no placeholder; elsewhere it is.
+    let anon = "title = {On Sparse Priors for Glacier Flow}, author = {Anonymous}, year = 2026";
+    let v = unfound(&format!("@misc{{k, {anon}, url = {{https://openreview.net/forum?id=abc}}}}"));
+    assert_eq!((v.class, v.reasons[0].kind), (Class::Unverified, NotChecked), "{v:?}");
+    assert_eq!(first(&format!("{anon}, booktitle = {{ICLR}}")), Some(PlaceholderAuthors));
+}
+
+/// [`check`] of an entry marked as parsed from a paper's text.
+fn check_parsed(
+    fields: &str,
+    by_id: IdAnswer,
+    hits: Vec<Work>,
+    verdict: Verdict,
+    kind: Option<ReasonKind>,
+) {
+    let mut bib = parse(&format!("@inproceedings{{k, {fields}}}"));
+    let entry = &mut bib.entries[0];
+    entry.parsed = true;
+    let findings = Findings {
+        by_id,
+        hits,
+        unanswered: Vec::new(),
+    };
+    let v = judge_findings(entry, &findings, today());
+    assert_eq!(v.verdict, verdict, "{fields}: {v:?}");
+    assert_eq!(v.reasons.first().map(|r| r.kind), kind, "{fields}: {v:?}");
+}
+
+/// Regression guard: a reference read from a paper's text is never called
+/// hallucinated for what the parse lost — a cut author list, initials, an
+/// abbreviated venue, a title cut at a line end or run on into the venue —
+/// while the same entry written as BibTeX still is (`one_rule_each`).
+#[test]
+#[rustfmt::skip]
+fn a_parse_is_not_a_fake() {
+    let y = "booktitle = {CVPR}, year = 2016";
+    // A list cut short by the parse, initials only.
+    check_parsed(&f(TITLE, "He, K. and Zhang, X.", y), NoId, vec![resnet()], Valid, None);
+    // A name split wrongly beside a right one.
+    check_parsed(&f(TITLE, "He, K. and Zhang Xiangyu Shaoqing, R.", y), NoId, vec![resnet()], Valid, None);
+    // An abbreviated venue the table does not know.
+    check_parsed(&f(TITLE, AUTHORS, "booktitle = {Proc. IEEE Conf. Comput. Vis. Pattern Recognit.}, year = 2016"), NoId, vec![resnet()], Valid, None);
+    // A title cut at a line end, and one with the venue run on.
+    check_parsed(&f("Deep Residual Learning for Image", AUTHORS, y), NoId, vec![resnet()], Valid, None);
+    check_parsed(&f("Deep Residual Learning for Image Recognition In CVPR", AUTHORS, y), NoId, vec![resnet()], Valid, None);
+    // A near title: unchecked, not a near miss.
+    check_parsed(&f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, vec![resnet()], Uncertain, Some(NotChecked));
+    // Its DOI and authors are the paper's, the title read is not.
+    check_parsed(&f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], Uncertain, Some(NotChecked));
+    // What a parse cannot cause is still found: a DOI of no paper, a
+    // known other venue, a title no index has.
+    check_parsed(&f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, booktitle = {CVPR}, year = 2016"), NotFound, vec![resnet()], Hallucinated, Some(FabricatedDoi));
+    check_parsed(&f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], Hallucinated, Some(WrongVenue));
+    check_parsed(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![resnet()], Hallucinated, Some(PlausibleFabrication));
 }

@@ -1,0 +1,302 @@
+//! `citegate refs` and `citegate check`: a paper's references as
+//! reviewers, chairs and moderators hold them — a `.bbl`, a `.tex`, a
+//! source `.zip` or `.tar.gz`, a text list, a `.bib`/CSL-JSON/RIS, or an
+//! arXiv id whose e-print source is fetched. Reading and choosing are the
+//! core's (`citegate_core::paper`); here files are read, archives
+//! unpacked, the e-print downloaded, and the report printed as bibcheck
+//! prints its own.
+
+use crate::annotate::{FailOn, OutputFormat};
+use crate::error::{Error, Outcome};
+use crate::io::print_json;
+use crate::live::{Executor, LiveArgs};
+use citegate_core::ids::ArxivId;
+use citegate_core::paper::{self, PaperRefs};
+use citegate_core::resolve;
+use clap::{Args, Subcommand};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum PaperCommand {
+    /// Print the references read from a paper: a .bbl, a .tex with a thebibliography, a source .zip or .tar.gz, a text list (.txt, .md, - for standard input) or a .bib/CSL-JSON/RIS (exit 0 read, 2 unreadable input)
+    Refs(RefsArgs),
+    /// Check a paper's references: each is read into fields and, with --online, looked up and judged as bibcheck judges a .bib entry; a target is a file as for `refs` or an arXiv id or URL whose source is fetched (exit 0 clean, 1 problems, 2 unreadable input)
+    Check(Box<CheckArgs>),
+}
+
+#[derive(Args)]
+pub struct RefsArgs {
+    /// The paper's files; `-` reads standard input
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Machine-readable output: `{"file", "references": [{"raw", "title", "authors": [{"family", "given"}], "year", "venue", "doi", "arxiv", "url", "page"}]}`, a list for several files
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Files as for `refs`, or arXiv ids or URLs (`arXiv:2401.12345`, `https://arxiv.org/abs/2401.12345`)
+    #[arg(value_name = "TARGET", required = true)]
+    targets: Vec<String>,
+    /// Also ask the services whether each reference exists and matches its
+    /// record (Semantic Scholar, Crossref, OpenAlex, DataCite, DBLP, arXiv)
+    #[arg(long)]
+    online: bool,
+    /// Machine-readable output (the same as --format json): bibcheck's report, each entry with its `raw` text
+    #[arg(long)]
+    json: bool,
+    /// Output: text, json, github (workflow annotations) or sarif (2.1.0)
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+    /// Exit 1 only for findings of this severity or worse: `warning` (any finding) or `error`
+    #[arg(long, value_enum, default_value = "warning")]
+    fail_on: FailOn,
+    #[command(flatten)]
+    live: LiveArgs,
+}
+
+impl PaperCommand {
+    pub fn run(self) -> Outcome {
+        match self {
+            PaperCommand::Refs(a) => run_refs(&a),
+            PaperCommand::Check(a) => run_check(&a),
+        }
+    }
+}
+
+/// Reads `path` as a paper: an archive is unpacked and its bibliography
+/// chosen by the core, any other file read by name and content.
+fn read_file(path: &Path) -> Result<PaperRefs, Error> {
+    let name = crate::annotate::display_name(path);
+    let bytes = crate::annotate::read_input(path).map_err(|e| Error::read(path, &e))?;
+    read_bytes(&name, bytes)
+}
+
+/// A paper's bytes under `name`: a `.zip`, a gzip (a `.tar.gz` source, or
+/// one gzipped file as arXiv sends a one-file source), or one file.
+fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<PaperRefs, Error> {
+    if citegate_core::archive::is_zip(&bytes) {
+        let files =
+            citegate_core::archive::unzip(&bytes).map_err(|e| Error::core(e.in_file(name)))?;
+        return paper::read_source(name, &files).map_err(Error::core);
+    }
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut inner = Vec::new();
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .read_to_end(&mut inner)
+            .map_err(|e| {
+                Error::core(
+                    citegate_core::Error::new(
+                        citegate_core::ErrorKind::Encoding,
+                        format!(
+                            "cannot unpack the gzip data: {}",
+                            e.to_string().to_lowercase()
+                        ),
+                    )
+                    .in_file(name),
+                )
+            })?;
+        if is_tar(&inner) {
+            let files = untar(&inner).map_err(|e| {
+                Error::core(
+                    citegate_core::Error::new(
+                        citegate_core::ErrorKind::Encoding,
+                        format!(
+                            "cannot read the tar archive: {}",
+                            e.to_string().to_lowercase()
+                        ),
+                    )
+                    .in_file(name),
+                )
+            })?;
+            return paper::read_source(name, &files).map_err(Error::core);
+        }
+        return paper::read_source(name, &[("main.tex".to_string(), inner)]).map_err(Error::core);
+    }
+    if is_tar(&bytes) {
+        let files = untar(&bytes).map_err(|e| {
+            Error::core(
+                citegate_core::Error::new(
+                    citegate_core::ErrorKind::Encoding,
+                    format!(
+                        "cannot read the tar archive: {}",
+                        e.to_string().to_lowercase()
+                    ),
+                )
+                .in_file(name),
+            )
+        })?;
+        return paper::read_source(name, &files).map_err(Error::core);
+    }
+    paper::read(name, &bytes).map_err(Error::core)
+}
+
+/// A POSIX tar archive (`ustar` at offset 257).
+fn is_tar(bytes: &[u8]) -> bool {
+    bytes.get(257..262) == Some(b"ustar")
+}
+
+/// The regular files of a tar archive with their paths.
+fn untar(bytes: &[u8]) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    let mut out = Vec::new();
+    let mut archive = tar::Archive::new(bytes);
+    for entry in archive.entries()? {
+        let mut entry = entry?;
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        let path = entry.path()?.to_string_lossy().into_owned();
+        let mut data = Vec::new();
+        entry.read_to_end(&mut data)?;
+        out.push((path, data));
+    }
+    Ok(out)
+}
+
+/// `citegate refs`: each file's references, as text or JSON.
+fn run_refs(a: &RefsArgs) -> Outcome {
+    let mut read = Vec::new();
+    let mut errors = Vec::new();
+    for path in &a.files {
+        match read_file(path) {
+            Ok(r) => read.push(r),
+            Err(e) => errors.push(e),
+        }
+    }
+    if a.json {
+        match read.as_slice() {
+            [one] if a.files.len() == 1 => print_json(one),
+            _ => print_json(&read),
+        }
+    } else {
+        for refs in &read {
+            print_refs(refs);
+        }
+    }
+    Error::all(errors).map_or(Ok(crate::io::PASS), Err)
+}
+
+/// One file's references as text: a line each, then its identifiers.
+fn print_refs(refs: &PaperRefs) {
+    println!("{}: {} references", refs.file, refs.references.len());
+    for (i, r) in refs.references.iter().enumerate() {
+        let mut names: Vec<String> = r.authors.iter().map(|p| p.family.clone()).collect();
+        if r.others {
+            names.push("et al.".into());
+        }
+        let year = r.year.map(|y| format!(" ({y})")).unwrap_or_default();
+        let title = r.title.as_deref().unwrap_or("(no title read)");
+        let venue = r
+            .venue
+            .as_deref()
+            .map(|v| format!(" — {v}"))
+            .unwrap_or_default();
+        println!("{:>4}. {}{year}. {title}{venue}", i + 1, names.join(", "));
+        let mut ids = Vec::new();
+        if let Some(d) = &r.doi {
+            ids.push(format!("doi:{d}"));
+        }
+        if let Some(x) = &r.arxiv {
+            ids.push(format!("arXiv:{x}"));
+        }
+        if let Some(u) = &r.url {
+            ids.push(u.clone());
+        }
+        if !ids.is_empty() {
+            println!("      {}", ids.join("  "));
+        }
+    }
+    for p in &refs.problems {
+        eprintln!("warning: {p}");
+    }
+}
+
+/// The arXiv id a target names (`arXiv:2401.12345`, an arxiv.org URL),
+/// unless it is a file that exists.
+fn arxiv_target(target: &str) -> Option<ArxivId> {
+    if Path::new(target).exists() {
+        return None;
+    }
+    let lower = target.to_ascii_lowercase();
+    (lower.starts_with("arxiv:") || lower.contains("arxiv.org/"))
+        .then(|| ArxivId::parse(target))
+        .flatten()
+}
+
+/// A target's references: a file, or an arXiv paper's e-print source
+/// fetched from `<arxiv base>/e-print/<id>`.
+fn read_target(target: &str, a: &CheckArgs) -> Result<PaperRefs, Error> {
+    let Some(id) = arxiv_target(target) else {
+        return read_file(Path::new(target));
+    };
+    let settings = a.live.settings()?;
+    let url = format!(
+        "{}/e-print/{}",
+        settings.root("arxiv").trim_end_matches('/'),
+        id
+    );
+    let client = crate::http::Client::new(settings.timeout_ms);
+    let bytes = client
+        .get_bytes(&url, "arxiv")
+        .map_err(|m| Error::failed(format!("cannot fetch the source of arXiv:{id}: {m}")))?;
+    read_bytes(&format!("arXiv:{id}"), bytes)
+}
+
+/// Today (UTC) from the system clock, for the future-year rule.
+fn today() -> citegate_core::cutoff::Date {
+    citegate_core::cutoff::Date::from_naive(chrono::Utc::now().date_naive())
+        .unwrap_or_else(|_| citegate_core::cutoff::Date::new(1970, 1, 1).expect("a valid date"))
+}
+
+/// `citegate check`: each target's references through bibcheck's layers
+/// (core `paper::check`), printed as bibcheck prints its reports.
+fn run_check(a: &CheckArgs) -> Outcome {
+    if a.online {
+        a.live.settings()?;
+    }
+    let mut errors = Vec::new();
+    let mut reports = Vec::new();
+    for target in &a.targets {
+        let refs = match read_target(target, a) {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let mut report = paper::check::offline_report(&refs, today().year());
+        if a.online {
+            match run_online(&refs, a) {
+                Ok(online) => report.online = Some(online),
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            }
+        }
+        reports.push(report);
+    }
+    let format = if a.json { OutputFormat::Json } else { a.format };
+    let worst = crate::bib_cmds::print_reports(format, a.fail_on, &reports, a.targets.len() > 1);
+    Error::all(errors).map_or(Ok(worst), Err)
+}
+
+/// Layers 2–4 over a paper's references, through bibcheck's executor.
+fn run_online(
+    refs: &PaperRefs,
+    a: &CheckArgs,
+) -> Result<citegate_core::bibtex::check::OnlineReport, Error> {
+    let settings = a.live.settings()?;
+    let mut exec = Executor::new(&settings, a.json || a.format != OutputFormat::Text)?;
+    let mut run = resolve::Run::new(paper::check::references(refs), settings.resolve_options());
+    exec.drive(&mut run, "check");
+    Ok(paper::check::online_report(
+        refs,
+        &run.report(),
+        today(),
+        exec.sent,
+        exec.from_cache,
+    ))
+}
