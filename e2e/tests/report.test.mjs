@@ -124,6 +124,16 @@ for (const width of WIDTHS) {
       const explained = await page.$$eval("#legend dd[data-check]", (ds) => ds.map((d) => d.dataset.check));
       for (const [, check] of shown) assert.ok(explained.includes(check), check);
       for (const term of ["Layer 1", "Layers 2–4", "similarity", "Mode"]) assert.ok((await page.textContent("#legend dl")).includes(term), term);
+      // The triage line first, in the classes, summing to the entries; the class filter shows one class.
+      const triage = await page.textContent("#triage");
+      const m = /^(\d+) likely fabricated, (\d+) retracted, (\d+) needs? (?:its|their) metadata fixed, (\d+) could not be checked, (\d+) valid$/.exec(triage);
+      assert.ok(m, triage);
+      assert.equal(m.slice(1).reduce((a, n) => a + Number(n), 0), 5, triage);
+      assert.ok(Number(m[1]) >= 1, "the made-up example entry is likely fabricated");
+      await page.selectOption("#class-filter", "fabricated");
+      const fabricated = await page.$$eval("#entries .entry-card", (cs) => cs.map((c) => c.dataset.class));
+      assert.deepEqual(fabricated, Array(Number(m[1])).fill("fabricated"));
+      await page.selectOption("#class-filter", "all");
       assert.equal(await page.textContent("#check-entries"), "Check again");
       assert.equal(await page.$("#stopped-run"), null);
       await noSidewaysScroll(page, width);
