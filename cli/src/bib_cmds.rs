@@ -71,8 +71,9 @@ impl BibCommand {
     }
 }
 
-/// Today (UTC) from the system clock, for the future-year rule.
-fn today() -> Date {
+/// Today (UTC) from the system clock, for the future-year rule: the one
+/// place the CLI reads the day (core `Date::from_unix_ms` decides it).
+pub(crate) fn today() -> Date {
     Date::from_unix_ms(crate::live::now_ms())
         .unwrap_or_else(|_| Date::new(1970, 1, 1).expect("a valid date"))
 }

@@ -7,6 +7,7 @@
 //! prints its own.
 
 use crate::annotate::{FailOn, OutputFormat};
+use crate::bib_cmds::today;
 use crate::error::{Error, Outcome};
 use crate::io::print_json;
 use crate::live::{Executor, LiveArgs};
@@ -242,12 +243,6 @@ fn read_target(target: &str, a: &CheckArgs) -> Result<PaperRefs, Error> {
         .get_bytes(&url, "arxiv")
         .map_err(|m| Error::failed(format!("cannot fetch the source of arXiv:{id}: {m}")))?;
     read_bytes(&format!("arXiv:{id}"), bytes)
-}
-
-/// Today (UTC) from the system clock, for the future-year rule.
-fn today() -> citegate_core::cutoff::Date {
-    citegate_core::cutoff::Date::from_naive(chrono::Utc::now().date_naive())
-        .unwrap_or_else(|_| citegate_core::cutoff::Date::new(1970, 1, 1).expect("a valid date"))
 }
 
 /// `citegate check`: each target's references through bibcheck's layers

@@ -64,7 +64,7 @@ impl Status {
     pub fn meaning(self) -> &'static str {
         match self {
             Status::NotFound => "every source was asked and answered, and none holds this work: check that it exists before citing it",
-            Status::Retracted => "the cited work exists and has been retracted (the card links the notice): cite it only to discuss the retraction",
+            Status::Retracted => "a source records that the cited work has been retracted (the notice, its date and link are shown): cite it only to discuss the retraction",
             Status::Differs => "a source holds the cited work, but the entry misstates some of it (title, authors, year, venue or identifier): fix the entry",
             Status::Doubtful => "no source settled it and the entry itself looks wrong (a placeholder author, a date after today): look at it by hand",
             Status::Unchecked => "a source could not be asked, or the entry has nothing to look up: this says nothing against the work",
