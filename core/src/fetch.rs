@@ -251,7 +251,7 @@ pub fn service_step(
     s2_backoff_ms: u64,
 ) -> Step {
     match (service, fault) {
-        (Service::OpenAlex, Fault::RateLimited { .. }) => Step::Unavailable,
+        _ if day_spent(service, fault) => Step::Unavailable,
         (Service::SemanticScholar, Fault::Network) if tries > S2_UNREADABLE_WAITS => {
             Step::Unavailable
         }
@@ -263,6 +263,18 @@ pub fn service_step(
         }
         _ => policy.next_step(fault, tries),
     }
+}
+
+/// When a spent daily allowance comes back, in words ([`day_spent`]).
+pub const DAY_RESETS: &str = "midnight UTC";
+
+/// Whether `fault` means `service`'s allowance for the day is spent: an
+/// OpenAlex 429 (its keyless budget; back at [`DAY_RESETS`]).
+pub fn day_spent(service: Service, fault: Fault) -> bool {
+    matches!(
+        (service, fault),
+        (Service::OpenAlex, Fault::RateLimited { .. })
+    )
 }
 
 /// The fault of an HTTP status, if it is one that may be retried.

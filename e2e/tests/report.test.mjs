@@ -16,7 +16,7 @@ const app = serve({ dist: DIST, api: makeApi() });
 
 const WIDTHS = [1280, 390];
 /** Requests let through before the rest are held (the example's first answers). */
-const ALLOW = 2;
+const ALLOW = 3;
 
 const cardCount = (page) => page.$$eval("#entries .entry-card", (cs) => cs.length);
 const progressText = (page) => page.textContent("#progress-text");
@@ -42,10 +42,13 @@ const gate = async (page, allow) => {
 
 /** Waits until the run sits part way: answers in, the rest held. */
 const heldPartWay = async (page, g) => {
-  await page.waitForFunction(() => /^[1-4] \/ 5 · /.test(document.querySelector("#progress-text")?.textContent || ""), null, { timeout: 30000 });
-  while (g.held.length === 0) await page.waitForTimeout(100);
-  // What was let through lands.
+  for (let i = 0; g.held.length === 0; i++) {
+    assert.ok(i < 300, "the run asked for more than the gate lets through");
+    await page.waitForTimeout(100);
+  }
+  // What was let through lands (and its checkpoint is written).
   await page.waitForTimeout(1000);
+  await page.waitForFunction(() => /^[1-4] \/ 5 · /.test(document.querySelector("#progress-text")?.textContent || ""), null, { timeout: 5000 });
 };
 
 const loadExample = async (page, width) => {
@@ -121,6 +124,16 @@ for (const width of WIDTHS) {
       const explained = await page.$$eval("#legend dd[data-check]", (ds) => ds.map((d) => d.dataset.check));
       for (const [, check] of shown) assert.ok(explained.includes(check), check);
       for (const term of ["Layer 1", "Layers 2–4", "similarity", "Mode"]) assert.ok((await page.textContent("#legend dl")).includes(term), term);
+      // The triage line first, in the classes, summing to the entries; the class filter shows one class.
+      const triage = await page.textContent("#triage");
+      const m = /^(\d+) likely fabricated, (\d+) retracted, (\d+) needs? (?:its|their) metadata fixed, (\d+) could not be checked, (\d+) valid$/.exec(triage);
+      assert.ok(m, triage);
+      assert.equal(m.slice(1).reduce((a, n) => a + Number(n), 0), 5, triage);
+      assert.ok(Number(m[1]) >= 1, "the made-up example entry is likely fabricated");
+      await page.selectOption("#class-filter", "fabricated");
+      const fabricated = await page.$$eval("#entries .entry-card", (cs) => cs.map((c) => c.dataset.class));
+      assert.deepEqual(fabricated, Array(Number(m[1])).fill("fabricated"));
+      await page.selectOption("#class-filter", "all");
       assert.equal(await page.textContent("#check-entries"), "Check again");
       assert.equal(await page.$("#stopped-run"), null);
       await noSidewaysScroll(page, width);
@@ -227,13 +240,41 @@ for (const width of WIDTHS) {
       await page.waitForSelector("#pool-note");
       assert.equal(
         await page.textContent("#pool-note"),
-        "empty.bib was not used: it holds no pool papers or bibliography entries; citation_pool.json and the result are as they were",
+        "empty.bib was not used: no bibliography entry with a key was found; citation_pool.json and the result are as they were",
       );
       assert.equal(await page.textContent("#cited"), result);
       // Taking out a file the gate counted changes the result.
       await page.click('#tex-files li[data-name="related.tex"] button');
       await page.waitForFunction((r) => document.querySelector("#cited")?.textContent !== r, result);
       assert.deepEqual(await listed(), ["main.tex"]);
+    });
+    assert.deepEqual(errors, []);
+  });
+}
+
+for (const width of WIDTHS) {
+  test(`bibtex at ${width} px: OpenAlex's spent allowance is one banner with a link to Settings; cards say could not check once, without the service's error`, async () => {
+    const errors = await withPage(app.browser, `report-spent-${width}`, async (page) => {
+      // OpenAlex's answer once a keyless caller's day is spent (the mock's, router.mjs).
+      await page.route(/\/api\/openalex\//, (route) =>
+        route.fulfill({ status: 429, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: JSON.stringify({ error: "Rate limit exceeded", message: "daily budget exceeded; it resets at midnight UTC" }) }),
+      );
+      await loadExample(page, width);
+      await page.click("#check-entries");
+      await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 5, null, { timeout: 60000 });
+      const banners = await page.$$eval(".spent-banner", (bs) => bs.map((b) => [b.dataset.service, b.textContent, b.querySelector("a")?.getAttribute("href")]));
+      assert.equal(banners.length, 1, JSON.stringify(banners));
+      const [service, text, href] = banners[0];
+      assert.equal(service, "openalex");
+      assert.ok(text.startsWith("OpenAlex's free daily allowance is spent until midnight UTC: "), text);
+      assert.match(text, /nothing was counted against any of them/);
+      assert.equal(href, "#/settings");
+      // The made-up entry could not be asked of every source: not accused.
+      assert.equal(await page.getAttribute('[data-key="li2023quantum"]', "data-check"), "unchecked");
+      const lines = await page.$$eval("#entries .score-line", (ls) => ls.map((l) => l.textContent));
+      assert.ok(lines.every((l) => !/429|daily budget/.test(l)), lines.join("\n"));
+      assert.ok(lines.some((l) => l.includes("could not check: allowance spent")), lines.join("\n"));
+      await noSidewaysScroll(page, width);
     });
     assert.deepEqual(errors, []);
   });

@@ -97,7 +97,7 @@ test("bibtex results: statuses in words with record links, a labelled chart, fil
     assert.equal(await page.$('[data-key="li2023quantum"] .record-links'), null);
     // The chart: one labelled bar per status, counts in text, summing to the entries.
     const bars = await page.$$eval("#verdict-chart li", (ls) => ls.map((l) => [l.querySelector(".bar-label").textContent, Number(l.querySelector(".bar-count").textContent)]));
-    assert.deepEqual(bars.map(([l]) => l), ["not found anywhere", "found but differs", "doubtful on its face", "could not check", "matches its record"]);
+    assert.deepEqual(bars.map(([l]) => l), ["not found anywhere", "retracted", "found but differs", "doubtful on its face", "could not check", "matches its record"]);
     assert.equal(bars.reduce((s, [, n]) => s + n, 0), 5);
     for (const [label, n] of bars) assert.equal(n, all.filter((c) => c.badge === label).length, label);
     assert.equal(await page.textContent("#verdict-chart figcaption"), "Verdicts of 5 entries");

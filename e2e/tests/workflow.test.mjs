@@ -300,10 +300,10 @@ test("bibtex check: inputs survive a reload, another paper's .bib sets the old .
     const bib = "@article{a1, title={One}, author={A, B}, journal={J}, year={2020}}\n";
     await page.setInputFiles("#bib-input", { name: "paper1.bib", mimeType: "text/plain", buffer: Buffer.from(bib) });
     await page.setInputFiles("#tex-input", { name: "paper1.tex", mimeType: "text/x-tex", buffer: Buffer.from("\\cite{a1}\n") });
-    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper1.bib: 1 entries · paper1.tex");
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper1.bib: 1 entry · paper1.tex");
     await untilStored(page, (doc) => doc?.includes("paper1.bib") && doc.includes("paper1.tex"));
     await page.reload();
-    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper1.bib: 1 entries · paper1.tex");
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper1.bib: 1 entry · paper1.tex");
     // The next paper's .bib: the first paper's .tex is set aside, with a note.
     await page.setInputFiles("#bib-input", { name: "paper2.bib", mimeType: "text/plain", buffer: Buffer.from("@misc{b2, title={Two}}\n") });
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper2.bib: 1 entry");

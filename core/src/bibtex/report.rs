@@ -429,13 +429,13 @@ impl Spent {
 /// Whether `error` says its service's allowance for the day is spent (see
 /// [`spent_allowances`]).
 pub fn is_spent(error: &crate::works::ApiError) -> bool {
-    error.kind == ApiErrorKind::RateLimited && error.service == crate::works::Service::OpenAlex
+    crate::fetch::fault_of(error.status, None)
+        .is_some_and(|f| crate::fetch::day_spent(error.service, f))
 }
 
 /// The services whose allowance for the day ran out during `run`, each
-/// once. OpenAlex answers 429 once a caller's daily budget is spent, until
-/// midnight UTC (its "Authentication and pricing" and "Errors" pages); a
-/// 429 of another service is a pause the run waits out, not a spent day.
+/// once ([`crate::fetch::day_spent`]: OpenAlex's 429; a 429 of another
+/// service is a pause the run waits out, not a spent day).
 pub fn spent_allowances(run: &resolve::Report) -> Vec<Spent> {
     let mut out: Vec<Spent> = Vec::new();
     for e in run.resolutions.iter().flat_map(|r| &r.evidence) {
@@ -443,7 +443,7 @@ pub fn spent_allowances(run: &resolve::Report) -> Vec<Spent> {
             if is_spent(error) && !out.iter().any(|s| s.service == error.service) {
                 out.push(Spent {
                     service: error.service,
-                    until: "midnight UTC",
+                    until: crate::fetch::DAY_RESETS,
                 });
             }
         }

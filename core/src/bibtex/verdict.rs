@@ -173,6 +173,29 @@ impl ClassCounts {
         }
     }
 
+    /// The report's first line, what a person acts on, worst first in
+    /// [`Class::ALL`] order: `1 likely fabricated, 0 retracted, 2 need their
+    /// metadata fixed, 0 could not be checked, 2 valid` (every class, zeros
+    /// included, so the line keeps its shape).
+    pub fn triage(self) -> String {
+        Class::ALL
+            .into_iter()
+            .map(|c| {
+                let n = self.get(c);
+                let words = match c {
+                    Class::Fabricated => "likely fabricated",
+                    Class::Retracted => "retracted",
+                    Class::Miscited if n == 1 => "needs its metadata fixed",
+                    Class::Miscited => "need their metadata fixed",
+                    Class::Unverified => "could not be checked",
+                    Class::Valid => "valid",
+                };
+                format!("{n} {words}")
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// `2 valid, 1 fabricated, …` in [`Class::ALL`] order, valid first.
     pub fn describe(self) -> String {
         let mut order = vec![Class::Valid];

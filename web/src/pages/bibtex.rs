@@ -225,6 +225,8 @@ struct BibtexState {
     /// The online layers' report.
     online: RwSignal<Option<Arc<OnlineReport>>>,
     filter: RwSignal<Option<Check>>,
+    /// The class shown (fabricated, miscited …), `None` for every class.
+    class_filter: RwSignal<Option<verdict::Class>>,
     sort: RwSignal<String>,
     /// Whether the user gave the page anything yet: a restore from the
     /// workspace that lands later must not overwrite it.
@@ -276,6 +278,7 @@ impl BibtexState {
             source: StoredValue::new(None),
             online: RwSignal::new(None),
             filter: RwSignal::new(None),
+            class_filter: RwSignal::new(None),
             sort: RwSignal::new(String::from("file")),
             touched: StoredValue::new(false),
             note: RwSignal::new(String::new()),
@@ -764,6 +767,9 @@ impl BibtexState {
     /// The cards in the chosen order, of the chosen status.
     fn shown_rows(self) -> Vec<Row> {
         let mut r: Vec<Row> = self.rows.get();
+        if let Some(c) = self.class_filter.get() {
+            r.retain(|x| x.judged.class == c);
+        }
         if let Some(f) = self.filter.get() {
             r.retain(|x| x.check == f);
         }
@@ -826,6 +832,9 @@ pub fn BibtexPage() -> impl IntoView {
             <StoppedRun state />
             <SpentBanner state />
             <Exports state />
+            <Show when=move || has_online.get()>
+                <p class="triage" id="triage" role="status">{move || online.with(|o| o.as_ref().map(|o| o.classes.triage()))}</p>
+            </Show>
             <Legend />
             <Show when=move || has_online.get()>
                 <VerdictChart state />
@@ -1079,6 +1088,14 @@ fn EntryControls(state: BibtexState) -> impl IntoView {
                 <option value="all" selected=true>"every entry"</option>
                 {Check::ALL.into_iter().map(|s| view! { <option value=s.name()>{s.label()}</option> }).collect_view()}
             </select>
+            <label for="class-filter">"Class"</label>
+            <select id="class-filter" on:change=move |ev| {
+                let v = event_target_value(&ev);
+                state.class_filter.set(verdict::Class::ALL.into_iter().find(|c| c.name() == v));
+            }>
+                <option value="all" selected=true>"every class"</option>
+                {verdict::Class::ALL.into_iter().map(|c| view! { <option value=c.name()>{c.name()}</option> }).collect_view()}
+            </select>
             <label for="sort">"Sort by"</label>
             <select id="sort" on:change=move |ev| sort.set(event_target_value(&ev))>
                 <option value="file" selected=true>"order in the file"</option>
@@ -1113,7 +1130,7 @@ fn EntryCard(row: Row) -> impl IntoView {
     let check = r.check;
     let links = r.links.clone();
     view! {
-        <div class=format!("entry-card check-{}", check.name()) data-key=key.clone() data-status=label data-verdict=judged_kind data-check=check.name()>
+        <div class=format!("entry-card check-{}", check.name()) data-key=key.clone() data-status=label data-verdict=judged_kind data-check=check.name() data-class=r.judged.class.name()>
             <div class="score-line">
                 <code class="entry-key">{key.clone()}</code>
                 <span class=format!("check-badge check-{}", check.name())>{check.label()}</span>

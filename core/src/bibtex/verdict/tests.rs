@@ -526,3 +526,21 @@ fn a_parse_is_not_a_fake() {
     check_parsed(&f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2016"), NoId, vec![resnet()], Hallucinated, Some(WrongVenue));
     check_parsed(&f("Quantum Graph Priors for Few-Shot Audio", "Ada Lovelace", y), NoId, vec![resnet()], Hallucinated, Some(PlausibleFabrication));
 }
+
+fn check_triage(classes: &[Class], expected: &str) {
+    let mut n = ClassCounts::default();
+    for c in classes {
+        n.add(*c);
+    }
+    assert_eq!(n.triage(), expected);
+}
+
+/// Guards the report's first line: every class worst first, zeros kept,
+/// and "needs" for exactly one miscited entry.
+#[test]
+fn the_triage_line_counts_every_class_worst_first() {
+    use Class::{Fabricated, Miscited, Retracted, Unverified, Valid};
+    check_triage(&[], "0 likely fabricated, 0 retracted, 0 need their metadata fixed, 0 could not be checked, 0 valid");
+    check_triage(&[Valid, Fabricated, Miscited, Miscited, Valid], "1 likely fabricated, 0 retracted, 2 need their metadata fixed, 0 could not be checked, 2 valid");
+    check_triage(&[Miscited, Retracted, Unverified], "0 likely fabricated, 1 retracted, 1 needs its metadata fixed, 1 could not be checked, 0 valid");
+}
