@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that what citegate publishes can be published:
-#  - citegate-core and citegate-cli as crates: `cargo publish --dry-run` packs
-#    both (citegate-cli against the packed citegate-core, not the path) and
+#  - citegate-core, citegate-index and citegate-cli as crates: `cargo publish
+#    --dry-run` packs them (citegate-cli against the packed others, not the paths) and
 #    builds each from its packed sources alone;
 #  - the JavaScript package: `npm pack --dry-run` in js/ lists what the tarball
 #    would hold (js/test/pack.test.mjs installs the real tarball and imports it).
@@ -26,8 +26,8 @@ rm -rf "$CARGO_TARGET_DIR"/debug/.fingerprint/citegate-* "$CARGO_TARGET_DIR"/deb
 
 echo "== cargo package -p citegate-core: the file list"
 cargo package -p citegate-core --list --allow-dirty
-echo "== cargo publish --dry-run: citegate-core, citegate-cli"
-cargo publish --dry-run --allow-dirty "${verify[@]}" -p citegate-core -p citegate-cli
+echo "== cargo publish --dry-run: citegate-core, citegate-index, citegate-cli"
+cargo publish --dry-run --allow-dirty "${verify[@]}" -p citegate-core -p citegate-index -p citegate-cli
 echo "== npm pack --dry-run (js/)"
 (cd js && npm pack --dry-run --ignore-scripts 2>&1 | sed -n '/Tarball Contents/,/Tarball Details/p')
 echo "== package checks passed"
