@@ -178,6 +178,7 @@ mod tests {
                 fingerprint: fingerprint(e),
                 accepted: None,
                 evidence: vec![],
+                raw: None,
             })
             .collect();
         OnlineReport {
