@@ -1220,7 +1220,10 @@ fn title_sources(s: &Slot) -> usize {
 /// agrees with the reference, else the first that passes.
 fn best_title_match(s: &Slot) -> Option<(Work, Service)> {
     let mut passing = s.evidence.iter().flat_map(|e| match &e.answer {
+        // A local index's hit that lacks the id the reference cites settles
+        // nothing (whether that id resolves is the services' to say).
         Answer::Hits { works } => title_matches(s, works)
+            .filter(|w| e.dump.is_none() || !cites_other_id(&s.reference, w))
             .map(|w| (w, e.service))
             .collect::<Vec<_>>(),
         _ => Vec::new(),
