@@ -7,7 +7,6 @@
 //! prints its own.
 
 use crate::annotate::{FailOn, OutputFormat};
-use crate::bib_cmds::today;
 use crate::error::{Error, Outcome};
 use crate::io::print_json;
 use crate::live::{Executor, LiveArgs};
@@ -75,6 +74,23 @@ fn read_file(path: &Path) -> Result<PaperRefs, Error> {
     read_bytes(&name, bytes)
 }
 
+/// An archive `name` that cannot be unpacked: `what` failed with `e`.
+fn unpack_error(name: &str, what: &str, e: impl std::fmt::Display) -> Error {
+    Error::core(
+        citegate_core::Error::new(
+            citegate_core::ErrorKind::Encoding,
+            format!("cannot {what}: {}", e.to_string().to_lowercase()),
+        )
+        .in_file(name),
+    )
+}
+
+/// A tar archive's files, for the core to choose the bibliography from.
+fn read_tar(name: &str, bytes: &[u8]) -> Result<PaperRefs, Error> {
+    let files = untar(bytes).map_err(|e| unpack_error(name, "read the tar archive", e))?;
+    paper::read_source(name, &files).map_err(Error::core)
+}
+
 /// A paper's bytes under `name`: a `.zip`, a gzip (a `.tar.gz` source, or
 /// one gzipped file as arXiv sends a one-file source), or one file.
 fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<PaperRefs, Error> {
@@ -87,49 +103,14 @@ fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<PaperRefs, Error> {
         let mut inner = Vec::new();
         flate2::read::GzDecoder::new(bytes.as_slice())
             .read_to_end(&mut inner)
-            .map_err(|e| {
-                Error::core(
-                    citegate_core::Error::new(
-                        citegate_core::ErrorKind::Encoding,
-                        format!(
-                            "cannot unpack the gzip data: {}",
-                            e.to_string().to_lowercase()
-                        ),
-                    )
-                    .in_file(name),
-                )
-            })?;
+            .map_err(|e| unpack_error(name, "unpack the gzip data", e))?;
         if is_tar(&inner) {
-            let files = untar(&inner).map_err(|e| {
-                Error::core(
-                    citegate_core::Error::new(
-                        citegate_core::ErrorKind::Encoding,
-                        format!(
-                            "cannot read the tar archive: {}",
-                            e.to_string().to_lowercase()
-                        ),
-                    )
-                    .in_file(name),
-                )
-            })?;
-            return paper::read_source(name, &files).map_err(Error::core);
+            return read_tar(name, &inner);
         }
         return paper::read_source(name, &[("main.tex".to_string(), inner)]).map_err(Error::core);
     }
     if is_tar(&bytes) {
-        let files = untar(&bytes).map_err(|e| {
-            Error::core(
-                citegate_core::Error::new(
-                    citegate_core::ErrorKind::Encoding,
-                    format!(
-                        "cannot read the tar archive: {}",
-                        e.to_string().to_lowercase()
-                    ),
-                )
-                .in_file(name),
-            )
-        })?;
-        return paper::read_source(name, &files).map_err(Error::core);
+        return read_tar(name, &bytes);
     }
     paper::read(name, &bytes).map_err(Error::core)
 }
