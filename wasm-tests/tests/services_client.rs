@@ -529,7 +529,7 @@ async fn the_page_drives_the_core_run_sending_only_what_it_plans() {
     opts.s2_backoff_ms = 10;
     let mut run = Run::new(vec![reference], opts);
     let mut seen = Vec::new();
-    let report = drive(&c, &mut run, || false, |d, n| seen.push((d, n))).await;
+    let report = drive(&c, &mut run, || false, |r: &Run| seen.push(r.progress())).await;
     assert!(
         matches!(report.resolutions[0].outcome, Outcome::Found { .. }),
         "{report:?}"
