@@ -84,7 +84,11 @@ for (const width of WIDTHS) {
       // Mid-run: the decided entries' cards are on the page, no more.
       assert.equal(await cardCount(page), done, "one card per decided entry mid-run");
       await noSidewaysScroll(page, width);
-      await page.waitForTimeout(3000);
+      // While no answer comes the time left is worked out again and grows
+      // (elapsed time over the entries done): it must change within 20 s,
+      // however fast the first answers came (a release build reaches 4 / 5
+      // in well under a second, when "about 1 s" holds for a while).
+      await page.waitForFunction((b) => document.querySelector("#progress-text")?.textContent !== b, before, { timeout: 20000 });
       const after = await progressText(page);
       assert.ok(after.startsWith(`${done} / 5 · about `), after);
       assert.notEqual(after, before, "the time left is worked out again while no answer comes");
