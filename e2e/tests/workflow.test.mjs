@@ -166,6 +166,42 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
   });
 }
 
+// The workspace document whose key ends with `suffix` ("page:bibtex",
+// "page:coverage"), as IndexedDB holds it now; null when there is none.
+const storedDoc = (page, suffix) =>
+  page.evaluate(
+    (suffix) =>
+      new Promise((resolve) => {
+        const open = indexedDB.open("citegate");
+        open.onerror = () => resolve(null);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(["workspace"], "readonly");
+          const st = tx.objectStore("workspace");
+          const keys = st.getAllKeys();
+          const values = st.getAll();
+          tx.oncomplete = () => {
+            db.close();
+            const i = keys.result.findIndex((k) => String(k).endsWith(suffix));
+            resolve(i < 0 ? null : String(values.result[i]));
+          };
+          tx.onerror = () => resolve(null);
+        };
+      }),
+    suffix,
+  );
+
+// Waits until the page's document satisfies `ok`: a reload right after a
+// change can otherwise abort the write still in flight (Chromium aborts a
+// page's open IndexedDB transactions when it navigates away).
+const untilStored = async (page, suffix, ok) => {
+  for (let i = 0; i < 100; i++) {
+    if (ok(await storedDoc(page, suffix))) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the workspace document ${suffix} was not written within 10 s`);
+};
+
 test("work travels: the pool built on Pool reaches Cross-check and Coverage, and Coverage keeps its files across reloads", async () => {
   const errors = await withPage(app.browser, "travel", async (page) => {
     await app.open(page, "#/pool");
@@ -186,10 +222,12 @@ test("work travels: the pool built on Pool reaches Cross-check and Coverage, and
     await page.waitForSelector("#cited");
     const cited = await page.textContent("#cited");
     assert.match(cited, /^\d+\/8$/);
+    await untilStored(page, "page:coverage", (doc) => doc?.includes("intro.tex"));
     await page.reload();
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent.startsWith("intro.tex"));
     assert.equal(await page.textContent("#cited"), cited);
     await page.click("#clear");
+    await untilStored(page, "page:coverage", (doc) => doc !== null && !doc.includes("intro.tex"));
     await page.reload();
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent.startsWith("no .tex yet"));
   });
@@ -262,36 +300,6 @@ test("coverage takes an Overleaf project .zip: paths kept, so \\input of a sub-f
 // The BibTeX page's stored document (JSON text) in the open paper's
 // workspace, or null: a reload must wait until a change is written, or it
 // races the IndexedDB transaction (seen as a flaky failure under load).
-const storedBibtexPage = (page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const open = indexedDB.open("citegate");
-        open.onerror = () => resolve(null);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction(["workspace"], "readonly");
-          const st = tx.objectStore("workspace");
-          const keys = st.getAllKeys();
-          const values = st.getAll();
-          tx.oncomplete = () => {
-            db.close();
-            const i = keys.result.findIndex((k) => String(k).endsWith("page:bibtex"));
-            resolve(i < 0 ? null : String(values.result[i]));
-          };
-          tx.onerror = () => resolve(null);
-        };
-      }),
-  );
-
-const untilStored = async (page, ok) => {
-  for (let i = 0; i < 100; i++) {
-    if (ok(await storedBibtexPage(page))) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error("the BibTeX page's document was not written within 10 s");
-};
-
 test("bibtex check: inputs survive a reload, another paper's .bib sets the old .tex files aside, Clear empties it", async () => {
   const errors = await withPage(app.browser, "bibtex-keep", async (page) => {
     await app.open(page, "#/bibtex");
@@ -301,7 +309,7 @@ test("bibtex check: inputs survive a reload, another paper's .bib sets the old .
     await page.setInputFiles("#bib-input", { name: "paper1.bib", mimeType: "text/plain", buffer: Buffer.from(bib) });
     await page.setInputFiles("#tex-input", { name: "paper1.tex", mimeType: "text/x-tex", buffer: Buffer.from("\\cite{a1}\n") });
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper1.bib: 1 entry · paper1.tex");
-    await untilStored(page, (doc) => doc?.includes("paper1.bib") && doc.includes("paper1.tex"));
+    await untilStored(page, "page:bibtex", (doc) => doc?.includes("paper1.bib") && doc.includes("paper1.tex"));
     await page.reload();
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper1.bib: 1 entry · paper1.tex");
     // The next paper's .bib: the first paper's .tex is set aside, with a note.
@@ -309,7 +317,7 @@ test("bibtex check: inputs survive a reload, another paper's .bib sets the old .
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "paper2.bib: 1 entry");
     assert.match(await page.textContent("#bib-note"), /the \.tex files given with paper1\.bib were set aside/);
     await page.click("#clear");
-    await untilStored(page, (doc) => !doc?.includes("paper2.bib"));
+    await untilStored(page, "page:bibtex", (doc) => !doc?.includes("paper2.bib"));
     await page.reload();
     await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "no .bib yet");
   });
