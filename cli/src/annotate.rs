@@ -2,6 +2,7 @@
 //! `--fail-on` rule, and `-` as standard input. Rendering only: the findings
 //! are the core's.
 
+use crate::io::outln;
 use citegate_core::bibtex::check::OnlineEntry;
 use citegate_core::bibtex::format::{Finding, Severity};
 use citegate_core::bibtex::verdict::Class;
@@ -92,10 +93,10 @@ pub fn github_lines(bib: &str, findings: &[Finding]) -> Vec<String> {
 /// Prints [`github_lines`], then [`verdict_lines`].
 pub fn print_github(bib: &str, findings: &[Finding], verdicts: &[OnlineEntry]) {
     for line in github_lines(bib, findings) {
-        println!("{line}");
+        outln!("{line}");
     }
     for line in verdict_lines(bib, verdicts) {
-        println!("{line}");
+        outln!("{line}");
     }
 }
 

@@ -4,6 +4,7 @@
 //! says (layers 2–4: the core's resolver run, then its verdict rules).
 
 use crate::error::{Error, Outcome};
+use crate::io::outln;
 use crate::io::{print_json, read_text, FAIL, PASS};
 use crate::live::{Executor, LiveArgs};
 use citegate_core::bibtex::format::Severity;
@@ -320,13 +321,13 @@ fn print_text(report: &check::FileReport) {
             Severity::Warning => "warning",
         };
         match &f.suggestion {
-            Some(s) => println!("{at}: {sev}: {} (suggested: {s})", f.message),
-            None => println!("{at}: {sev}: {}", f.message),
+            Some(s) => outln!("{at}: {sev}: {} (suggested: {s})", f.message),
+            None => outln!("{at}: {sev}: {}", f.message),
         }
     }
     if let Some(o) = &report.online {
         for e in o.entries.iter().filter(|e| crate::annotate::annotated(e)) {
-            println!(
+            outln!(
                 "{}:{}: {}: {}: {}",
                 report.bib,
                 e.line,
@@ -334,24 +335,24 @@ fn print_text(report: &check::FileReport) {
                 e.class.name(),
                 e.class.words()
             );
-            println!("    {}", e.summary);
+            outln!("    {}", e.summary);
             if let Some(raw) = &e.raw {
-                println!("    “{raw}”");
+                outln!("    “{raw}”");
             }
             for r in &e.reasons {
-                println!("    {}", r.message);
+                outln!("    {}", r.message);
             }
             for n in &e.notices {
-                println!("    {}", n.message);
+                outln!("    {}", n.message);
             }
             if let Some(m) = &e.accepted {
-                println!("    {}", m.message);
+                outln!("    {}", m.message);
             }
         }
     }
-    println!("{}", report.summary());
+    outln!("{}", report.summary());
     if let Some(o) = &report.online {
-        println!(
+        outln!(
             "online: {} ({} hallucinated, {} uncertain; {} requests, {} from cache)",
             o.classes.describe(),
             o.hallucinated,

@@ -4,6 +4,7 @@
 //! same files, goes on where it stopped.
 
 use crate::error::Error;
+use crate::io::outln;
 use crate::io::{print_json, FAIL, PASS};
 use citegate_index::store::{ErrorKind, IndexError};
 use citegate_index::{Hit, Index, Source};
@@ -185,7 +186,7 @@ fn build(a: BuildArgs) -> Result<u8, Error> {
     } else {
         for (s, f, ad, t) in &results {
             if ad.already_done {
-                println!("{} {f}: already in the index", s.name());
+                outln!("{} {f}: already in the index", s.name());
                 continue;
             }
             let resumed = if ad.resumed_from > 0 {
@@ -198,7 +199,7 @@ fn build(a: BuildArgs) -> Result<u8, Error> {
             } else {
                 String::new()
             };
-            println!(
+            outln!(
                 "{} {f}: {} records read, {} works stored in {:.1} s{resumed}{bad}",
                 s.name(),
                 ad.read,
@@ -207,14 +208,14 @@ fn build(a: BuildArgs) -> Result<u8, Error> {
             );
         }
         print_dumps(&dumps);
-        println!("{}: {} MB", a.out.display(), size >> 20);
+        outln!("{}: {} MB", a.out.display(), size >> 20);
     }
     Ok(PASS)
 }
 
 fn print_dumps(dumps: &[citegate_index::Dump]) {
     for d in dumps {
-        println!(
+        outln!(
             "{} {}: {} works, dated {} (from {}){}",
             d.source,
             d.file,
@@ -268,7 +269,7 @@ fn lookup(a: LookupArgs) -> Result<u8, Error> {
         print_json(&json!({"hits": hits.iter().map(hit_json).collect::<Vec<_>>()}));
     } else {
         for h in &hits {
-            println!(
+            outln!(
                 "{:>6.1}  {} {}  {} ({})",
                 h.ratio,
                 h.source.name(),

@@ -6,29 +6,42 @@ use std::path::Path;
 
 pub use crate::error::{BAD_INPUT, BROKEN_PIPE, FAIL, PASS};
 
-/// Makes a closed stdout end the process quietly with [`BROKEN_PIPE`].
+/// Writes to stdout; a closed pipe (`citegate … | head`) ends the process
+/// quietly with [`BROKEN_PIPE`], told by the error's kind.
 ///
-/// Rust ignores SIGPIPE, so `println!` on a closed pipe panics with "failed
-/// printing to stdout". Rather than thread an `io::Result` through every
-/// subcommand's printing, the panic hook recognizes that one panic and exits
-/// without a message; every other panic keeps the default report.
-pub fn exit_quietly_on_broken_pipe() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or("");
-        if message.starts_with("failed printing to stdout")
-            && message.to_ascii_lowercase().contains("broken pipe")
-        {
+/// Rust ignores SIGPIPE, so a write to a closed pipe is an error rather than
+/// a signal; `println!` would turn it into a panic. Every subcommand prints
+/// through [`outln!`] and [`out!`], which come here.
+pub fn write_out(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(i32::from(BROKEN_PIPE));
         }
-        default(info);
-    }));
+        eprintln!("error: cannot write to stdout: {e}");
+        std::process::exit(i32::from(BAD_INPUT));
+    }
 }
+
+/// `println!` through [`write_out`].
+macro_rules! outln {
+    () => {
+        $crate::io::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::io::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` through [`write_out`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::io::write_out(format_args!($($arg)*))
+    };
+}
+
+pub(crate) use {out, outln};
 
 /// Reads a file as UTF-8 text through the core's [`citegate_core::text::decode`]
 /// (a byte-order mark skipped; UTF-16, zip archives and binary files named,
@@ -80,7 +93,7 @@ pub fn json_error(path: &Path, err: &serde_json::Error) -> Error {
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(value: &T) {
     match serde_json::to_string_pretty(value) {
-        Ok(s) => println!("{s}"),
+        Ok(s) => outln!("{s}"),
         Err(e) => eprintln!("error: cannot serialize output: {e}"),
     }
 }

@@ -11,7 +11,6 @@ mod annotate;
 mod bib_cmds;
 mod error;
 mod http;
-mod huge_text;
 mod index_cmds;
 mod io;
 mod live;
@@ -132,7 +131,6 @@ fn hyphen_values(cmd: clap::Command) -> clap::Command {
 }
 
 fn main() -> ExitCode {
-    io::exit_quietly_on_broken_pipe();
     let parsed = hyphen_values(with_examples(Cli::command()))
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));
@@ -156,13 +154,19 @@ fn main() -> ExitCode {
         Command::Write(cmd) => cmd.run(),
         Command::Completions { shell } => {
             let mut cmd = with_examples(Cli::command());
-            clap_complete::generate(shell, &mut cmd, "citegate", &mut std::io::stdout());
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "citegate", &mut script);
+            io::out!("{}", String::from_utf8_lossy(&script));
             Ok(io::PASS)
         }
         Command::Man => {
             let man = clap_mangen::Man::new(with_examples(Cli::command()));
-            man.render(&mut std::io::stdout())
-                .map(|()| io::PASS)
+            let mut page = Vec::new();
+            man.render(&mut page)
+                .map(|()| {
+                    io::out!("{}", String::from_utf8_lossy(&page));
+                    io::PASS
+                })
                 .map_err(|e| error::Error::write(std::path::Path::new("the man page"), &e))
         }
     };

@@ -1,6 +1,7 @@
 //! `citegate match` and `citegate cutoff`: the title-match and cutoff rules.
 
 use crate::error::{Error, Outcome};
+use crate::io::outln;
 use crate::io::{print_json, read_text, FAIL, PASS};
 use citegate_core::cutoff::{self, Date, PaperDate};
 use citegate_core::title;
@@ -72,7 +73,7 @@ fn run_match(a: MatchArgs) -> Outcome {
     if a.json {
         print_json(&m);
     } else {
-        println!("{} {}", m.score, if m.pass { "PASS" } else { "FAIL" });
+        outln!("{} {}", m.score, if m.pass { "PASS" } else { "FAIL" });
     }
     Ok(PASS)
 }
@@ -93,15 +94,17 @@ fn run_detect(path: &std::path::Path, json: bool) -> Outcome {
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default();
             let mark = if c.suggested { "*" } else { " " };
-            println!(
+            outln!(
                 "{mark} line {:>4}  {}  {kind:<12}  {}",
-                c.line, c.date, c.text
+                c.line,
+                c.date,
+                c.text
             );
         }
         match suggested {
-            Some(c) => println!("suggested cutoff: {} (line {})", c.date, c.line),
-            None if found.is_empty() => println!("no deadline found"),
-            None => println!("no cutoff suggested (only camera-ready or notification dates)"),
+            Some(c) => outln!("suggested cutoff: {} (line {})", c.date, c.line),
+            None if found.is_empty() => outln!("no deadline found"),
+            None => outln!("no cutoff suggested (only camera-ready or notification dates)"),
         }
     }
     Ok(if suggested.is_some() { PASS } else { FAIL })
@@ -125,11 +128,12 @@ fn run_cutoff(a: CutoffArgs) -> Outcome {
     if a.json {
         print_json(&c);
     } else if c.pass {
-        println!("PASS  paper={}  <  cutoff={}", c.paper, c.cutoff);
+        outln!("PASS  paper={}  <  cutoff={}", c.paper, c.cutoff);
     } else {
-        println!(
+        outln!(
             "FAIL  paper={}  not strictly before cutoff={}",
-            c.paper, c.cutoff
+            c.paper,
+            c.cutoff
         );
     }
     Ok(if c.pass { PASS } else { FAIL })

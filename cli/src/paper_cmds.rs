@@ -8,6 +8,7 @@
 
 use crate::annotate::{FailOn, OutputFormat};
 use crate::error::{Error, Outcome};
+use crate::io::outln;
 use crate::io::print_json;
 use crate::live::{Executor, LiveArgs};
 use citegate_core::ids::ArxivId;
@@ -162,7 +163,7 @@ fn run_refs(a: &RefsArgs) -> Outcome {
 
 /// One file's references as text: a line each, then its identifiers.
 fn print_refs(refs: &PaperRefs) {
-    println!("{}: {} references", refs.file, refs.references.len());
+    outln!("{}: {} references", refs.file, refs.references.len());
     for (i, r) in refs.references.iter().enumerate() {
         let mut names: Vec<String> = r.authors.iter().map(|p| p.family.clone()).collect();
         if r.others {
@@ -175,7 +176,7 @@ fn print_refs(refs: &PaperRefs) {
             .as_deref()
             .map(|v| format!(" — {v}"))
             .unwrap_or_default();
-        println!("{:>4}. {}{year}. {title}{venue}", i + 1, names.join(", "));
+        outln!("{:>4}. {}{year}. {title}{venue}", i + 1, names.join(", "));
         let mut ids = Vec::new();
         if let Some(d) = &r.doi {
             ids.push(format!("doi:{d}"));
@@ -187,7 +188,7 @@ fn print_refs(refs: &PaperRefs) {
             ids.push(u.clone());
         }
         if !ids.is_empty() {
-            println!("      {}", ids.join("  "));
+            outln!("      {}", ids.join("  "));
         }
     }
     for p in &refs.problems {

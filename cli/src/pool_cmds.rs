@@ -7,6 +7,7 @@
 
 use crate::error::{Error, Outcome};
 use crate::io::{json_error, print_json, read_text, FAIL, PASS};
+use crate::io::{out, outln};
 use crate::live::LiveArgs;
 use crate::pool_verify::{self, Verified};
 use citegate_core::bibtex::write::write_bib;
@@ -229,7 +230,7 @@ fn run_pre_dedup(a: PreDedupArgs) -> Outcome {
             "n_removed": result.n_removed,
         }));
     } else {
-        println!(
+        outln!(
             "OK: {} candidates, {} unique, {} duplicates merged -> {}",
             result.n_before_dedup,
             result.n_after_dedup,
@@ -247,7 +248,7 @@ fn run_outline(a: OutlineArgs) -> Outcome {
         print_json(&queries);
     } else {
         for q in &queries {
-            println!("{:<22} {}", q.discovered_for, q.query);
+            outln!("{:<22} {}", q.discovered_for, q.query);
         }
     }
     Ok(PASS)
@@ -287,9 +288,9 @@ fn run_verify(a: VerifyArgs) -> Outcome {
         }));
     } else {
         for row in &rows {
-            println!("{}\n    {}", row.title, row.describe());
+            outln!("{}\n    {}", row.title, row.describe());
         }
-        println!(
+        outln!(
             "{} candidates: {} accepted, {} rejected, {} undecided",
             cands.len(),
             accepted.len(),
@@ -321,7 +322,7 @@ fn run_dedupe(a: DedupeArgs) -> Outcome {
             "collisions": d.collisions,
         }));
     } else {
-        println!(
+        outln!(
             "OK: {} papers -> {} unique ({} duplicates merged); cite at least {}",
             d.n_in,
             d.pool.papers.len(),
@@ -354,16 +355,16 @@ fn run_validate(a: ValidateArgs) -> Outcome {
                 .map(|l| format!("[{l}] "))
                 .unwrap_or_default();
             match issue.severity {
-                Severity::Warning if !a.quiet => println!("WARN: {label}{}", issue.message),
+                Severity::Warning if !a.quiet => outln!("WARN: {label}{}", issue.message),
                 Severity::Warning => {}
                 Severity::Error => eprintln!("ERROR: {label}{}", issue.message),
             }
         }
         if v.n_fixed > 0 {
-            println!("fixed {} paper(s); saved {}", v.n_fixed, a.pool.display());
+            outln!("fixed {} paper(s); saved {}", v.n_fixed, a.pool.display());
         }
         if v.pass() {
-            println!("OK: {} papers valid", v.n_papers);
+            outln!("OK: {} papers valid", v.n_papers);
         } else if !a.fix
             && v.issues
                 .iter()
@@ -391,7 +392,7 @@ fn run_bibtex(a: BibtexArgs) -> Outcome {
         print_json(&json!({"out": a.out.display().to_string(), "keys": bib.keys}));
     } else {
         let shown: Vec<&str> = bib.keys.iter().take(5).map(String::as_str).collect();
-        println!(
+        outln!(
             "OK: {} entries -> {}; keys {}{}",
             bib.keys.len(),
             a.out.display(),
@@ -437,9 +438,9 @@ fn run_prompt(a: PromptArgs) -> Outcome {
     if a.json {
         print_json(&json!({"values": values, "prompt": filled}));
     } else if a.out.is_none() {
-        print!("{filled}");
+        out!("{filled}");
     } else {
-        println!(
+        outln!(
             "OK: prompt for {} papers (cite at least {}, cutoff {}) -> {}",
             values.paper_count,
             values.min_cite_paper_count,
@@ -472,7 +473,7 @@ fn run_chain(mut a: ChainArgs) -> Outcome {
     a.live.settings()?;
     let say = |line: String| {
         if !a.json {
-            println!("{line}");
+            outln!("{line}");
         }
     };
     let mut steps = Vec::new();

@@ -3,6 +3,7 @@
 //! offline, on recorded API responses.
 
 use crate::error::Error;
+use crate::io::outln;
 use crate::io::{load_responses, recorded, response_key};
 use crate::io::{print_json, read_text, BAD_INPUT, PASS};
 use crate::live::{Fetcher, LiveArgs};
@@ -340,29 +341,29 @@ fn respond_fused(a: &FuseArgs, runs: &[BackendRun], probe: Probe) -> crate::erro
 fn print_human(r: &SearchResponse) {
     match r.status {
         Status::Error => {
-            println!("SEARCH FAILED");
+            outln!("SEARCH FAILED");
             if let Some(e) = &r.error {
-                println!("  {}", e.message);
+                outln!("  {}", e.message);
                 if let Some(q) = &e.query {
-                    println!("  retry: {q}");
+                    outln!("  retry: {q}");
                 }
             }
             return;
         }
         Status::Partial => {
-            println!("INCOMPLETE: {} papers", r.count.unwrap_or(0));
-            println!("WARNING: {}", r.summary);
+            outln!("INCOMPLETE: {} papers", r.count.unwrap_or(0));
+            outln!("WARNING: {}", r.summary);
         }
-        Status::Ok => println!("Found {} papers", r.count.unwrap_or(0)),
+        Status::Ok => outln!("Found {} papers", r.count.unwrap_or(0)),
     }
     for f in r.results.iter().flatten() {
         let w = &f.work;
         let lib = if f.in_library { "[IN-LIB] " } else { "" };
-        println!();
-        println!("  {lib}{}", w.title);
+        outln!();
+        outln!("  {lib}{}", w.title);
         let names: Vec<&str> = w.authors.iter().map(|a| a.name.as_str()).collect();
         if !names.is_empty() {
-            println!("      {}", names.join(", "));
+            outln!("      {}", names.join(", "));
         }
         let mut line = Vec::new();
         if let Some(v) = &w.venue {
@@ -378,7 +379,7 @@ fn print_human(r: &SearchResponse) {
             line.push(format!("doi:{d}"));
         }
         line.push(format!("[{}]", f.sources.join(" ")));
-        println!("      {}", line.join("  "));
+        outln!("      {}", line.join("  "));
     }
 }
 
@@ -440,7 +441,7 @@ fn run_add(a: AddArgs) -> crate::error::Outcome {
     if a.json {
         print_json(&serde_json::json!({ "added": id, "count": lib.len() }));
     } else {
-        println!("added {id} ({} records)", lib.len());
+        outln!("added {id} ({} records)", lib.len());
     }
     Ok(PASS)
 }
@@ -467,7 +468,7 @@ fn run_list(a: ListArgs) -> crate::error::Outcome {
                 .and_then(|p| p.year)
                 .map(|y| y.to_string())
                 .unwrap_or_default();
-            println!(
+            outln!(
                 "{}\t{}\t{}\t{}",
                 r.id,
                 year,
@@ -669,34 +670,38 @@ fn print_crosscheck(rep: &crossindex::Report, out: Option<&Path>) {
         rep.indices_checked.join(", ")
     };
     let s = &rep.summary;
-    println!("Cross-index verification ({checked}):");
-    println!(
+    outln!("Cross-index verification ({checked}):");
+    outln!(
         "  {} papers  |  high={} medium={} low={} conflict={}",
-        rep.total_papers, s.high, s.medium, s.low, s.conflict
+        rep.total_papers,
+        s.high,
+        s.medium,
+        s.low,
+        s.conflict
     );
     if !rep.indices_unavailable.is_empty() {
-        println!("  unavailable: {}", rep.indices_unavailable.join(", "));
+        outln!("  unavailable: {}", rep.indices_unavailable.join(", "));
     }
     if let Some(p) = out {
-        println!("  annotated pool → {}", p.display());
+        outln!("  annotated pool → {}", p.display());
     }
     if rep.flagged.is_empty() {
         return;
     }
-    println!("\nWARN: {} citation(s) need review:", rep.flagged.len());
+    outln!("\nWARN: {} citation(s) need review:", rep.flagged.len());
     for f in &rep.flagged {
         let tier = serde_json::to_value(f.confidence)
             .ok()
             .and_then(|v| v.as_str().map(str::to_uppercase))
             .unwrap_or_default();
-        println!(
+        outln!(
             "  [{tier}] {}: {}",
             f.bibtex_key.as_deref().unwrap_or("?"),
             f.title.as_deref().unwrap_or("")
         );
         for note in &f.notes {
-            println!("      → {note}");
+            outln!("      → {note}");
         }
     }
-    println!("\nReview these before building refs.bib. Drop any you cannot corroborate.");
+    outln!("\nReview these before building refs.bib. Drop any you cannot corroborate.");
 }

@@ -5,7 +5,7 @@
 //! relative to the root file, and one that is missing is reported, not fatal.
 
 use crate::error::{Error, Outcome};
-use crate::huge_text;
+use crate::io::{out, outln};
 use crate::io::{print_json, read_text, Includes, FAIL, PASS};
 use citegate_core::coverage::{self, Threshold};
 use citegate_core::pool::{self, Pool};
@@ -154,10 +154,10 @@ fn run_cites(a: CitesArgs) -> Outcome {
     }
     // Cites in the text first; `\nocite` keys after them, apart.
     for (file, c) in project.cites().filter(|(_, c)| !c.nocite) {
-        println!("{file}:{}:{}\t\\{}\t{}", c.line, c.column, c.command, c.key);
+        outln!("{file}:{}:{}\t\\{}\t{}", c.line, c.column, c.command, c.key);
     }
     for (file, c) in project.cites().filter(|(_, c)| c.nocite) {
-        println!("{file}:{}:{}\t\\{}\t{}", c.line, c.column, c.command, c.key);
+        outln!("{file}:{}:{}\t\\{}\t{}", c.line, c.column, c.command, c.key);
     }
     let only = project.nocite_only_keys();
     if !only.is_empty() {
@@ -202,26 +202,26 @@ fn run_sync(a: SyncArgs) -> Outcome {
         return Ok(PASS);
     }
     if key_map.is_empty() {
-        println!("OK: no key differences in citation_pool.json — nothing to sync");
+        outln!("OK: no key differences in citation_pool.json — nothing to sync");
         if dest.is_none() {
-            print!("{updated}");
+            out!("{updated}");
         }
         return Ok(PASS);
     }
     match &dest {
         Some(d) => {
-            println!("Key map ({} substitutions):", key_map.len());
+            outln!("Key map ({} substitutions):", key_map.len());
             for (old, new) in &key_map {
-                println!("  {old} → {new}");
+                outln!("  {old} → {new}");
             }
-            println!(
+            outln!(
                 "OK: {} citation key(s) updated in {}",
                 done.len(),
                 d.display()
             );
         }
         None => {
-            print!("{updated}");
+            out!("{updated}");
             eprintln!("# sync-keys: {} substitution(s) would be made", done.len());
         }
     }
@@ -234,29 +234,25 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
     let text = read_text(&a.pool)?;
     let against = coverage::Against::read(&a.pool.to_string_lossy(), &text)
         .map_err(|e| Error::input(&a.pool, e))?;
-    // The roots as texts of their own (a large draft in huge pages), each
-    // cite counted as the scan finds it: no record of 100,000 cites.
-    let mut given: BTreeMap<String, huge_text::Text> = BTreeMap::new();
+    // The roots read whole, each cite counted as the scan finds it: no
+    // record of 100,000 cites.
+    let mut given: BTreeMap<String, String> = BTreeMap::new();
     let mut names = Vec::new();
     for path in &a.tex {
-        let text = huge_text::read_text(path)?;
+        let text = read_text(path)?;
         let name = path.to_string_lossy().replace('\\', "/");
         given.insert(name.clone(), text);
         names.push(name);
     }
     let mut includes = Includes::default();
-    let load = |name: &str| {
-        given
-            .remove(name)
-            .or_else(|| includes.load(name).map(huge_text::Text::Plain))
-    };
+    let load = |name: &str| given.remove(name).or_else(|| includes.load(name));
     let (gate, project) = coverage::gate_streamed(&names, load, &against, &threshold)
         .map_err(|e| Error::input(&a.pool, e))?;
     includes.finish()?;
     let code = if gate.coverage.pass { PASS } else { FAIL };
     if a.json {
         print_json(&gate);
-        return leave(code, (project, gate, against));
+        return Ok(code);
     }
     let c = &gate.coverage;
     // The report is written into a buffer printed whenever it passes
@@ -273,22 +269,15 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
             "\nWARNING: {} cited keys NOT in citation pool (violates 'cite ONLY collected_papers' rule):",
             c.foreign.len()
         );
-        // A foreign key's places, thousands in a large draft, are joined
-        // by hand: `write!` per place was most of the printing's time.
-        let mut line = itoa::Buffer::new();
         for f in &c.foreign {
             let _ = write!(out, "  - {}  (", f.key);
             for (i, p) in f.places.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&p.file);
-                out.push(':');
-                out.push_str(line.format(p.line));
+                let sep = if i > 0 { ", " } else { "" };
+                let _ = write!(out, "{sep}{}:{}", p.file, p.line);
             }
             out.push_str(")\n");
             if out.len() > CHUNK {
-                print!("{out}");
+                out!("{out}");
                 out.clear();
             }
         }
@@ -320,7 +309,7 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
         out.push_str("\nRe-prompt for the writing step:\n\n");
         out.push_str(&gate.reprompt);
     }
-    print!("{out}");
+    out!("{out}");
     if !c.nocite_only.is_empty() {
         eprintln!(
             "note: only in \\nocite (listed in the bibliography, not cited in the text; not counted): {}",
@@ -336,13 +325,5 @@ fn run_coverage(a: CoverageArgs) -> Outcome {
         );
     }
     print_notes(&project);
-    leave(code, (project, gate, against))
-}
-
-/// Returns `code` without freeing `big`: the command ends right after, and
-/// giving back a large draft's cite records one allocation at a time costs
-/// more than the operating system takes to drop the whole process.
-fn leave<T>(code: u8, big: T) -> Outcome {
-    std::mem::forget(big);
     Ok(code)
 }

@@ -109,4 +109,8 @@ fn a_closed_stdout_ends_quietly_instead_of_panicking() {
     std::fs::write(dir.join("main.tex"), tex).expect("write");
     check_closed_stdout(&dir, &["cites", "--tex", "main.tex"]);
     check_closed_stdout(&dir, &["cites", "--tex", "main.tex", "--json"]);
+    // Output written whole through a buffer (`print!`, not `println!`) and
+    // text made by a library (completions, the man page) take the same road.
+    check_closed_stdout(&dir, &["completions", "bash"]);
+    check_closed_stdout(&dir, &["man"]);
 }
