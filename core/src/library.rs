@@ -10,6 +10,7 @@
 //! of the records, and written back verbatim, so one bad line never costs
 //! the others (or itself).
 
+use crate::names;
 use crate::title;
 use crate::works::{doi_key, Service, Work};
 use crate::{Error, ErrorKind, Location, Result};
@@ -434,13 +435,6 @@ pub struct Duplicate {
     pub existing: String,
 }
 
-/// Particles that belong to the family name (`van`, `de la`, …).
-const PARTICLES: &[&str] = &[
-    "van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ten", "ter",
-    "dos", "das", "do", "st", "st.", "zu", "bin", "al", "el",
-];
-const SUFFIXES: &[&str] = &["jr", "jr.", "sr", "sr.", "ii", "iii", "iv"];
-
 /// Splits a display name into first and last: `Last, First` by the comma;
 /// otherwise the last word, plus any particles and suffix around it, is the
 /// family name (`Ludwig van Beethoven` → `Ludwig` / `van Beethoven`).
@@ -455,19 +449,11 @@ pub fn split_name(name: &str) -> Name {
     }
     let words: Vec<&str> = name.split_whitespace().collect();
     let mut end = words.len();
-    if end > 2
-        && words
-            .last()
-            .is_some_and(|w| SUFFIXES.contains(&w.to_lowercase().as_str()))
-    {
+    if end > 2 && words.last().is_some_and(|w| names::is_suffix(w)) {
         end -= 1;
     }
     let mut start = end.saturating_sub(1);
-    while start > 1
-        && words
-            .get(start - 1)
-            .is_some_and(|w| PARTICLES.contains(&w.to_lowercase().as_str()))
-    {
+    while start > 1 && words.get(start - 1).is_some_and(|w| names::is_particle(w)) {
         start -= 1;
     }
     let first = words.get(..start).unwrap_or(&[]).join(" ");
@@ -488,7 +474,7 @@ pub fn citation_id(work: &Work, authors: &[Name]) -> String {
         .map(|a| {
             a.last
                 .split_whitespace()
-                .filter(|w| !PARTICLES.contains(&w.to_lowercase().as_str()))
+                .filter(|w| !names::is_particle(w))
                 .collect::<Vec<_>>()
                 .join("")
         })
@@ -579,6 +565,11 @@ mod tests {
             "Poussin",
         );
         check_name("", "", "");
+        // The particles are the names module's one table (regression: the
+        // library kept its own, which lacked `af`, `d'` and `y`).
+        check_name("Hilma af Klint", "Hilma", "af Klint");
+        check_name("José Ortega y Gasset", "José Ortega", "y Gasset");
+        check_name("Martin Luther King III", "Martin Luther", "King III");
     }
 
     const FILE: &str = concat!(

@@ -175,20 +175,20 @@ pub fn split_field(field: &str) -> Vec<String> {
 /// Particles that may open a family name, lowercase (`De la Cruz`,
 /// `van der Berg`): the one table of them.
 pub const PARTICLES: &[&str] = &[
-    "van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du", "dos", "das",
-    "ter", "ten", "zu", "y", "d'", "l'", "af", "av",
+    "van", "von", "der", "den", "de", "del", "della", "di", "da", "do", "la", "le", "du", "dos",
+    "das", "ter", "ten", "zu", "y", "d'", "l'", "af", "av", "bin", "al", "el", "st", "st.",
 ];
 
 /// Name suffixes as [`key_of`] writes them (`Jr.` → `jr`): the one table of them.
 pub const SUFFIXES: &[&str] = &["jr", "sr", "ii", "iii", "iv"];
 
 /// Whether a word is a particle of [`PARTICLES`] (any case).
-fn is_particle(word: &str) -> bool {
+pub fn is_particle(word: &str) -> bool {
     PARTICLES.contains(&word.to_lowercase().as_str())
 }
 
 /// Whether a word is a suffix of [`SUFFIXES`] (`Jr.`, `III`).
-fn is_suffix(word: &str) -> bool {
+pub fn is_suffix(word: &str) -> bool {
     SUFFIXES.contains(&key_of(word).as_str())
 }
 

@@ -77,12 +77,12 @@ fn letters_only(s: &str) -> String {
 /// only, lowercase.
 ///
 /// ```
-/// use citegate_core::bibtex::write::family_key;
-/// assert_eq!(family_key("Ashish Vaswani"), "vaswani");
-/// assert_eq!(family_key("van der Berg, Vincent"), "berg");
-/// assert_eq!(family_key("Jörg Müller"), "muller");
+/// use citegate_core::bibtex::write::key_part_of_author;
+/// assert_eq!(key_part_of_author("Ashish Vaswani"), "vaswani");
+/// assert_eq!(key_part_of_author("van der Berg, Vincent"), "berg");
+/// assert_eq!(key_part_of_author("Jörg Müller"), "muller");
 /// ```
-pub fn family_key(name: &str) -> String {
+pub fn key_part_of_author(name: &str) -> String {
     let core = crate::names::Person::parse(name).family_core();
     letters_only(&crate::names::key_of(&core))
 }
@@ -91,7 +91,7 @@ pub fn family_key(name: &str) -> String {
 fn first_author_key(authors: Option<&[Author]>) -> String {
     let key = authors
         .and_then(<[Author]>::first)
-        .map(|a| family_key(a.name.trim()))
+        .map(|a| key_part_of_author(a.name.trim()))
         .unwrap_or_default();
     if key.is_empty() {
         "anon".to_string()
@@ -350,7 +350,11 @@ mod tests {
     use serde_json::json;
 
     fn check_family(name: &str, expected: &str) {
-        assert_eq!(family_key(name), expected, "family_key({name:?})");
+        assert_eq!(
+            key_part_of_author(name),
+            expected,
+            "key_part_of_author({name:?})"
+        );
     }
 
     #[test]

@@ -347,32 +347,10 @@ pub fn is_initial(word: &str) -> bool {
     })
 }
 
-/// Lowercase name particles (`van`, `de la`).
+/// A name particle as printed, lowercase (`van`, `de la`): a word of the
+/// one table, [`crate::names::PARTICLES`], in its own case.
 fn is_particle(word: &str) -> bool {
-    matches!(
-        word,
-        "van"
-            | "von"
-            | "der"
-            | "den"
-            | "de"
-            | "la"
-            | "le"
-            | "di"
-            | "da"
-            | "du"
-            | "del"
-            | "della"
-            | "dos"
-            | "das"
-            | "ten"
-            | "ter"
-            | "zu"
-            | "y"
-            | "bin"
-            | "al"
-            | "el"
-    )
+    crate::names::PARTICLES.contains(&word)
 }
 
 /// Whether a comma-separated piece looks like a name or part of one.
