@@ -176,7 +176,7 @@ pub fn split_field(field: &str) -> Vec<String> {
 /// `van der Berg`): the one table of them.
 pub const PARTICLES: &[&str] = &[
     "van", "von", "der", "den", "de", "del", "della", "di", "da", "do", "la", "le", "du", "dos",
-    "das", "ter", "ten", "zu", "y", "d'", "l'", "af", "av", "bin", "al", "el", "st", "st.",
+    "das", "ter", "ten", "zu", "y", "d'", "l'", "af", "av", "bin", "al", "el", "st", "st.", "i",
 ];
 
 /// Name suffixes as [`key_of`] writes them (`Jr.` → `jr`): the one table of them.

@@ -86,6 +86,12 @@ pub fn cut_title_tail(title: &str) -> &str {
             end = end.min(c);
         }
     }
+    // What APA and its kin print after a title, in the same sentence: a
+    // kind of work (`[Doctoral dissertation, …]`, `(tech. rep.)`) or a
+    // volume or report number (`(Vol. 6)`, `(report00195)`).
+    if let Some(at) = descriptor_start(title) {
+        end = end.min(at);
+    }
     for marker in [
         ", pages ",
         ", pp. ",
@@ -101,6 +107,29 @@ pub fn cut_title_tail(title: &str) -> &str {
         }
     }
     title.get(..end).unwrap_or(title)
+}
+
+/// Where a trailing bracketed descriptor of the kind of work starts in
+/// `title` (the space before it), if the title ends with one.
+fn descriptor_start(title: &str) -> Option<usize> {
+    let t = title.trim_end_matches(['.', ' ']);
+    let (open, close) = match t.chars().last()? {
+        ']' => ('[', ']'),
+        ')' => ('(', ')'),
+        _ => return None,
+    };
+    let at = t.rfind(open)?;
+    let inner = t.get(at + 1..t.len() - close.len_utf8())?.to_lowercase();
+    let kind = ["thesis", "dissertation", "tech. rep", "technical report"]
+        .iter()
+        .any(|k| inner.contains(k));
+    let numbered = ["vol. ", "no. ", "report"]
+        .iter()
+        .any(|k| inner.starts_with(k))
+        && inner.chars().any(|c| c.is_ascii_digit());
+    let spaced = t.get(..at)?.ends_with(' ');
+    let before = at.checked_sub(1)?;
+    (spaced && (kind || numbered) && (open == '[' || inner.len() <= 40)).then_some(before)
 }
 
 /// Positions (char index) and values of the four-digit years in `text`
@@ -512,7 +541,9 @@ fn strip_label(text: &str) -> &str {
     let t = text.trim_start();
     if let Some(rest) = t.strip_prefix('[') {
         if let Some(end) = rest.find(']') {
-            if end <= 16 {
+            // `[12]`, `[Smi+11]`, or author-year's `[Barick et al., 2015]`.
+            let label = rest.get(..end).unwrap_or("");
+            if end <= 16 || end <= 64 && !label.contains('[') && year_in(label).is_some() {
                 return rest.get(end + 1..).unwrap_or("").trim_start();
             }
         }
@@ -621,9 +652,17 @@ fn sentence_end(t: &str, from: usize) -> Option<usize> {
     let mut i = from;
     while i < bytes.len() {
         let b = bytes[i];
+        // `?` and `!` go on within a title when what follows does not
+        // start a sentence (`zero loss? –a framework`, `civility? : political`).
+        let next_opens = || {
+            t.get(i + 1..)
+                .and_then(|r| r.trim_start().chars().next())
+                .is_none_or(|c| c.is_uppercase() || c.is_ascii_digit() || c == ITAL_OPEN)
+        };
         if matches!(b, b'.' | b'?' | b'!')
             && bytes.get(i + 1).is_none_or(|n| *n == b' ')
             && (b != b'.' || !after_abbreviation(t, i))
+            && (b == b'.' || next_opens())
         {
             return Some(i);
         }
@@ -771,6 +810,14 @@ fn author_end(t: &str) -> (usize, usize, bool, Option<i32>) {
     let mut named = 0;
     for piece in first.split(", ") {
         if !names_only(piece) || piece.contains(':') {
+            // Nature: `Wu, Y. & Guo, Y. Title.`: the piece that ends the
+            // names opens with the last author's initials, then the title,
+            // which ends at its sentence's end.
+            let initials = leading_initials(piece);
+            if named > 0 && initials > 0 {
+                let end = at + initials;
+                return (end, (end + 1).min(t.len()), false, None);
+            }
             break;
         }
         named += 1;
@@ -783,10 +830,25 @@ fn author_end(t: &str) -> (usize, usize, bool, Option<i32>) {
     (last_end, at.min(t.len()), true, None)
 }
 
+/// The length in bytes of the dotted initials (`Y.`, `D. G.`) that open
+/// `piece` and are followed by more words; 0 when there are none.
+fn leading_initials(piece: &str) -> usize {
+    let mut len = 0;
+    let mut rest = piece;
+    while let Some((word, after)) = rest.split_once(' ') {
+        if !(word.ends_with('.') && is_initial(word)) || after.is_empty() {
+            break;
+        }
+        len += word.len() + if len > 0 { 1 } else { 0 };
+        rest = after;
+    }
+    len
+}
+
 /// Whether every comma piece of `text` looks like (part of) a name.
 fn names_only(text: &str) -> bool {
     let mut t = text.to_string();
-    for m in ["et al.", "et al", "and others"] {
+    for m in ["et al.", "et al", "and others", ". . .", "…"] {
         t = t.replace(m, "");
     }
     let t = t

@@ -35,6 +35,50 @@ fn reads_the_common_reference_shapes() {
 }
 
 #[test]
+fn reads_the_shapes_of_nature_apa_and_author_year_labels() {
+    // Nature: family first, `&` before the last author, whose initials end the names.
+    check("Wu, Y., Teng, L., Liu, S. & Guo, Y. Integrated single-cell and bulk transcriptomics identify subtypes. Frontiers in immunology (2026).", "Integrated single-cell and bulk transcriptomics identify subtypes", "Wu", Some(2026), None);
+    check(
+        "Boatright, R. G., Shaffer, T. J. & Young, D. G. Civility in politics. Routledge (2019).",
+        "Civility in politics",
+        "Boatright",
+        Some(2019),
+        None,
+    );
+    // apalike's author-year label, longer than a numeric one.
+    check("[Barick et al., 2015] Barick, B. K., Rodríguez-Fernández, C., and Dhar, S. (2015). Structural and electronic properties of InN nanowire network. AIP Adv., 5(5):057162.", "Structural and electronic properties of InN nanowire network", "Barick", Some(2015), None);
+    // APA: the kind of work after the title is not the title.
+    check("Ng, H. T. (1992). A general abductive system [Doctoral dissertation, University of Texas at Austin].", "A general abductive system", "Ng", Some(1992), None);
+    check(
+        "Stefik, M. J. (1980). Planning with constraints (tech. rep.). Stanford University.",
+        "Planning with constraints",
+        "Stefik",
+        Some(1980),
+        None,
+    );
+    check(
+        "Barstow, D. R. (1979). The roles of knowledge in program synthesis (Vol. 6). Proc. IJCAI.",
+        "The roles of knowledge in program synthesis",
+        "Barstow",
+        Some(1979),
+        None,
+    );
+    // ...but a parenthesis that is part of the title stays.
+    check(
+        "Fritz, U. (2012). Grass snakes (Natrix cetti) of Corsica. Amphibia-Reptilia.",
+        "Grass snakes (Natrix cetti) of Corsica",
+        "Fritz",
+        Some(2012),
+        None,
+    );
+    // A question mark inside a title does not end it.
+    check("Li, Z., Wang, T., & Arora, S. (2022). What happens after sgd reaches zero loss? –a mathematical framework. ICLR.", "What happens after sgd reaches zero loss? –a mathematical framework", "Li", Some(2022), None);
+    // APA's elided authors (`. . .`) and a Catalan particle are names.
+    check("D’Acapito, F., Rovezzi, M., . . . Martelli, F. (2012). The Mn site in Mn-doped GaAs nanowires. Semicond. Sci. Technol., 27(8), 085001.", "The Mn site in Mn-doped GaAs nanowires", "D’Acapito", Some(2012), None);
+    check("C. Colombo, A. Fontcuberta i Morral, and M. Grätzel, Gallium arsenide p-i-n radial structures, Appl. Phys. Lett., 94 (2009), p. 173108.", "Gallium arsenide p-i-n radial structures", "Colombo", Some(2009), None);
+}
+
+#[test]
 fn et_al_and_arxiv_ids_are_read() {
     let r = fields::parse("A. Vaswani, N. Shazeer, et al. Attention is all you need. arXiv preprint arXiv:1706.03762v5, 2017.");
     assert!(r.others, "et al. ends the list");
