@@ -575,9 +575,21 @@ fn take_ids(text: &str, r: &mut Reference) -> String {
         let bare = w
             .trim_end_matches(['.', ',', ';', ')'])
             .trim_start_matches(['(', '<']);
-        let lower = bare.to_ascii_lowercase();
+        let mut lower = bare.to_ascii_lowercase();
         let mut joined = bare.to_string();
         let mut used = 1;
+        // A URL broken after its scheme by a line end: `https: //doi.org/…`,
+        // or `https : //…` as biblatex-apa's PDFs read.
+        let scheme = lower.strip_suffix(':').unwrap_or(&lower);
+        if matches!(scheme, "http" | "https") {
+            let gap = usize::from(!lower.ends_with(':') && words.get(i + 1) == Some(&":"));
+            if let Some(rest) = words.get(i + 1 + gap).filter(|n| n.starts_with("//")) {
+                let rest = rest.trim_end_matches(['.', ',', ';', ')']);
+                joined = format!("{scheme}:{rest}");
+                lower = joined.to_ascii_lowercase();
+                used = 2 + gap;
+            }
+        }
         if matches!(lower.as_str(), "doi:" | "doi" | "arxiv:" | "arxiv") && i + 1 < words.len() {
             // `doi: 10.…`, `arXiv: 1706.03762` written apart.
             let next = words[i + 1].trim_end_matches(['.', ',', ';', ')']);
@@ -607,11 +619,17 @@ fn take_ids(text: &str, r: &mut Reference) -> String {
         .then(|| ArxivId::parse(&joined))
         .flatten();
         if let Some(d) = doi {
+            // arXiv's own DOI (`10.48550/arXiv.…`) is both: the DOI as
+            // printed and the arXiv id it names.
             if let Some(a) = d.arxiv() {
                 r.arxiv.get_or_insert(a);
-            } else {
-                r.doi.get_or_insert(d);
             }
+            r.doi.get_or_insert(d);
+            i += used;
+            continue;
+        }
+        if is_url && used > 1 {
+            r.url.get_or_insert(joined);
             i += used;
             continue;
         }

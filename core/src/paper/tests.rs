@@ -79,6 +79,20 @@ fn reads_the_shapes_of_nature_apa_and_author_year_labels() {
 }
 
 #[test]
+fn dois_broken_by_a_line_end_and_arxiv_dois_are_kept() {
+    // A PDF's line break after the scheme, with or without a space before the colon.
+    check("Sayna Ebrahimi. 2022. Contrastive Test-Time Adaptation. In CVPR. https: //doi.org/10.1109/CVPR52688.2022.00039", "Contrastive Test-Time Adaptation", "Ebrahimi", Some(2022), Some("10.1109/CVPR52688.2022.00039"));
+    check("Qian, S. (2022). Understanding 3d object articulation. CVPR. https : //doi.org/10.1109/CVPR52688.2022.00165", "Understanding 3d object articulation", "Qian", Some(2022), Some("10.1109/CVPR52688.2022.00165"));
+    // arXiv's DOI is the DOI printed and names the arXiv id too.
+    let r = fields::parse("Hao Peng and Lingpeng Kong. Random feature attention. In ICLR, 2021. doi:10.48550/arXiv.2103.02143.");
+    assert_eq!(
+        r.doi.as_ref().map(|d| d.as_str()),
+        Some("10.48550/arXiv.2103.02143")
+    );
+    assert_eq!(r.arxiv.as_ref().map(|a| a.as_str()), Some("2103.02143"));
+}
+
+#[test]
 fn et_al_and_arxiv_ids_are_read() {
     let r = fields::parse("A. Vaswani, N. Shazeer, et al. Attention is all you need. arXiv preprint arXiv:1706.03762v5, 2017.");
     assert!(r.others, "et al. ends the list");
