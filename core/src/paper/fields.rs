@@ -397,10 +397,22 @@ fn name_like(piece: &str) -> bool {
     if initials == 0 && words.len() >= 4 {
         return false;
     }
-    words.iter().all(|w| {
+    words.iter().enumerate().all(|(i, w)| {
         if is_initial(w) || is_particle(w) {
             return true;
         }
+        // A lowercased initial opening a name, as records carry them into
+        // print (`a. E. Porter`, `a Vescan`).
+        let lower_initial = w.trim_end_matches('.').len() == 1
+            && w.chars().all(|c| c.is_ascii_lowercase() || c == '.');
+        if lower_initial && i == 0 && words.len() > 1 {
+            return true;
+        }
+        // An elided particle joined to the name: `d'Amore`, `l’Hôpital`.
+        let w = ["d'", "d’", "l'", "l’"]
+            .iter()
+            .find_map(|p| w.strip_prefix(p))
+            .unwrap_or(w);
         let w = w.trim_end_matches('.');
         let mut cs = w.chars();
         let first = cs.next();
@@ -693,7 +705,11 @@ fn sentence_end(t: &str, from: usize) -> Option<usize> {
 /// `.bbl` gives it: an italic span after the title is the venue.
 pub fn parse_marked(input: &str) -> Reference {
     let mut r = Reference::new(strip_marks(input), Source::Text);
-    let labelled = squash(input);
+    // Entities a record's metadata carried into print (`Ch&apos;ng`).
+    let labelled = squash(input)
+        .replace("&apos;", "'")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
     let text = take_ids(strip_label(&labelled), &mut r);
     let t = text.as_str();
     let mut conf = Confidence::default();
@@ -881,7 +897,32 @@ fn names_only(text: &str) -> bool {
     if pieces.is_empty() {
         return t.len() < text.len();
     }
-    pieces.iter().all(|p| name_like(p))
+    // A long name (`Seyedeh Negar Layegh Khavidaki`, `Baldassarri Höger von
+    // Högersthal`) passes inside a list of short ones, never as its last
+    // piece, where a title in title case would stand.
+    let short = pieces
+        .iter()
+        .filter(|p| p.split_whitespace().count() <= 3 && name_like(p))
+        .count();
+    let last = pieces.len() - 1;
+    pieces
+        .iter()
+        .enumerate()
+        .all(|(i, p)| name_like(p) || i < last && short >= 2 && long_name_like(p))
+}
+
+/// Four or five capitalized words (particles between them allowed), no
+/// initials: a long name, or a title in title case; see [`names_only`].
+fn long_name_like(piece: &str) -> bool {
+    let words: Vec<&str> = piece.split_whitespace().collect();
+    (4..=5).contains(&words.len())
+        && words.first().is_some_and(|w| !is_particle(w))
+        && words.iter().all(|w| {
+            is_particle(w)
+                || w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+        })
 }
 
 /// The title at the start of `body` and what follows it. A title ends at

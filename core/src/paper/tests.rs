@@ -79,6 +79,25 @@ fn reads_the_shapes_of_nature_apa_and_author_year_labels() {
 }
 
 #[test]
+fn long_names_lowercased_initials_and_entities_stay_names() {
+    // A four-word name inside a list of short ones.
+    check("Jiehua Chen, Seyedeh Negar Layegh Khavidaki, Sebastian Vincent Haydn, and Manuel Sorge. Game implementation: What are the obstructions? In AAAI, 2023.", "Game implementation: What are the obstructions?", "Chen", Some(2023), None);
+    check("Fröhlich, D., Baldassarri Höger von Högersthal, G., Kulka, M., Stolz, H.: Acoustic and optical phonon scattering in Cu2O. Physical Review B 73, 035202 (2006).", "Acoustic and optical phonon scattering in Cu2O", "Fröhlich", Some(2006), None);
+    // ...but not as the last piece, where a title in title case stands.
+    check(
+        "K. He, X. Zhang, Deep Residual Image Recognition, in: CVPR, 2016.",
+        "Deep Residual Image Recognition",
+        "He",
+        Some(2016),
+        None,
+    );
+    // A lowercased initial opening a name.
+    check("F M Morales, J M Mánuel, R García, and a Vescan. Evaluation of lattice constants for ternary alloys. J. Phys. Appl. Phys., 46(24):245502, 2013.", "Evaluation of lattice constants for ternary alloys", "Morales", Some(2013), None);
+    // An HTML entity a record carried into print.
+    check("Francesco d&apos;Amore, Daniel Mitropolsky, and Emanuele Natale. Planning with biological neurons and synapses. In AAAI, 2022.", "Planning with biological neurons and synapses", "d'Amore", Some(2022), None);
+}
+
+#[test]
 fn dois_broken_by_a_line_end_and_arxiv_dois_are_kept() {
     // A PDF's line break after the scheme, with or without a space before the colon.
     check("Sayna Ebrahimi. 2022. Contrastive Test-Time Adaptation. In CVPR. https: //doi.org/10.1109/CVPR52688.2022.00039", "Contrastive Test-Time Adaptation", "Ebrahimi", Some(2022), Some("10.1109/CVPR52688.2022.00039"));
