@@ -346,8 +346,10 @@ fn after_abbreviation(text: &str, dot: usize) -> bool {
     }
     // An initial before this full stop: one capital (`J`), or dotted ones
     // (`T.H`); Vancouver's `KW.` is initials and the end of the list.
+    // A lowercased one (`a.`, records carry them into print) is an initial
+    // too; a two-letter word is not (`Xu.`, `Li.` end author lists).
     let initial = word.contains('.') && is_initial(word)
-        || word.chars().count() == 1 && word.chars().all(char::is_uppercase);
+        || word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
     initial || is_abbreviation(word)
 }
 
@@ -370,9 +372,12 @@ pub fn is_initial(word: &str) -> bool {
         let mut cs = p.chars();
         let first = cs.next();
         let rest: Vec<char> = cs.collect();
-        first.is_some_and(char::is_uppercase)
-            && rest.len() <= 1
-            && rest.iter().all(|c| c.is_lowercase())
+        // `a.` alone: a lowercased initial, as records carry them into print.
+        let lowered = rest.is_empty() && first.is_some_and(|c| c.is_ascii_lowercase());
+        lowered
+            || first.is_some_and(char::is_uppercase)
+                && rest.len() <= 1
+                && rest.iter().all(|c| c.is_lowercase())
     })
 }
 
@@ -389,6 +394,11 @@ fn name_like(piece: &str) -> bool {
         .strip_prefix("and ")
         .or_else(|| p.strip_prefix("& "))
         .unwrap_or(p);
+    // The last author after `and` may have a long name (`and Blaise
+    // Agüera y Arcas`): the `and` says it is a name.
+    if p.len() < piece.trim().len() && long_name_like(p) {
+        return true;
+    }
     let words: Vec<&str> = p.split_whitespace().collect();
     if words.is_empty() || words.len() > 5 {
         return false;
@@ -905,10 +915,12 @@ fn names_only(text: &str) -> bool {
         .filter(|p| p.split_whitespace().count() <= 3 && name_like(p))
         .count();
     let last = pieces.len() - 1;
-    pieces
-        .iter()
-        .enumerate()
-        .all(|(i, p)| name_like(p) || i < last && short >= 2 && long_name_like(p))
+    let after_and = text.rsplit_once(" and ").map(|(_, r)| r.trim());
+    pieces.iter().enumerate().all(|(i, p)| {
+        name_like(p)
+            || i < last && short >= 2 && long_name_like(p)
+            || i == last && after_and == Some(*p) && long_name_like(p)
+    })
 }
 
 /// Four or five capitalized words (particles between them allowed), no

@@ -93,6 +93,17 @@ fn long_names_lowercased_initials_and_entities_stay_names() {
     );
     // A lowercased initial opening a name.
     check("F M Morales, J M Mánuel, R García, and a Vescan. Evaluation of lattice constants for ternary alloys. J. Phys. Appl. Phys., 46(24):245502, 2013.", "Evaluation of lattice constants for ternary alloys", "Morales", Some(2013), None);
+    // Lowercased dotted initials anywhere in a name, and a long last name after `and`.
+    check("T. Suski, a. Kamińska, J. a. Plesiewicz, and Y. Nanishi. Role of localized donor states in InN. Phys. Rev. B, 2008.", "Role of localized donor states in InN", "Suski", Some(2008), None);
+    check("Mark Sandler, Max Vladymyrov, and Blaise Agüera y Arcas. Meta-learning bidirectional update rules. In ICML, 2021.", "Meta-learning bidirectional update rules", "Sandler", Some(2021), None);
+    // Regression: a two-letter family name ends the list (`Xu.` is no initial).
+    check(
+        "P. Xu and Y. Xu. Equity promotion in online resource allocation. In AAAI, 2022.",
+        "Equity promotion in online resource allocation",
+        "Xu",
+        Some(2022),
+        None,
+    );
     // An HTML entity a record carried into print.
     check("Francesco d&apos;Amore, Daniel Mitropolsky, and Emanuele Natale. Planning with biological neurons and synapses. In AAAI, 2022.", "Planning with biological neurons and synapses", "d'Amore", Some(2022), None);
 }
