@@ -350,6 +350,18 @@ fn after_abbreviation(text: &str, dot: usize) -> bool {
     // too; a two-letter word is not (`Xu.`, `Li.` end author lists).
     let initial = word.contains('.') && is_initial(word)
         || word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
+    // A given name ending in a hyphenated initial (`Hergo-H.`), and a
+    // two-letter transliteration before another initial (`Yu. A. Stepanov`).
+    let hyphened = word
+        .rsplit_once('-')
+        .is_some_and(|(_, i)| i.chars().count() == 1 && i.chars().all(char::is_uppercase));
+    let next_initial = text
+        .get(dot + 1..)
+        .and_then(|r| r.split_whitespace().next())
+        .is_some_and(|n| n.ends_with('.') && n.chars().count() == 2 && is_initial(n));
+    let transliterated =
+        word.chars().count() == 2 && is_initial(&format!("{word}.")) && next_initial;
+    let initial = initial || hyphened || transliterated;
     initial || is_abbreviation(word)
 }
 

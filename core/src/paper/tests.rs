@@ -104,6 +104,9 @@ fn long_names_lowercased_initials_and_entities_stay_names() {
         Some(2022),
         None,
     );
+    // A hyphenated initial and a two-letter transliteration before an initial.
+    check("Xue Wang, Hergo-H. Wehmann, and Andreas Waag. Polarity analysis of GaN nanorods. Phys. Status Solidi, 2010.", "Polarity analysis of GaN nanorods", "Wang", Some(2010), None);
+    check("V. T. Agekyan and Yu. A. Stepanov. Exchange interaction in exciton excited s states. JETP Letters, 21:127–128, 1975.", "Exchange interaction in exciton excited s states", "Agekyan", Some(1975), None);
     // An HTML entity a record carried into print.
     check("Francesco d&apos;Amore, Daniel Mitropolsky, and Emanuele Natale. Planning with biological neurons and synapses. In AAAI, 2022.", "Planning with biological neurons and synapses", "d'Amore", Some(2022), None);
 }
