@@ -100,8 +100,8 @@ pub struct FuseArgs {
     /// no recorded response is given
     #[arg(long, default_value = "all")]
     source: String,
-    /// Live search: hits asked of each backend
-    #[arg(long, default_value_t = 10)]
+    /// Live search: hits asked of each backend (1 to 100)
+    #[arg(long, default_value_t = search::PER_BACKEND_DEFAULT, value_parser = per_backend_arg)]
     per_backend: usize,
     /// Live search: publication years, A:B, A: or :B
     #[arg(long)]
@@ -704,4 +704,15 @@ fn print_crosscheck(rep: &crossindex::Report, out: Option<&Path>) {
         }
     }
     outln!("\nReview these before building refs.bib. Drop any you cannot corroborate.");
+}
+
+/// `--per-backend`: a whole number from 1 to [`search::PER_BACKEND_MAX`].
+fn per_backend_arg(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=search::PER_BACKEND_MAX).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 1 to {}",
+            search::PER_BACKEND_MAX
+        )),
+    }
 }

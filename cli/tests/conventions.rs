@@ -268,3 +268,17 @@ fn several_bib_files_are_one_database() {
         .collect();
     assert!(uris.iter().any(|u| u.ends_with("paper.tex")), "{uris:?}");
 }
+
+/// `fuse --per-backend` takes the core's range (search::PER_BACKEND_MAX);
+/// a number outside it is a usage error naming the flag, before any request.
+#[test]
+fn per_backend_outside_its_range_is_a_usage_error() {
+    for bad in ["0", "101", "ten"] {
+        let (code, _, err) = citegate(&["fuse", "--query", "x", "--per-backend", bad], "");
+        assert_eq!(code, 2, "--per-backend {bad}: {err}");
+        assert!(
+            err.contains("--per-backend") && err.contains("1 to 100"),
+            "{err}"
+        );
+    }
+}

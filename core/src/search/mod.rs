@@ -26,6 +26,40 @@ pub const RRF_K: f64 = 60.0;
 /// Longest query accepted, in characters (OpenAlex's ceiling).
 pub const MAX_QUERY_CHARS: usize = 1500;
 
+/// Hits asked of each backend when the user names no number.
+pub const PER_BACKEND_DEFAULT: usize = 10;
+/// Most hits asked of one backend for one query (the services' page size:
+/// Semantic Scholar and Crossref serve at most 100 a page).
+pub const PER_BACKEND_MAX: usize = 100;
+
+/// The hits to ask of each backend from what a user typed: a number from
+/// 1 to [`PER_BACKEND_MAX`], [`PER_BACKEND_DEFAULT`] when it is not one.
+pub fn per_backend(text: &str) -> usize {
+    text.trim()
+        .parse::<usize>()
+        .unwrap_or(PER_BACKEND_DEFAULT)
+        .clamp(1, PER_BACKEND_MAX)
+}
+
+/// One query's results from the backends that answered, as one list: a
+/// single backend's first `per_backend` works, or several fused
+/// ([`fuse`]). The limit is per backend, so a fused list is not cut:
+/// cutting it would drop a backend's papers whenever the indexes share no
+/// id for them.
+pub fn query_results(lists: &[(Service, Vec<Work>)], per_backend: usize) -> Vec<Work> {
+    match lists {
+        [(_, only)] => only.iter().take(per_backend).cloned().collect(),
+        _ => {
+            let refs: Vec<(Service, &[Work])> =
+                lists.iter().map(|(s, w)| (*s, w.as_slice())).collect();
+            fuse(&refs, &HashSet::new())
+                .into_iter()
+                .map(|f| f.work)
+                .collect()
+        }
+    }
+}
+
 /// Short backend name used in results: `s2`, `asta`, `openalex`, `crossref`.
 pub fn backend_name(service: Service) -> &'static str {
     match service {

@@ -558,3 +558,47 @@ fn unreachable_when_every_asked_backend_got_no_answer() {
     check_unreachable(vec![net(), down()], false);
     check_unreachable(vec![net(), Outcome::Results(vec![])], false);
 }
+
+#[test]
+fn per_backend_reads_what_a_user_typed() {
+    for (typed, n) in [
+        ("25", 25),
+        (" 7 ", 7),
+        ("", PER_BACKEND_DEFAULT),
+        ("ten", PER_BACKEND_DEFAULT),
+        ("0", 1),
+        ("5000", PER_BACKEND_MAX),
+    ] {
+        assert_eq!(per_backend(typed), n, "{typed:?}");
+    }
+}
+
+/// (per backend's DOIs, per-backend limit, the DOIs of the one list)
+fn check_query_results(lists: &[(Service, &[&str])], limit: usize, expected: &[&str]) {
+    let owned: Vec<(Service, Vec<Work>)> = lists.iter().map(|(s, d)| (*s, list(*s, d))).collect();
+    let got: Vec<String> = query_results(&owned, limit)
+        .iter()
+        .filter_map(Work::doi_key)
+        .collect();
+    assert_eq!(got, expected, "{lists:?} limit {limit}");
+}
+
+#[test]
+fn one_backend_is_cut_to_its_limit_and_several_are_fused_uncut() {
+    check_query_results(
+        &[(Service::SemanticScholar, &["10.1/a", "10.1/b", "10.1/c"])],
+        2,
+        &["10.1/a", "10.1/b"],
+    );
+    // Fused (ranked by RRF): the limit was per backend, so nothing any backend
+    // returned is cut.
+    check_query_results(
+        &[
+            (Service::SemanticScholar, &["10.1/a", "10.1/b"]),
+            (Service::Crossref, &["10.1/c", "10.1/a"]),
+        ],
+        2,
+        &["10.1/a", "10.1/c", "10.1/b"],
+    );
+    check_query_results(&[], 2, &[]);
+}

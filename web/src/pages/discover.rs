@@ -20,7 +20,6 @@ use citegate_core::works::request;
 use citegate_core::works::{Service, Work};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 
 const EXAMPLE_OUTLINE: &str = include_str!("../../examples/outline.json");
 const PAGE_KEY: &str = "page:discover";
@@ -99,7 +98,7 @@ impl DiscoverState {
             services,
             outline,
             backend: RwSignal::new("s2".to_string()),
-            limit: RwSignal::new("10".to_string()),
+            limit: RwSignal::new(search::PER_BACKEND_DEFAULT.to_string()),
             busy: RwSignal::new(false),
             done: RwSignal::new(0),
             hits: RwSignal::new(0),
@@ -211,13 +210,7 @@ impl DiscoverState {
             return;
         }
         let chosen = services_of(&self.backend.get_untracked());
-        let lim = self
-            .limit
-            .get_untracked()
-            .trim()
-            .parse::<usize>()
-            .unwrap_or(10)
-            .clamp(1, 100);
+        let lim = search::per_backend(&self.limit.get_untracked());
         let cancel = self.searching.with_value(Latest::restart);
         stop.set_value(false);
         busy.set(true);
@@ -259,20 +252,7 @@ impl DiscoverState {
                 if lists.is_empty() {
                     failed_queries += 1;
                 }
-                // The limit is per backend: the fused list keeps every paper
-                // any backend returned (cutting it would drop a backend's
-                // papers whenever the indexes share no id for them).
-                let works: Vec<Work> = match lists.as_slice() {
-                    [(_, only)] => only.iter().take(lim).cloned().collect(),
-                    _ => {
-                        let refs: Vec<(Service, &[Work])> =
-                            lists.iter().map(|(s, w)| (*s, w.as_slice())).collect();
-                        search::fuse(&refs, &HashSet::new())
-                            .into_iter()
-                            .map(|f| f.work)
-                            .collect()
-                    }
-                };
+                let works = search::query_results(&lists, lim);
                 hits.update(|h| *h += works.len());
                 found.update(|f| f.push((q.discovered_for.clone(), works)));
                 failures.update(|f| f.extend(errors));
