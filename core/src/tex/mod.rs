@@ -32,7 +32,7 @@
 //! documents of `tests/fixtures/latex-oracle/` with TeX Live and stores the keys
 //! the `.aux` or `.bcf` records; `tests/latex_oracle.rs` compares.
 //!
-//! The module has three parts: `scan.rs` reads one source ([`scan()`]),
+//! The module has three parts: `scan/` reads one source ([`scan()`]; its records, command table and scanner in a file each),
 //! `project.rs` follows includes (`\input`, `\include`, `\import`,
 //! `\subimport`, `\subfile`) as LaTeX resolves them ([`scan_project`]), and
 //! `sync.rs` rewrites keys ([`sync_keys`]).

@@ -1,617 +1,7 @@
-//! The scanner: one forward pass over a source that finds cites, `\nocite{*}` and includes.
+//! The scanner itself: one forward pass over the bytes, with the byte tables and helpers it reads.
 
-use crate::short_keys::ShortKeys;
+use super::*;
 use rustc_hash::FxHashMap as HashMap;
-use serde::Serialize;
-
-/// One cited key, where it stands, and the command that cited it: a record
-/// of spans and indices, no text of its own. Its key and command are read
-/// through the [`Scan`] that found it ([`Scan::key`], [`Scan::command`],
-/// or the views of [`Scan::cites`]), so a draft of 100,000 cites costs no
-/// allocation per cite.
-///
-/// 32 bytes: lines and columns are kept as `u32` (a source of more than four
-/// billion lines, or a line of more than four billion characters, reads
-/// `u32::MAX` past that point), and the `\nocite` flag shares a word with
-/// the command's index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cite {
-    /// Byte offset of the key's first byte in the source.
-    start: usize,
-    /// Byte offset one past the key's last byte in the source.
-    end: usize,
-    /// 1-based line of the key's first character.
-    line: u32,
-    /// 1-based column (in characters) of the key's first character.
-    column: u32,
-    /// Where the key's text is: [`IN_SOURCE`] for the bytes `start..end`
-    /// of the source, else an index into [`Scan::written`] (a key broken by
-    /// a comment, or a wrapper's fixed key).
-    key: u32,
-    /// Index into [`Scan::commands`], with [`NOCITE`] set for a `\nocite`.
-    command: u32,
-}
-
-/// The bit of [`Cite::command`] that marks a `\nocite`.
-const NOCITE: u32 = 1 << 31;
-
-impl Cite {
-    fn new(start: usize, end: usize, key: u32, command: u32, nocite: bool) -> Cite {
-        Cite {
-            start,
-            end,
-            line: 0,
-            column: 0,
-            key,
-            command: (command & !NOCITE) | if nocite { NOCITE } else { 0 },
-        }
-    }
-
-    /// Byte offset of the key's first byte in the source.
-    pub fn start(&self) -> usize {
-        self.start
-    }
-
-    /// Byte offset one past the key's last byte in the source.
-    pub fn end(&self) -> usize {
-        self.end
-    }
-
-    /// 1-based line of the key's first character.
-    pub fn line(&self) -> usize {
-        self.line as usize
-    }
-
-    /// 1-based column (in characters) of the key's first character.
-    pub fn column(&self) -> usize {
-        self.column as usize
-    }
-
-    /// True when the command only adds the key to the bibliography
-    /// (`\nocite`, apacite's `\nocitemeta`, or a wrapper of one): the paper
-    /// is listed, not cited in the text, so it does not count toward the gate.
-    pub fn nocite(&self) -> bool {
-        self.command & NOCITE != 0
-    }
-
-    fn command_index(&self) -> usize {
-        (self.command & !NOCITE) as usize
-    }
-
-    fn set_place(&mut self, p: Place) {
-        self.line = u32::try_from(p.line).unwrap_or(u32::MAX);
-        self.column = u32::try_from(p.column).unwrap_or(u32::MAX);
-    }
-}
-
-/// [`Cite::key`] for a key that is the source's bytes `start..end`.
-const IN_SOURCE: u32 = u32::MAX;
-
-/// A cite with its key and command as text, borrowed from its [`Scan`].
-/// Serialized as the cite records of `cites --json` have always been.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Cited<'a> {
-    /// The key as written, without surrounding spaces (a comment inside it
-    /// and the next line's leading spaces dropped, as TeX reads it).
-    pub key: &'a str,
-    /// The command's name without the backslash, with a trailing `*` if starred
-    /// (`citep`, `citet*`, `parencites`).
-    pub command: &'a str,
-    /// 1-based line of the key's first character.
-    pub line: usize,
-    /// 1-based column (in characters) of the key's first character.
-    pub column: usize,
-    /// Byte offset of the key's first byte in the source.
-    pub start: usize,
-    /// Byte offset one past the key's last byte in the source.
-    pub end: usize,
-    /// True for `\nocite` and commands like it (see [`Cite::nocite`]).
-    pub nocite: bool,
-}
-
-impl Cited<'_> {
-    /// The same cite with its own copies of the key and command.
-    pub fn to_owned_cite(&self) -> OwnedCite {
-        OwnedCite {
-            key: self.key.to_string(),
-            command: self.command.to_string(),
-            line: self.line,
-            column: self.column,
-            start: self.start,
-            end: self.end,
-            nocite: self.nocite,
-        }
-    }
-}
-
-/// A [`Cited`] that owns its text ([`extract_cites`]), for a short text or
-/// a caller that keeps the cites without the scan.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct OwnedCite {
-    /// See [`Cited::key`].
-    pub key: String,
-    /// See [`Cited::command`].
-    pub command: String,
-    /// 1-based line of the key's first character.
-    pub line: usize,
-    /// 1-based column (in characters) of the key's first character.
-    pub column: usize,
-    /// Byte offset of the key's first byte in the source.
-    pub start: usize,
-    /// Byte offset one past the key's last byte in the source.
-    pub end: usize,
-    /// True for `\nocite` and commands like it.
-    pub nocite: bool,
-}
-
-/// A cite handed to a [`Visit`] as the scan finds it: what a [`Cited`]
-/// holds but its line and column, which cost a walk over the source that a
-/// visitor needing few of them makes itself ([`Lines`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Found<'a> {
-    /// See [`Cited::key`].
-    pub key: &'a str,
-    /// Byte offset of the key's first byte in the source (for a wrapper's
-    /// fixed key, of the wrapper's backslash).
-    pub start: usize,
-    /// True for `\nocite` and commands like it (see [`Cite::nocite`]).
-    pub nocite: bool,
-}
-
-/// What a streamed scan ([`visit()`]) hands each cite to, instead of
-/// keeping a record of it.
-pub trait Visit {
-    /// One cite of `source`. The cites come in the order and number of
-    /// [`Scan::cites`]: by offset, each once.
-    fn cite(&mut self, source: &str, cite: Found<'_>);
-}
-
-/// 1-based line numbers of byte offsets asked in increasing order, counted
-/// from the last offset asked (newlines counted in bulk, no columns), so a
-/// visitor that needs the lines of a few cites pays for one walk at most.
-/// An offset before the last one starts the count over.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Lines {
-    at: usize,
-    newlines: usize,
-}
-
-impl Lines {
-    /// The line of `offset` in `source` (offsets past the end count as the end).
-    ///
-    /// ```
-    /// let mut lines = citegate_core::tex::Lines::default();
-    /// assert_eq!(lines.line("a\nb\nc", 2), 2);
-    /// assert_eq!(lines.line("a\nb\nc", 4), 3);
-    /// assert_eq!(lines.line("a\nb\nc", 0), 1);
-    /// ```
-    pub fn line(&mut self, source: &str, offset: usize) -> usize {
-        let b = source.as_bytes();
-        if offset < self.at || self.at > b.len() {
-            *self = Lines::default();
-        }
-        let to = offset.min(b.len()).max(self.at);
-        let between = b.get(self.at..to).unwrap_or(&[]);
-        self.newlines += count_newlines(between);
-        self.at = to;
-        self.newlines + 1
-    }
-}
-
-/// The newlines in `b`, counted a machine word at a time.
-///
-/// A visitor asks for the lines of cites a few hundred bytes apart, and on
-/// such stretches `memchr`'s count spends more on its call, its alignment
-/// and its byte-at-a-time ends than on the bytes (measured in
-/// BENCHMARKS.md, sixth pass). Here each word's newline bytes become 1s in
-/// a word of byte counters, summed once every 255 words.
-fn count_newlines(b: &[u8]) -> usize {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    const LOW_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
-    const LANES: u64 = 0x0001_0001_0001_0001;
-    let mut total = 0usize;
-    let mut words = b.chunks_exact(8);
-    loop {
-        let mut counters = 0u64;
-        let mut n = 0;
-        for w in words.by_ref() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(w);
-            let x = u64::from_le_bytes(word) ^ NEWLINES;
-            // The high bit of each byte of `x` that is zero, exactly.
-            let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
-            counters += zero >> 7;
-            n += 1;
-            if n == 255 {
-                break;
-            }
-        }
-        // Eight counters of at most 255: summed as four of 16 bits.
-        let pairs = (counters & LOW_BYTES) + ((counters >> 8) & LOW_BYTES);
-        total += (pairs.wrapping_mul(LANES) >> 48) as usize;
-        if n < 255 {
-            break;
-        }
-    }
-    total + words.remainder().iter().filter(|&&c| c == b'\n').count()
-}
-
-/// A 1-based line and column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Place {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, in characters.
-    pub column: usize,
-}
-
-/// An `\input{…}`, `\include{…}`, `\import{dir/}{file}`, `\subimport{…}{…}`
-/// or `\subfile{…}` found in a source.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Include {
-    /// The file name as written (trimmed); for the `import` package's
-    /// commands, the file argument alone.
-    pub name: String,
-    /// `input`, `include`, `subfile`, `import`, `subimport`, `inputfrom`,
-    /// `includefrom`, `subinputfrom` or `subincludefrom`.
-    pub command: String,
-    /// The directory argument of the `import` package's commands: the
-    /// imported file and the files it includes are read from there.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dir: Option<String>,
-    /// 1-based line of the command.
-    pub line: usize,
-    /// 1-based column of the command's backslash.
-    pub column: usize,
-}
-
-/// Everything the scanner found in one source, and the source itself (the
-/// cites' keys are spans of it).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Scan {
-    /// Every cited key, in source order (repeats kept): [`Scan::cites`].
-    cites: Vec<Cite>,
-    /// Where `\nocite{*}` occurs; it cites the whole bibliography, not a key.
-    pub nocite_all: Vec<Place>,
-    /// `\input` and `\include` commands, in source order.
-    pub includes: Vec<Include>,
-    /// Cite commands this source defines (`\newcommand{\mycite}[1]{\citep{#1}}`,
-    /// `\let\pc\citep`, `\DeclareCiteCommand{\mycite}…`), in source order.
-    /// A project passes them on to its other files.
-    pub definitions: Vec<Definition>,
-    /// Keys written in the bodies of definitions (`\newcommand{\classics}{\citep{a,b}}`),
-    /// with their places. They are not cites of the document (LaTeX cites
-    /// them where the command is used), but [`super::sync_keys`] rewrites
-    /// them: [`Scan::in_definitions`].
-    in_definitions: Vec<Cite>,
-    /// The source scanned.
-    source: String,
-    /// Each command that cites, once, as [`Cited::command`] gives it.
-    commands: Vec<String>,
-    /// The keys that are not one run of the source's bytes, each once.
-    written: Vec<String>,
-}
-
-impl Scan {
-    /// Every cited key, in source order (repeats kept), with its text.
-    pub fn cites(&self) -> impl ExactSizeIterator<Item = Cited<'_>> + Clone + '_ {
-        self.cites.iter().map(|c| self.view(c))
-    }
-
-    /// The keys written in definitions' bodies (see [`Scan::cites`]).
-    pub fn in_definitions(&self) -> impl ExactSizeIterator<Item = Cited<'_>> + Clone + '_ {
-        self.in_definitions.iter().map(|c| self.view(c))
-    }
-
-    /// The cite records themselves, without their text.
-    pub fn cite_records(&self) -> &[Cite] {
-        &self.cites
-    }
-
-    /// The source that was scanned.
-    pub fn source(&self) -> &str {
-        &self.source
-    }
-
-    /// Gives the source back, dropping what was found in it.
-    pub fn into_source(self) -> String {
-        self.source
-    }
-
-    /// The key of a cite this scan found ("" for a cite of another scan
-    /// whose span does not fit this source).
-    pub fn key(&self, c: &Cite) -> &str {
-        key_text(&self.source, &self.written, c)
-    }
-
-    /// The command of a cite this scan found.
-    pub fn command(&self, c: &Cite) -> &str {
-        self.commands
-            .get(c.command_index())
-            .map_or("", String::as_str)
-    }
-
-    /// A cite with its text.
-    pub fn view<'s>(&'s self, c: &Cite) -> Cited<'s> {
-        Cited {
-            key: self.key(c),
-            command: self.command(c),
-            line: c.line(),
-            column: c.column(),
-            start: c.start,
-            end: c.end,
-            nocite: c.nocite(),
-        }
-    }
-}
-
-/// The text of a cite's key, in `source` or among the `written` keys.
-fn key_text<'s>(source: &'s str, written: &'s [String], c: &Cite) -> &'s str {
-    if c.key == IN_SOURCE {
-        source.get(c.start..c.end).unwrap_or("")
-    } else {
-        written.get(c.key as usize).map_or("", String::as_str)
-    }
-}
-
-/// The cites of a scan, serialized with their text.
-struct Views<'a>(&'a Scan, &'a [Cite]);
-
-impl Serialize for Views<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.1.iter().map(|c| self.0.view(c)))
-    }
-}
-
-impl Serialize for Scan {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // The fields as they have always been written; not the source.
-        #[derive(Serialize)]
-        struct Wire<'a> {
-            cites: Views<'a>,
-            nocite_all: &'a [Place],
-            includes: &'a [Include],
-            definitions: &'a [Definition],
-            in_definitions: Views<'a>,
-        }
-        Wire {
-            cites: Views(self, &self.cites),
-            nocite_all: &self.nocite_all,
-            includes: &self.includes,
-            definitions: &self.definitions,
-            in_definitions: Views(self, &self.in_definitions),
-        }
-        .serialize(s)
-    }
-}
-
-/// A cite command defined in a document, learned so that its uses are read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Definition {
-    /// The command's name without the backslash.
-    pub name: String,
-    /// How its arguments are read.
-    pub form: Form,
-}
-
-/// How a learned cite command reads its arguments.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Form {
-    /// Takes its arguments as a built-in command of this shape does
-    /// (`\let`, `\DeclareCiteCommand`, `\DeclareMultiCiteCommand`).
-    Like {
-        /// The shape: `single`, `multi`, `volcite` or `volcites`.
-        shape: String,
-        /// True for a `\nocite`-like command.
-        nocite: bool,
-    },
-    /// A macro whose body cites some of its arguments, or fixed keys.
-    Wrapper {
-        /// Each parameter in order, as xparse writes them: `m` a mandatory
-        /// `{…}`, `o` an optional `[…]`, `s` an optional star.
-        params: String,
-        /// The 1-based parameters whose text is a key list.
-        key_params: Vec<usize>,
-        /// Keys the body cites whatever the arguments.
-        keys: Vec<String>,
-        /// True when every cite in the body is a `\nocite`.
-        nocite: bool,
-    },
-}
-
-/// How a cite command takes its arguments.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Shape {
-    /// Up to two `[…]` (and apacite's `<…>`), then one `{keys}`.
-    Single,
-    /// Up to two `(…)`, then one or more groups of up to two `[…]` and a `{keys}`.
-    Multi,
-    /// biblatex's `\volcite[pre]{volume}[pages]{key}`.
-    Volcite,
-    /// biblatex's `\volcites(pre)(post)` followed by volcite groups.
-    Volcites,
-}
-
-impl Shape {
-    fn parse(name: &str) -> Option<Shape> {
-        Some(match name {
-            "single" | "apa" => Shape::Single,
-            "multi" => Shape::Multi,
-            "volcite" => Shape::Volcite,
-            "volcites" => Shape::Volcites,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Shape::Single => "single",
-            Shape::Multi => "multi",
-            Shape::Volcite => "volcite",
-            Shape::Volcites => "volcites",
-        }
-    }
-}
-
-/// The cite commands of LaTeX, natbib, biblatex and apacite as data
-/// (`cite-commands.tsv`, with its provenance in its header). A list, not a
-/// pattern: `\citestyle{plainnat}` must not cite `plainnat`.
-const COMMANDS: &str = include_str!("cite-commands.tsv");
-
-/// A known cite command: its shape and whether it only adds to the bibliography.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Known {
-    shape: Shape,
-    nocite: bool,
-    /// The command's row in the table ([`LEARNED`] for a learned command).
-    row: u16,
-}
-
-/// [`Known::row`] of a command learned from a definition.
-const LEARNED: u16 = u16::MAX;
-
-/// True if `name` holds `cite` or `Cite`.
-fn has_cite(name: &str) -> bool {
-    name.as_bytes()
-        .windows(4)
-        .any(|w| matches!(w, [b'c' | b'C', b'i', b't', b'e']))
-}
-
-fn builtin(name: &str) -> Option<Known> {
-    // Every name in the table contains `cite` except `bibentry`: most control
-    // words of a document are ruled out without hashing them.
-    if !has_cite(name) && name != "bibentry" {
-        return None;
-    }
-    builtin_lookup(name)
-}
-
-/// [`builtin`] without the filter.
-fn builtin_lookup(name: &str) -> Option<Known> {
-    // Command names are short: a `ShortKeys` finds one without hashing
-    // it or calling `memcmp`, and this runs once per cite command.
-    static TABLE: std::sync::OnceLock<ShortKeys<Known>> = std::sync::OnceLock::new();
-    TABLE
-        .get_or_init(|| {
-            let mut table = ShortKeys::default();
-            let rows = COMMANDS
-                .lines()
-                .filter(|l| !l.starts_with('#'))
-                .filter_map(|l| {
-                    let mut cols = l.split('\t');
-                    let name = cols.next()?;
-                    let shape = Shape::parse(cols.next()?)?;
-                    let nocite = cols.next()? == "nocite";
-                    Some((name, shape, nocite))
-                })
-                .zip(0u16..LEARNED);
-            for ((name, shape, nocite), row) in rows {
-                table.add(name, Known { shape, nocite, row });
-            }
-            table
-        })
-        .get(name)
-        .copied()
-}
-
-/// Environments whose body is printed as is, so commands in them do nothing.
-const VERBATIM_ENVS: &[&str] = &[
-    "verbatim",
-    "verbatim*",
-    "Verbatim",
-    "Verbatim*",
-    "BVerbatim",
-    "LVerbatim",
-    "lstlisting",
-    "minted",
-    "comment",
-    "filecontents",
-    "filecontents*",
-];
-
-/// Scans a LaTeX source for cites, `\\nocite{*}` and included files.
-///
-/// ```
-/// let scan = citegate_core::tex::scan("See \\citep[p.~2]{a, b} % \\cite{c}\n\\input{sec/intro}");
-/// let keys: Vec<_> = scan.cites().map(|c| c.key).collect();
-/// assert_eq!(keys, ["a", "b"]);
-/// assert_eq!(scan.includes[0].name, "sec/intro");
-/// ```
-pub fn scan(source: &str) -> Scan {
-    scan_owned(source.to_string(), &[])
-}
-
-/// [`scan`] with cite commands already learned elsewhere (from the preamble
-/// or a macro file of the same project) as well as those the source defines.
-///
-/// ```
-/// use citegate_core::tex::{scan, scan_with};
-/// let defs = scan("\\newcommand{\\mycite}[1]{\\citep{#1}}").definitions;
-/// let s = scan_with("\\mycite{a}", &defs);
-/// let keys: Vec<_> = s.cites().map(|c| c.key).collect();
-/// assert_eq!(keys, ["a"]);
-/// ```
-pub fn scan_with(source: &str, known: &[Definition]) -> Scan {
-    scan_owned(source.to_string(), known)
-}
-
-/// [`scan_with`] on a source the scan takes over (no copy is made).
-pub fn scan_owned(source: String, known: &[Definition]) -> Scan {
-    let mut found = scan_into(&source, known, None);
-    found.source = source;
-    found
-}
-
-/// [`scan_with`] handing each cite to `visit` as it is found, in the order
-/// and number [`Scan::cites`] would list them, instead of keeping a record
-/// of it: the scan returned has everything but the cites and the source
-/// (its [`Scan::cites`] is empty, its [`Scan::source`] too). A draft's
-/// cites then cost no memory, and no line or column is computed that the
-/// visitor does not ask [`Lines`] for.
-///
-/// ```
-/// use citegate_core::tex::{visit, Found, Visit};
-/// struct Keys(Vec<String>);
-/// impl Visit for Keys {
-///     fn cite(&mut self, _source: &str, c: Found<'_>) {
-///         self.0.push(c.key.to_string());
-///     }
-/// }
-/// let mut keys = Keys(Vec::new());
-/// let scan = visit(r"\citep[see \citet{b}]{a} \nocite{c}", &[], &mut keys);
-/// assert_eq!(keys.0, ["b", "a", "c"]);
-/// assert_eq!(scan.cites().len(), 0);
-/// ```
-pub fn visit(source: &str, known: &[Definition], visit: &mut dyn Visit) -> Scan {
-    scan_into(source, known, Some(visit))
-}
-
-/// The scan of `source`, its cites handed to `visit` if there is one; the
-/// scan returned does not hold the source.
-fn scan_into(source: &str, known: &[Definition], visit: Option<&mut dyn Visit>) -> Scan {
-    let mut s = Scanner::new(source, false);
-    s.visit = visit;
-    for d in known {
-        s.learned.insert(d.name.clone(), d.form.clone());
-    }
-    s.run();
-    s.finish()
-}
-
-/// Every cited key in a LaTeX source, with its line and command, in source order.
-///
-/// ```
-/// let cites = citegate_core::tex::extract_cites("\\textcites[see][]{a}{b,c}");
-/// assert_eq!(cites.len(), 3);
-/// assert_eq!(cites[2].key, "c");
-/// assert_eq!(cites[2].command, "textcites");
-/// ```
-pub fn extract_cites(source: &str) -> Vec<OwnedCite> {
-    let found = scan(source);
-    found.cites().map(|c| c.to_owned_cite()).collect()
-}
 
 /// Lines and columns of byte offsets given in increasing order, found in
 /// one forward pass over the source, so positions cost time linear in the
@@ -622,17 +12,17 @@ pub fn extract_cites(source: &str) -> Vec<OwnedCite> {
 /// characters are counted only between a line's start (or the last offset)
 /// and the offset. On a dense draft that is half the time of searching each
 /// stretch between two cites anew.
-struct Liner<'b> {
-    b: &'b [u8],
-    newlines: memchr::Memchr<'b>,
-    next_newline: Option<usize>,
-    at: usize,
-    line0: usize,
-    col0: usize,
+pub(super) struct Liner<'b> {
+    pub(super) b: &'b [u8],
+    pub(super) newlines: memchr::Memchr<'b>,
+    pub(super) next_newline: Option<usize>,
+    pub(super) at: usize,
+    pub(super) line0: usize,
+    pub(super) col0: usize,
 }
 
 impl<'b> Liner<'b> {
-    fn new(b: &'b [u8]) -> Liner<'b> {
+    pub(super) fn new(b: &'b [u8]) -> Liner<'b> {
         let mut newlines = memchr::memchr_iter(b'\n', b);
         let next_newline = newlines.next();
         Liner {
@@ -645,7 +35,7 @@ impl<'b> Liner<'b> {
         }
     }
 
-    fn place(&mut self, offset: usize) -> Place {
+    pub(super) fn place(&mut self, offset: usize) -> Place {
         if offset < self.at {
             *self = Liner::new(self.b);
         }
@@ -671,50 +61,50 @@ impl<'b> Liner<'b> {
     }
 }
 
-struct Scanner<'a, 'v> {
-    src: &'a str,
-    b: &'a [u8],
-    pos: usize,
-    out: Scan,
+pub(super) struct Scanner<'a, 'v> {
+    pub(super) src: &'a str,
+    pub(super) b: &'a [u8],
+    pub(super) pos: usize,
+    pub(super) out: Scan,
     /// Where each `\\nocite{*}` star stands; turned into places at the end.
-    nocite_offsets: Vec<usize>,
+    pub(super) nocite_offsets: Vec<usize>,
     /// Where each include's backslash stands; turned into places at the end.
-    include_offsets: Vec<usize>,
+    pub(super) include_offsets: Vec<usize>,
     /// Offset of a matched `{` → offset just past its `}`.
-    brace_end: HashMap<usize, usize>,
+    pub(super) brace_end: HashMap<usize, usize>,
     /// Cite commands defined so far (by this source or given).
-    learned: HashMap<String, Form>,
+    pub(super) learned: HashMap<String, Form>,
     /// The key spans of the group being read, reused from cite to cite.
-    spans: Vec<(usize, usize, bool)>,
+    pub(super) spans: Vec<(usize, usize, bool)>,
     /// True while reading a definition's body: `#1` is then a parameter,
     /// kept so the definition can be learned; otherwise it is never a key.
-    in_definition: bool,
+    pub(super) in_definition: bool,
     /// Each command that cites (its name in the source, starred or not),
     /// in the order first met: [`Cite::command`] indexes it.
-    command_names: Vec<(&'a str, bool)>,
-    command_ids: HashMap<(&'a str, bool), u32>,
+    pub(super) command_names: Vec<(&'a str, bool)>,
+    pub(super) command_ids: HashMap<(&'a str, bool), u32>,
     /// Command ids of built-in commands by table row × 2 + starred.
-    builtin_ids: Vec<u32>,
+    pub(super) builtin_ids: Vec<u32>,
     /// Keys that are not one run of the source: [`Cite::key`] indexes them.
-    written_ids: HashMap<String, u32>,
+    pub(super) written_ids: HashMap<String, u32>,
     /// Where reading stops: the end of the line holding `\endinput`.
-    stop_at: Option<usize>,
+    pub(super) stop_at: Option<usize>,
     /// Keys before this offset (the preamble, up to `\begin{document}`) are
     /// not recorded: no `.aux` is open yet, so LaTeX drops a `\nocite` there.
     /// biblatex records them, so with biblatex loaded this is 0.
-    preamble_end: usize,
+    pub(super) preamble_end: usize,
     /// Where a streamed scan hands its cites ([`visit()`]); `out.cites`
     /// then holds only the cites not handed over yet.
-    visit: Option<&'v mut dyn Visit>,
+    pub(super) visit: Option<&'v mut dyn Visit>,
     /// The last cite handed over, for dropping a repeat as [`Self::finish`] does.
-    handed: Option<Cite>,
+    pub(super) handed: Option<Cite>,
     /// Control words holding `cite` looked up lately ([`Self::builtin_cached`]).
-    builtin_cache: [Option<(&'a str, Option<Known>)>; 8],
+    pub(super) builtin_cache: [Option<(&'a str, Option<Known>)>; 8],
 }
 
 /// Bytes that carry on a key with nothing to note: not a space, a comment,
 /// a brace, a comma or an escape.
-const PLAIN_KEY_BYTE: [bool; 256] = {
+pub(super) const PLAIN_KEY_BYTE: [bool; 256] = {
     let mut t = [true; 256];
     let special = [
         b' ', b'\t', b'\n', b'\r', b'\x0c', b'%', b'{', b'}', b',', b'\\',
@@ -729,7 +119,7 @@ const PLAIN_KEY_BYTE: [bool; 256] = {
 
 /// [`PLAIN_KEY_BYTE`]s that make a key [`Scanner::simple_keys`] can
 /// take as it is: not `#` (a macro parameter) and not `*` (`\nocite{*}`).
-const SIMPLE_KEY_BYTE: [bool; 256] = {
+pub(super) const SIMPLE_KEY_BYTE: [bool; 256] = {
     let mut t = PLAIN_KEY_BYTE;
     t[b'#' as usize] = false;
     t[b'*' as usize] = false;
@@ -737,7 +127,7 @@ const SIMPLE_KEY_BYTE: [bool; 256] = {
 };
 
 /// Bytes [`Scanner::skip_delimited`] acts on, besides the closing one.
-const DELIMITED_SPECIAL: [bool; 256] = {
+pub(super) const DELIMITED_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
     let special = [b'\\', b'%', b'\n', b'{', b'}'];
     let mut k = 0;
@@ -754,9 +144,9 @@ const DELIMITED_SPECIAL: [bool; 256] = {
 /// machine word (a byte equal to either is a zero byte of the word XOR the
 /// byte repeated, and the lowest zero byte found by the borrow trick is
 /// exact), the rest by `memchr2`.
-fn next_special(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
+pub(super) fn next_special(b: &[u8]) -> Option<usize> {
+    pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
+    pub(super) const HIGHS: u64 = 0x8080_8080_8080_8080;
     let zero_bytes = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
     let mut at = 0;
     while at < 64 {
@@ -777,7 +167,7 @@ fn next_special(b: &[u8]) -> Option<usize> {
 /// `a == b` for control words: a name of four to eight bytes (`cite`,
 /// `citep`, `citeauthor` is longer) is compared as two overlapping 4-byte
 /// words, without the call to `memcmp` that comparing slices makes.
-fn same_name(a: &str, b: &str) -> bool {
+pub(super) fn same_name(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let n = a.len();
     if n != b.len() {
@@ -794,12 +184,12 @@ fn same_name(a: &str, b: &str) -> bool {
     a == b
 }
 
-fn is_ws(c: u8) -> bool {
+pub(super) fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
 impl<'a, 'v> Scanner<'a, 'v> {
-    fn new(src: &'a str, in_definition: bool) -> Scanner<'a, 'v> {
+    pub(super) fn new(src: &'a str, in_definition: bool) -> Scanner<'a, 'v> {
         Scanner {
             src,
             b: src.as_bytes(),
@@ -828,7 +218,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// with the one last seen in its slot is cheaper than finding it in the
     /// table (whose lines the scan keeps pushing out of the cache). The
     /// slot is chosen by the name's length and last byte.
-    fn builtin_cached(&mut self, name: &'a str) -> Option<Known> {
+    pub(super) fn builtin_cached(&mut self, name: &'a str) -> Option<Known> {
         let last = name.as_bytes().last().copied().map_or(0, usize::from);
         let slot = (name.len() * 3 + last) % self.builtin_cache.len();
         if let Some(Some((seen, known))) = self.builtin_cache.get(slot) {
@@ -852,7 +242,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// command being read, so called with that offset before each command,
     /// and with `usize::MAX` at the end, this hands over the same sequence as
     /// sorting all the cites at the end would.
-    fn hand_over(&mut self, upto: usize) {
+    pub(super) fn hand_over(&mut self, upto: usize) {
         let Some(visit) = self.visit.as_deref_mut() else {
             return;
         };
@@ -886,7 +276,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// Puts cites in source order (a cite inside a braced note is found after
     /// the command around it) and fills in every line and column.
-    fn finish(mut self) -> Scan {
+    pub(super) fn finish(mut self) -> Scan {
         // Each name's last definition, if the name is still a cite command.
         let mut seen = std::collections::HashSet::new();
         let mut definitions: Vec<Definition> = std::mem::take(&mut self.out.definitions)
@@ -948,7 +338,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// The index of a cite command in [`Scan::commands`], added when new.
-    fn command_id(&mut self, name: &'a str, star: bool) -> u32 {
+    pub(super) fn command_id(&mut self, name: &'a str, star: bool) -> u32 {
         // Most drafts use one or two commands over and over.
         if let Some(&(last, last_star)) = self.command_names.last() {
             if last_star == star && last == name {
@@ -969,7 +359,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// The index of a key in [`Scan::written`], added when new.
-    fn written_id(&mut self, key: &str) -> u32 {
+    pub(super) fn written_id(&mut self, key: &str) -> u32 {
         if let Some(&id) = self.written_ids.get(key) {
             return id;
         }
@@ -982,11 +372,11 @@ impl<'a, 'v> Scanner<'a, 'v> {
         id
     }
 
-    fn at(&self, i: usize) -> Option<u8> {
+    pub(super) fn at(&self, i: usize) -> Option<u8> {
         self.b.get(i).copied()
     }
 
-    fn run(&mut self) {
+    pub(super) fn run(&mut self) {
         while self.pos < self.b.len() {
             // After `\endinput`, TeX reads the rest of that line only.
             let limit = self.stop_at.unwrap_or(self.b.len()).min(self.b.len());
@@ -1014,7 +404,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// The offset just past the newline that ends the line holding `i`.
-    fn line_end(&self, i: usize) -> usize {
+    pub(super) fn line_end(&self, i: usize) -> usize {
         match self.b.get(i..).and_then(|r| memchr::memchr(b'\n', r)) {
             Some(n) => i + n + 1,
             None => self.b.len(),
@@ -1022,7 +412,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// Skips spaces, newlines and comments, stopping at a blank line (a `\par`).
-    fn skip_ws(&self, mut i: usize) -> usize {
+    pub(super) fn skip_ws(&self, mut i: usize) -> usize {
         let mut newlines = 0;
         while let Some(c) = self.at(i) {
             if c == b'\n' {
@@ -1045,7 +435,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// At a backslash: read the control sequence and act on it.
-    fn control(&mut self) {
+    pub(super) fn control(&mut self) {
         let start = self.pos;
         let name_start = start + 1;
         let mut end = name_start;
@@ -1091,7 +481,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// A control word that may be a learned command or a built-in cite
     /// command (`has_cite`: the name is known to hold `cite`).
-    fn cite_or_learned(&mut self, start: usize, name: &'a str, has_cite: bool) {
+    pub(super) fn cite_or_learned(&mut self, start: usize, name: &'a str, has_cite: bool) {
         let learned = if self.learned.is_empty() {
             None
         } else {
@@ -1109,7 +499,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After a command that defines a command.
-    fn define(&mut self, name: &str) {
+    pub(super) fn define(&mut self, name: &str) {
         match name {
             "def" | "gdef" | "edef" | "xdef" => self.define_def(),
             "let" | "NewCommandCopy" | "RenewCommandCopy" | "DeclareCommandCopy" => {
@@ -1126,7 +516,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After `\end`: `\end{document}` ends what LaTeX reads.
-    fn end_env(&mut self) {
+    pub(super) fn end_env(&mut self) {
         let i = self.skip_spaces(self.pos);
         if self
             .b
@@ -1138,7 +528,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// Skips spaces and tabs (not newlines).
-    fn skip_spaces(&self, mut i: usize) -> usize {
+    pub(super) fn skip_spaces(&self, mut i: usize) -> usize {
         while self.at(i).is_some_and(|c| c == b' ' || c == b'\t') {
             i += 1;
         }
@@ -1146,7 +536,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// The control word starting at `i` (a backslash): its name and the offset after it.
-    fn control_word(&self, i: usize) -> Option<(&'a str, usize)> {
+    pub(super) fn control_word(&self, i: usize) -> Option<(&'a str, usize)> {
         if self.at(i) != Some(b'\\') {
             return None;
         }
@@ -1163,7 +553,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// After `\iffalse`: skip to the matching `\else` or `\fi`, counting the
     /// conditionals nested inside, as TeX does when it skips a false branch.
-    fn skip_false(&mut self) {
+    pub(super) fn skip_false(&mut self) {
         let mut depth = 0usize;
         let mut i = self.pos;
         loop {
@@ -1202,7 +592,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// After `\deleted` (the `changes` package, AASTeX): its text is not in
     /// the final document, so its cites are not read.
-    fn skip_deleted(&mut self) {
+    pub(super) fn skip_deleted(&mut self) {
         let mut i = self.skip_ws(self.pos);
         if self.at(i) == Some(b'[') {
             match self.skip_delimited(i, b']') {
@@ -1218,7 +608,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// The offset just past the `}` matching the `{` at `i`, honouring
     /// escapes and comments; `None` if it never closes.
-    fn group_end(&self, i: usize) -> Option<usize> {
+    pub(super) fn group_end(&self, i: usize) -> Option<usize> {
         let mut depth = 0usize;
         let mut j = i;
         while let Some(c) = self.at(j) {
@@ -1243,7 +633,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// The command name a definition defines: `{\name}` or `\name` at `i`.
-    fn defined_name(&self, i: usize) -> Option<(&'a str, usize)> {
+    pub(super) fn defined_name(&self, i: usize) -> Option<(&'a str, usize)> {
         let i = self.skip_ws(i);
         if self.at(i) == Some(b'{') {
             let j = self.skip_ws(i + 1);
@@ -1256,7 +646,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After `\newcommand` and its kin: `*`? `{\name}` `[n]`? `[default]`? `{body}`.
-    fn define_command(&mut self) {
+    pub(super) fn define_command(&mut self) {
         let mut i = self.skip_ws(self.pos);
         if self.at(i) == Some(b'*') {
             i += 1;
@@ -1292,7 +682,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After `\def`: `\name`, a parameter text up to `{`, then `{body}`.
-    fn define_def(&mut self) {
+    pub(super) fn define_def(&mut self) {
         let Some((name, after)) = self.defined_name(self.pos) else {
             return;
         };
@@ -1308,7 +698,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// After `\NewDocumentCommand` and its kin: `{\name}{spec}{body}`, with the
     /// argument types `m`, `o`, `O{…}` and `s` understood.
-    fn define_document_command(&mut self) {
+    pub(super) fn define_document_command(&mut self) {
         let Some((name, after)) = self.defined_name(self.pos) else {
             return;
         };
@@ -1359,7 +749,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// is learned as a wrapper. Cites in a body are not cites of the document
     /// (LaTeX runs the body only where the command is used), so the scan
     /// resumes after the body.
-    fn define_body(&mut self, name: &str, params: String, i: usize) {
+    pub(super) fn define_body(&mut self, name: &str, params: String, i: usize) {
         let src = self.src;
         if self.at(i) != Some(b'{') {
             return;
@@ -1438,7 +828,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// Learns a cite command. [`Self::finish`] keeps each name's last
     /// definition only, so learning costs the same however many there are.
-    fn learn(&mut self, name: &str, form: Form) {
+    pub(super) fn learn(&mut self, name: &str, form: Form) {
         self.learned.insert(name.to_string(), form.clone());
         self.out.definitions.push(Definition {
             name: name.to_string(),
@@ -1447,7 +837,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After `\let` (or `\NewCommandCopy`): `\new` `=`? `\old`, or `{\new}{\old}`.
-    fn define_let(&mut self) {
+    pub(super) fn define_let(&mut self) {
         let Some((name, after)) = self.defined_name(self.pos) else {
             return;
         };
@@ -1466,7 +856,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// How the cite command written as `text` (`\citep`, nothing else)
     /// reads its arguments, if it is one.
-    fn form_of_name(&self, text: &str) -> Option<Form> {
+    pub(super) fn form_of_name(&self, text: &str) -> Option<Form> {
         let name = text.strip_prefix('\\')?;
         if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphabetic()) {
             return None;
@@ -1483,7 +873,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// After `\DeclareCiteCommand` or `\DeclareMultiCiteCommand`: the named
     /// command takes biblatex's arguments. The code arguments are left to
     /// the scan; they cite nothing themselves.
-    fn declare_cite(&mut self, shape: Shape) {
+    pub(super) fn declare_cite(&mut self, shape: Shape) {
         let mut i = self.skip_ws(self.pos);
         if self.at(i) == Some(b'*') {
             // The starred variant of a command declared the same way.
@@ -1503,7 +893,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// A use of a learned command.
-    fn use_learned(&mut self, start: usize, name: &'a str, form: &Form) {
+    pub(super) fn use_learned(&mut self, start: usize, name: &'a str, form: &Form) {
         match form {
             Form::Like { shape, nocite } => {
                 if let Some(shape) = Shape::parse(shape) {
@@ -1528,7 +918,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// A use of a wrapper: reads its arguments as declared and records the
     /// keys of the parameters its body cites, then its fixed keys.
-    fn use_wrapper(
+    pub(super) fn use_wrapper(
         &mut self,
         start: usize,
         name: &'a str,
@@ -1601,7 +991,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After `\begin`: jump over the body of a verbatim-like environment.
-    fn begin_env(&mut self) {
+    pub(super) fn begin_env(&mut self) {
         let mut i = self.pos;
         while self.at(i).is_some_and(|c| c == b' ' || c == b'\t') {
             i += 1;
@@ -1630,7 +1020,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After `\verb`: skip `\verb|…|` (or `\verb*|…|`), which cannot span lines.
-    fn skip_verb(&mut self) {
+    pub(super) fn skip_verb(&mut self) {
         let mut i = self.pos;
         if self.at(i) == Some(b'*') {
             i += 1;
@@ -1654,7 +1044,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After `\input` or `\include`: record the file name.
-    fn include(&mut self, start: usize, command: &str) {
+    pub(super) fn include(&mut self, start: usize, command: &str) {
         let mut i = self.pos;
         while self.at(i).is_some_and(|c| c == b' ' || c == b'\t') {
             i += 1;
@@ -1693,7 +1083,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// After one of the `import` package's commands: `*`? `{dir}{file}`.
-    fn import(&mut self, start: usize, command: &str) {
+    pub(super) fn import(&mut self, start: usize, command: &str) {
         let mut i = self.skip_ws(self.pos);
         if self.at(i) == Some(b'*') {
             i = self.skip_ws(i + 1);
@@ -1729,7 +1119,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// True if the line starting at `i` is blank: a paragraph break, which
     /// ends any argument of a cite command (they are not `\long`).
-    fn blank_line_at(&self, mut i: usize) -> bool {
+    pub(super) fn blank_line_at(&self, mut i: usize) -> bool {
         while self
             .at(i)
             .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\r'))
@@ -1746,7 +1136,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// Brace groups met on the way are remembered, so a note nested in a note
     /// (`\citep[{\citep[{…}]{a}}]{b}`, scanned once per command) jumps over
     /// groups already matched instead of walking them again.
-    fn skip_delimited(&mut self, i: usize, close: u8) -> Result<usize, usize> {
+    pub(super) fn skip_delimited(&mut self, i: usize, close: u8) -> Result<usize, usize> {
         let mut open: Vec<usize> = Vec::new();
         let mut j = i + 1;
         while let Some(c) = self.at(j) {
@@ -1789,7 +1179,11 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// puts the keys' spans (start, end, broken by a comment) in `keys`
     /// (cleared first), or `Err(stop)` if the
     /// group does not close before a blank line or the end of the file.
-    fn key_group(&self, i: usize, keys: &mut Vec<(usize, usize, bool)>) -> Result<usize, usize> {
+    pub(super) fn key_group(
+        &self,
+        i: usize,
+        keys: &mut Vec<(usize, usize, bool)>,
+    ) -> Result<usize, usize> {
         keys.clear();
         let mut depth: usize = 1;
         let mut key_start: Option<usize> = None;
@@ -1864,7 +1258,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// of [`Self::push_keys`] (no comment, no `#`, not `*`, not empty).
     /// `None`, with nothing recorded, for anything else, which
     /// [`Self::key_group`] then reads from the start.
-    fn simple_keys(&mut self, i: usize, command: u32, nocite: bool) -> Option<usize> {
+    pub(super) fn simple_keys(&mut self, i: usize, command: u32, nocite: bool) -> Option<usize> {
         let b = self.b;
         let recorded = self.out.cites.len();
         let mut j = i + 1;
@@ -1899,7 +1293,12 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// [`Self::key_group`] then [`Self::push_keys`], with the span buffer reused.
-    fn read_keys(&mut self, i: usize, command: u32, nocite: bool) -> Result<usize, usize> {
+    pub(super) fn read_keys(
+        &mut self,
+        i: usize,
+        command: u32,
+        nocite: bool,
+    ) -> Result<usize, usize> {
         if let Some(end) = self.simple_keys(i, command, nocite) {
             return Ok(end);
         }
@@ -1913,7 +1312,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     }
 
     /// Records the keys of one `{…}` group.
-    fn push_keys(&mut self, command: u32, spans: &[(usize, usize, bool)], nocite: bool) {
+    pub(super) fn push_keys(&mut self, command: u32, spans: &[(usize, usize, bool)], nocite: bool) {
         for &(start, end, commented) in spans {
             if start < self.preamble_end {
                 continue;
@@ -1957,7 +1356,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
     /// would swallow it all as a runaway argument; so do we, and the scan
     /// resumes where the argument stopped. Either way no byte is scanned by
     /// a failed argument twice, which keeps the whole scan linear.
-    fn cite(&mut self, name: &'a str, known: Known) {
+    pub(super) fn cite(&mut self, name: &'a str, known: Known) {
         let shape = known.shape;
         let after_name = self.pos;
         let mut i = self.skip_ws(self.pos);
@@ -2047,7 +1446,13 @@ impl<'a, 'v> Scanner<'a, 'v> {
 
     /// Skips up to `max` optional arguments delimited by `open` and `close`
     /// from `i`, and the spaces after each. `Err(stop)` as [`Self::skip_delimited`].
-    fn optionals(&mut self, mut i: usize, open: u8, close: u8, max: usize) -> Result<usize, usize> {
+    pub(super) fn optionals(
+        &mut self,
+        mut i: usize,
+        open: u8,
+        close: u8,
+        max: usize,
+    ) -> Result<usize, usize> {
         for _ in 0..max {
             if self.at(i) != Some(open) {
                 break;
@@ -2066,7 +1471,7 @@ impl<'a, 'v> Scanner<'a, 'v> {
 /// Only a source whose `\documentclass` comes before its `\begin{document}`
 /// with no environment opened before it counts as a main file: a chapter that
 /// shows a whole document in a `verbatim` example keeps all its keys.
-fn preamble_end(src: &str) -> usize {
+pub(super) fn preamble_end(src: &str) -> usize {
     // A chapter has no `\\begin{document}`: the search reads all of it.
     // `memmem`'s vector search takes 0.1–0.2 ms less than `str::find` on
     // a 5 MB chapter (whole process, medians of 150 runs in turns, three
@@ -2089,7 +1494,7 @@ fn preamble_end(src: &str) -> usize {
 }
 
 /// Whether `name` is a command that defines a command.
-fn is_definition(name: &str) -> bool {
+pub(super) fn is_definition(name: &str) -> bool {
     matches!(
         name,
         "newcommand"
@@ -2117,7 +1522,7 @@ fn is_definition(name: &str) -> bool {
 }
 
 /// `n` for a macro parameter `#n`.
-fn param_number(key: &str) -> Option<usize> {
+pub(super) fn param_number(key: &str) -> Option<usize> {
     let digit = key.strip_prefix('#')?;
     let n: usize = digit.parse().ok()?;
     (digit.len() == 1 && n >= 1).then_some(n)
@@ -2125,7 +1530,7 @@ fn param_number(key: &str) -> Option<usize> {
 
 /// A key written over several lines with comments, as TeX reads it: each
 /// comment with its newline removed, and the next line's leading spaces.
-fn strip_comments(raw: &str) -> String {
+pub(super) fn strip_comments(raw: &str) -> String {
     let mut out = String::new();
     let mut rest = raw;
     loop {
@@ -2146,7 +1551,7 @@ fn strip_comments(raw: &str) -> String {
 }
 
 /// The offset of the first `%` that is not escaped.
-fn find_comment(s: &str) -> Option<usize> {
+pub(super) fn find_comment(s: &str) -> Option<usize> {
     let b = s.as_bytes();
     let mut i = 0;
     while let Some(&c) = b.get(i) {
@@ -2157,127 +1562,4 @@ fn find_comment(s: &str) -> Option<usize> {
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{
-        builtin, builtin_lookup, count_newlines, next_special, same_name, Scanner, COMMANDS,
-    };
-
-    /// `same_name` is `==` on names of every length around its words.
-    #[test]
-    fn same_name_is_equality() {
-        let names = [
-            "",
-            "c",
-            "ci",
-            "cit",
-            "cite",
-            "citE",
-            "Cite",
-            "citep",
-            "citet",
-            "citeX",
-            "citeauthor",
-            "citeauthoR",
-            "textcites",
-            "Textcites",
-            "citeyear",
-            "citeyeaR",
-            "cityear",
-        ];
-        for a in names {
-            for b in names {
-                assert_eq!(same_name(a, b), a == b, "{a} {b}");
-            }
-        }
-    }
-
-    /// Every length up to two batches of 255 words and past, with no
-    /// newline, only newlines, and newlines at pseudo-random places.
-    #[test]
-    fn count_newlines_agrees_with_a_byte_count() {
-        let mut x: u32 = 1;
-        for len in (0..=4200).step_by(7).chain([2040, 2041, 4079, 4080, 4081]) {
-            for fill in 0..3 {
-                let b: Vec<u8> = (0..len)
-                    .map(|_| {
-                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                        match fill {
-                            0 => b'a' ^ (x >> 16) as u8 & 0x80,
-                            1 => b'\n',
-                            _ if (x >> 16).is_multiple_of(5) => b'\n',
-                            _ => (x >> 20) as u8,
-                        }
-                    })
-                    .collect();
-                let want = b.iter().filter(|&&c| c == b'\n').count();
-                assert_eq!(count_newlines(&b), want, "length {len}, fill {fill}");
-            }
-        }
-    }
-
-    /// `next_special` finds what `memchr2` finds: in every position of
-    /// texts of every length up to 100 (words and tails), with the other
-    /// special byte, a newline, bytes above 127 and zero bytes around.
-    #[test]
-    fn next_special_agrees_with_memchr2() {
-        let fillers: [&[u8]; 4] = [b"ab c", "é\n\x7f".as_bytes(), b"\0\x01[", b"\\%"];
-        for len in 0..100 {
-            for filler in fillers {
-                let base: Vec<u8> = filler.iter().copied().cycle().take(len).collect();
-                for at in 0..=len {
-                    for special in [b'\\', b'%', b'x'] {
-                        let mut b = base.clone();
-                        if at < len {
-                            b[at] = special;
-                        }
-                        assert_eq!(next_special(&b), memchr::memchr2(b'%', b'\\', &b), "{b:?}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// The remembered lookups give what the table gives, for every listed
-    /// command and names that are none, asked in an order that makes names
-    /// share slots and replace each other.
-    #[test]
-    fn remembered_lookups_match_the_table() {
-        let mut names: Vec<&str> = COMMANDS
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.is_empty())
-            .filter_map(|l| l.split('\t').next())
-            .collect();
-        names.extend(["citestyle", "recite", "cite", "Cite", "citep", "", "c"]);
-        let mut scanner = Scanner::new("", false);
-        for round in 0..3 {
-            for (i, name) in names.iter().enumerate() {
-                // Each name twice in a row now and then: a hit right after a miss.
-                let repeat = if (i + round) % 3 == 0 { 2 } else { 1 };
-                for _ in 0..repeat {
-                    assert_eq!(scanner.builtin_cached(name), builtin_lookup(name), "{name}");
-                }
-            }
-            names.reverse();
-        }
-    }
-
-    /// `builtin` rules names out by a substring before the table lookup;
-    /// every name of the table must pass that filter.
-    #[test]
-    fn every_listed_command_is_found() {
-        let names: Vec<&str> = COMMANDS
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.is_empty())
-            .filter_map(|l| l.split('\t').next())
-            .collect();
-        assert!(names.len() > 100, "{}", names.len());
-        for name in names {
-            assert!(builtin(name).is_some(), "{name}");
-        }
-        assert!(builtin("citestyle").is_none());
-        assert!(builtin("section").is_none());
-    }
 }
