@@ -388,6 +388,29 @@ impl Run {
         }
     }
 
+    /// A run over `refs` that goes on from this one: each service's pacing
+    /// (when it last sent, a pause after a rate limit), the services given
+    /// up and the request count carry over, so a caller that checks many
+    /// papers a window at a time keeps every service inside its limits
+    /// across windows. Requests still in flight here are not carried.
+    pub fn then(&self, refs: Vec<Reference>) -> Run {
+        let mut run = Run::new(refs, self.opts.clone());
+        run.lanes = self
+            .lanes
+            .iter()
+            .map(|(lane, st)| {
+                let mut st = *st;
+                st.in_flight = 0;
+                (*lane, st)
+            })
+            .collect();
+        run.unavailable = self.unavailable.clone();
+        run.s2_key_worked = self.s2_key_worked;
+        run.next_id = self.next_id;
+        run.requests = self.requests;
+        run
+    }
+
     /// The run's state as data (see [`Checkpoint`]).
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
