@@ -1,0 +1,531 @@
+//! `citegate batch`: a folder of papers checked offline against an index of
+//! the sample dumps (index/tests/fixtures), and online against the loopback
+//! world (tools/world) where every request is counted; the checkpoint
+//! (resume, a torn last line, a rerun that sends nothing) and the three
+//! reports.
+
+mod common;
+
+use common::{fast_world, index_fixture, run, stderr, tempdir, world_server, write};
+use serde_json::Value;
+use std::path::Path;
+
+/// A bibliography of three: a record the index holds, the same work cited
+/// with the wrong year, and a title the index lacks that is also markup.
+const A_BIB: &str = r#"@article{gentry,
+  author = {Craig Gentry},
+  title = {Computing arbitrary functions of encrypted data},
+  journal = {Commun. ACM}, year = {2010}, volume = {53}, pages = {97--105},
+  doi = {10.1145/1666420.1666444}
+}
+@article{wrongyear,
+  author = {Craig Gentry},
+  title = {Computing arbitrary functions of encrypted data},
+  journal = {Commun. ACM}, year = {2014}
+}
+@article{xss,
+  author = {Nobody Real},
+  title = {<script>alert(1)</script> Quantum blockchain, "synergies"},
+  journal = {J. Imaginary Res.}, year = {2023}
+}
+"#;
+
+/// BibTeX's `thebibliography`, as a reviewer gets it in a source archive.
+const B_BBL: &str = r"\begin{thebibliography}{1}
+\bibitem{vaswani}
+Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones, Aidan N. Gomez, Lukasz Kaiser, and Illia Polosukhin.
+\newblock Attention is all you need.
+\newblock {\em CoRR}, abs/1706.03762, 2017.
+\end{thebibliography}
+";
+
+/// A source tree: a folder holding a `.tex` is one paper.
+const TREE_BIB: &str = r"@inproceedings{yao,
+ author = {Andrew Chi-Chih Yao},
+ title = {Theory and Applications of Trapdoor Functions (Extended Abstract)},
+ booktitle = {FOCS}, year = {1982}}
+";
+
+/// An index of the DBLP and arXiv samples in `dir/ix`.
+fn index(dir: &Path) -> String {
+    let ix = dir.join("ix").display().to_string();
+    let out = run(
+        &[
+            "index",
+            "build",
+            "--out",
+            &ix,
+            "--dblp",
+            &index_fixture("dblp-sample.xml"),
+            "--arxiv",
+            &index_fixture("arxiv-snapshot.jsonl"),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    ix
+}
+
+/// The offline folder: two papers, a source tree and a PDF that is not one.
+fn papers(dir: &Path) -> String {
+    let input = dir.join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    std::fs::create_dir_all(input.join("tree")).unwrap();
+    write(&input, "a.bib", A_BIB);
+    write(&input.join("sub"), "b.bbl", B_BBL);
+    write(
+        &input.join("tree"),
+        "main.tex",
+        "\\documentclass{article}\\begin{document}\\cite{yao}\\bibliography{r}\\end{document}\n",
+    );
+    write(&input.join("tree"), "r.bib", TREE_BIB);
+    write(&input, "broken.pdf", "%PDF-1.4 not really a pdf");
+    write(&input, "notes.png", "not a paper: skipped");
+    input.display().to_string()
+}
+
+fn batch(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["batch"];
+    all.extend_from_slice(args);
+    run(&all, &[])
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn json(p: &Path) -> Value {
+    serde_json::from_str(&read(p)).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// `(file, key, class)` of every entry of report.json, in report order.
+fn classes(report: &Value) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for p in report["papers"].as_array().expect("papers") {
+        for e in p["entries"].as_array().expect("entries") {
+            out.push((
+                p["file"].as_str().unwrap_or("").to_string(),
+                e["key"].as_str().unwrap_or("").to_string(),
+                e["class"].as_str().unwrap_or("").to_string(),
+            ));
+        }
+    }
+    out
+}
+
+/// The rows of a CSV text (RFC 4180: quoted fields, doubled quotes).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut row = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', true) => quoted = false,
+            ('"', false) if field.is_empty() => quoted = true,
+            (',', false) => row.push(std::mem::take(&mut field)),
+            ('\n', false) => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            (c, _) => field.push(c),
+        }
+    }
+    assert!(
+        field.is_empty() && row.is_empty(),
+        "the last row ends in a newline"
+    );
+    rows
+}
+
+#[test]
+fn an_offline_batch_over_a_folder_gives_each_paper_its_classes_in_three_reports() {
+    let tmp = tempdir();
+    let ix = index(tmp.path());
+    let input = papers(tmp.path());
+    let out_dir = tmp.path().join("out");
+    let out = out_dir.display().to_string();
+    let o = batch(&["--in", &input, "--out", &out, "--index", &ix, "--offline"]);
+    // A miscited entry and a paper that could not be read: the run fails.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let report = json(&out_dir.join("report.json"));
+    let want: Vec<(&str, &str, &str)> = vec![
+        // Most flagged first: a.bib holds the miscited entry.
+        ("a.bib", "gentry", "valid"),
+        ("a.bib", "wrongyear", "miscited"),
+        // Offline, a title the index lacks is never called fabricated.
+        ("a.bib", "xss", "unverified"),
+        ("sub/b.bbl", "vaswani", "valid"),
+        ("tree", "yao", "valid"),
+    ];
+    let got = classes(&report);
+    let got: Vec<(&str, &str, &str)> = got
+        .iter()
+        .map(|(f, k, c)| (f.as_str(), k.as_str(), c.as_str()))
+        .collect();
+    assert_eq!(got, want);
+    let files: Vec<&str> = report["papers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["a.bib", "broken.pdf", "sub/b.bbl", "tree"]);
+    let broken = &report["papers"][1];
+    assert!(
+        broken["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("broken.pdf")),
+        "{broken}"
+    );
+    assert_eq!(report["papers"][0]["classes"]["miscited"], 1);
+    assert_eq!(report["failed"], 1);
+
+    // Each paper's entries are exactly what `check --json` gives for it.
+    let a = Path::new(&input).join("a.bib").display().to_string();
+    let c = run(
+        &[
+            "check",
+            &a,
+            "--online",
+            "--index",
+            &ix,
+            "--offline",
+            "--json",
+        ],
+        &[],
+    );
+    let check: Value = serde_json::from_slice(&c.stdout).expect("check --json");
+    assert_eq!(report["papers"][0]["entries"], check["online"]["entries"]);
+
+    // CSV: one row per entry, fields quoted where they must be.
+    let rows = csv_rows(&read(&out_dir.join("report.csv")));
+    assert_eq!(
+        rows[0],
+        ["file", "key", "verdict", "class", "title", "reason"]
+    );
+    let cells: Vec<Vec<&str>> = rows[1..]
+        .iter()
+        .map(|r| r[..5].iter().map(String::as_str).collect())
+        .collect();
+    assert_eq!(
+        cells,
+        vec![
+            vec![
+                "a.bib",
+                "gentry",
+                "valid",
+                "valid",
+                "Computing arbitrary functions of encrypted data"
+            ],
+            vec![
+                "a.bib",
+                "wrongyear",
+                "hallucinated",
+                "miscited",
+                "Computing arbitrary functions of encrypted data"
+            ],
+            vec![
+                "a.bib",
+                "xss",
+                "uncertain",
+                "unverified",
+                "<script>alert(1)</script> Quantum blockchain, \"synergies\""
+            ],
+            vec!["broken.pdf", "", "", "", ""],
+            vec![
+                "sub/b.bbl",
+                "vaswani",
+                "valid",
+                "valid",
+                "Attention is all you need"
+            ],
+            vec![
+                "tree",
+                "yao",
+                "valid",
+                "valid",
+                "Theory and Applications of Trapdoor Functions (Extended Abstract)"
+            ],
+        ]
+    );
+    assert!(rows[2][5].contains("2014"), "{:?}", rows[2]);
+    assert!(rows.iter().all(|r| r.len() == 6), "{rows:?}");
+
+    // HTML: text from a file is escaped, no script, a strict policy.
+    let html = read(&out_dir.join("report.html"));
+    assert!(!html.to_lowercase().contains("<script"), "{html}");
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';")
+    );
+    // The summary lists the papers in report order before their sections.
+    let summary = &html[..html.find("<section").expect("sections")];
+    let at = |name: &str| summary.find(&format!(">{name}</a>")).unwrap_or(usize::MAX);
+    assert!(at("a.bib") < at("broken.pdf") && at("broken.pdf") < at("sub/b.bbl"));
+    assert!(at("tree") < usize::MAX, "{summary}");
+}
+
+/// The papers the progress lines on stderr say this run checked.
+fn checked(o: &std::process::Output) -> Vec<String> {
+    stderr(o)
+        .lines()
+        .filter(|l| l.contains(" papers, ") && l.ends_with(')'))
+        .filter_map(|l| {
+            l.rsplit_once(" (")
+                .map(|(_, n)| n.trim_end_matches(')').to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_resumed_batch_redoes_no_paper_the_checkpoint_holds_and_ignores_a_torn_line() {
+    let tmp = tempdir();
+    let ix = index(tmp.path());
+    let input = papers(tmp.path());
+    let clean_dir = tmp.path().join("clean");
+    let clean = clean_dir.display().to_string();
+    let args = |out: &str| {
+        vec![
+            "--in".to_string(),
+            input.clone(),
+            "--out".into(),
+            out.to_string(),
+            "--index".into(),
+            ix.clone(),
+            "--offline".into(),
+            "--window".into(),
+            "1".into(),
+        ]
+    };
+    let run_to = |out: &str| {
+        let a = args(out);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        batch(&a)
+    };
+    let first = run_to(&clean);
+    let mut all = checked(&first);
+    all.sort();
+    assert_eq!(
+        all,
+        ["a.bib", "broken.pdf", "sub/b.bbl", "tree"],
+        "{}",
+        stderr(&first)
+    );
+    let lines: Vec<String> = read(&clean_dir.join("checkpoint.jsonl"))
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 4);
+
+    // A run killed after two papers, in the middle of writing the third.
+    let resumed_dir = tmp.path().join("resumed");
+    std::fs::create_dir_all(&resumed_dir).unwrap();
+    let torn = &lines[2][..lines[2].len() / 2];
+    std::fs::write(
+        resumed_dir.join("checkpoint.jsonl"),
+        format!("{}\n{}\n{torn}", lines[0], lines[1]),
+    )
+    .unwrap();
+    let resumed = resumed_dir.display().to_string();
+    let second = run_to(&resumed);
+    let done_before: Vec<String> = lines[..2]
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["file"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let mut redone = checked(&second);
+    redone.sort();
+    let mut rest: Vec<String> = all
+        .iter()
+        .filter(|f| !done_before.contains(f))
+        .cloned()
+        .collect();
+    rest.sort();
+    assert_eq!(redone, rest, "{}", stderr(&second));
+    for f in ["report.json", "report.csv", "report.html"] {
+        assert_eq!(read(&resumed_dir.join(f)), read(&clean_dir.join(f)), "{f}");
+    }
+    // The torn half is gone: every line of the checkpoint is whole JSON.
+    let cp = read(&resumed_dir.join("checkpoint.jsonl"));
+    assert_eq!(cp.lines().count(), 4, "{cp}");
+    for l in cp.lines() {
+        serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+    }
+
+    // A changed paper is checked again; the others are not.
+    std::fs::write(
+        Path::new(&input).join("sub/b.bbl"),
+        B_BBL.replace("2017.", "2018."),
+    )
+    .unwrap();
+    let third = run_to(&resumed);
+    assert_eq!(checked(&third), ["sub/b.bbl"], "{}", stderr(&third));
+}
+
+const WORLD: &str = r#"{"type": "inproceedings", "fields": {"title": "Deep Residual Learning for Image Recognition", "author": "Kaiming He and Xiangyu Zhang and Shaoqing Ren and Jian Sun", "year": "2016", "doi": "10.1109/CVPR.2016.90", "url": "https://dblp.org/rec/conf/cvpr/HeZRS16", "booktitle": "CVPR"}}
+{"type": "inproceedings", "fields": {"title": "Attention is All you Need", "author": "Ashish Vaswani and Noam Shazeer and Niki Parmar", "year": "2017", "url": "https://dblp.org/rec/conf/nips/VaswaniSPUJGKP17", "booktitle": "NeurIPS"}}
+"#;
+
+/// Three papers of one reference each: a DOI the world holds, a title it
+/// holds, a title nobody has.
+fn online_papers(dir: &Path) -> String {
+    let input = dir.join("online");
+    std::fs::create_dir_all(&input).unwrap();
+    write(
+        &input,
+        "he.bib",
+        "@inproceedings{he2016, title = {Deep Residual Learning for Image Recognition}, author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, booktitle = {CVPR}, year = {2016}, doi = {10.1109/CVPR.2016.90}}\n",
+    );
+    write(
+        &input,
+        "vaswani.bib",
+        "@inproceedings{vaswani2017, title = {Attention Is All You Need}, author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki}, booktitle = {NeurIPS}, year = {2017}}\n",
+    );
+    write(
+        &input,
+        "fake.bib",
+        "@article{fake2023, title = {Quantum Gravitational Transformers for Protein Folding at Scale}, author = {Keller, Maria and Okafor, Chidi}, journal = {Nature}, year = {2023}}\n",
+    );
+    input.display().to_string()
+}
+
+fn online_batch(server: &common::Server, input: &str, out: &str) -> std::process::Output {
+    let mut args: Vec<String> = ["batch", "--in", input, "--out", out, "--window", "1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(fast_world(server));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&a, &[("S2_API_KEY", "sekrit-batch-key")])
+}
+
+#[test]
+fn online_a_resumed_batch_asks_nothing_for_papers_done_and_a_rerun_asks_nothing() {
+    let world = citegate_world::World::from_jsonl(WORLD);
+    let server = world_server(world, |_, _| None);
+    let tmp = tempdir();
+    let input = online_papers(tmp.path());
+    let clean_dir = tmp.path().join("clean");
+    let clean = clean_dir.display().to_string();
+    let first = online_batch(&server, &input, &clean);
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    let sent_clean = server.hits().len();
+    assert!(sent_clean > 0);
+    let report = json(&clean_dir.join("report.json"));
+    let got = classes(&report);
+    assert_eq!(
+        got,
+        [
+            ("fake.bib".into(), "fake2023".into(), "fabricated".into()),
+            ("he.bib".into(), "he2016".into(), "valid".into()),
+            ("vaswani.bib".into(), "vaswani2017".into(), "valid".into()),
+        ]
+    );
+    // The key went to Semantic Scholar, never into a file of the batch.
+    for f in [
+        "checkpoint.jsonl",
+        "report.json",
+        "report.csv",
+        "report.html",
+    ] {
+        assert!(!read(&clean_dir.join(f)).contains("sekrit"), "{f}");
+    }
+
+    // A rerun of the finished batch sends nothing and writes the same reports.
+    server.clear();
+    let rerun = online_batch(&server, &input, &clean);
+    assert_eq!(server.hits().len(), 0, "{:?}", server.hits());
+    assert_eq!(rerun.status.code(), Some(1));
+    assert_eq!(json(&clean_dir.join("report.json")), report);
+
+    // Resumed with he.bib done: nothing about that paper is asked.
+    let lines: Vec<String> = read(&clean_dir.join("checkpoint.jsonl"))
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let he = lines
+        .iter()
+        .find(|l| l.contains("\"file\":\"he.bib\""))
+        .expect("he.bib's line");
+    let resumed_dir = tmp.path().join("resumed");
+    std::fs::create_dir_all(&resumed_dir).unwrap();
+    std::fs::write(resumed_dir.join("checkpoint.jsonl"), format!("{he}\n")).unwrap();
+    server.clear();
+    let resumed = online_batch(&server, &input, &resumed_dir.display().to_string());
+    assert_eq!(resumed.status.code(), Some(1), "{}", stderr(&resumed));
+    let hits = server.hits();
+    assert!(
+        !hits.is_empty() && hits.len() < sent_clean,
+        "{} of {sent_clean}",
+        hits.len()
+    );
+    for h in &hits {
+        let asked = format!("{} {}", h.target, h.body).to_lowercase();
+        assert!(
+            !asked.contains("cvpr.2016.90") && !asked.contains("residual"),
+            "he.bib was asked again: {asked}"
+        );
+    }
+    assert_eq!(classes(&json(&resumed_dir.join("report.json"))), got);
+}
+
+#[test]
+fn an_id_list_offline_records_each_paper_it_cannot_fetch_and_a_bad_path_is_named() {
+    let tmp = tempdir();
+    let ids = write(
+        tmp.path(),
+        "ids.txt",
+        "# accepted papers\n2401.12345\narXiv:1706.03762v5\n\n",
+    );
+    let out_dir = tmp.path().join("out");
+    let o = batch(&[
+        "--in",
+        &ids,
+        "--out",
+        &out_dir.display().to_string(),
+        "--offline",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let report = json(&out_dir.join("report.json"));
+    let papers: Vec<(&str, &str)> = report["papers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["file"].as_str().unwrap(),
+                p["error"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(papers.len(), 2, "{report}");
+    for (file, error) in &papers {
+        assert!(
+            ["arXiv:1706.03762", "arXiv:2401.12345"].contains(file),
+            "{file}"
+        );
+        assert!(error.contains("offline"), "{error}");
+    }
+
+    let missing = tmp.path().join("no-such-folder").display().to_string();
+    let o = batch(&["--in", &missing, "--out", &out_dir.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("--in") && err.contains("no-such-folder"),
+        "{err}"
+    );
+}
