@@ -529,3 +529,177 @@ fn an_id_list_offline_records_each_paper_it_cannot_fetch_and_a_bad_path_is_named
         "{err}"
     );
 }
+
+/// The offline folder of [`papers`] packed as a `.tar.gz` and as a `.zip`.
+fn archives(input: &Path, dir: &Path) -> (String, String) {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for e in [
+        "a.bib",
+        "sub/b.bbl",
+        "tree/main.tex",
+        "tree/r.bib",
+        "broken.pdf",
+    ] {
+        files.push((e.to_string(), std::fs::read(input.join(e)).unwrap()));
+    }
+    let tgz = dir.join("papers.tar.gz");
+    let gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&tgz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    for (name, bytes) in &files {
+        let mut h = tar::Header::new_ustar();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        tar.append_data(&mut h, name, bytes.as_slice()).unwrap();
+    }
+    tar.into_inner().unwrap().finish().unwrap();
+    let zip_path = dir.join("papers.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
+    for (name, bytes) in &files {
+        zip.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut zip, bytes).unwrap();
+    }
+    zip.finish().unwrap();
+    (tgz.display().to_string(), zip_path.display().to_string())
+}
+
+#[test]
+fn an_archive_of_papers_gives_the_report_the_folder_gives() {
+    let tmp = tempdir();
+    let ix = index(tmp.path());
+    let input = papers(tmp.path());
+    let folder_dir = tmp.path().join("folder");
+    let o = batch(&[
+        "--in",
+        &input,
+        "--out",
+        &folder_dir.display().to_string(),
+        "--index",
+        &ix,
+        "--offline",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let want = json(&folder_dir.join("report.json"));
+    let (tgz, zip) = archives(Path::new(&input), tmp.path());
+    for (i, archive) in [tgz, zip].iter().enumerate() {
+        let out = tmp.path().join(format!("archive{i}"));
+        let o = batch(&[
+            "--in",
+            archive,
+            "--out",
+            &out.display().to_string(),
+            "--index",
+            &ix,
+            "--offline",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{archive}: {}", stderr(&o));
+        let got = json(&out.join("report.json"));
+        assert_eq!(classes(&got), classes(&want), "{archive}");
+        assert_eq!(got["failed"], 1, "{archive}");
+    }
+}
+
+/// `(file, key, verdict, class, reasons)` of every entry: the report but
+/// the order in which the sources answered.
+fn judged(report: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in report["papers"].as_array().expect("papers") {
+        out.push(format!("{} error={}", p["file"], p["error"]));
+        for e in p["entries"].as_array().expect("entries") {
+            out.push(format!(
+                "{} {} {} {} {} {}",
+                p["file"], e["key"], e["verdict"], e["class"], e["reasons"], e["outcome"]
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_batch_killed_while_a_service_hangs_resumes_to_the_same_report() {
+    let tmp = tempdir();
+    let input = tmp.path().join("many");
+    std::fs::create_dir_all(&input).unwrap();
+    let he = "@inproceedings{he2016, title = {Deep Residual Learning for Image Recognition}, author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, booktitle = {CVPR}, year = {2016}, doi = {10.1109/CVPR.2016.90}}\n";
+    for i in 0..6 {
+        write(
+            &input,
+            &format!("p{i}.bib"),
+            &he.replace("he2016", &format!("he{i}")),
+        );
+    }
+    // The fifth paper cites a work whose every lookup hangs the first time.
+    write(
+        &input,
+        "p4.bib",
+        "@article{slow, title = {Hanging Title Nobody Answers}, author = {Slow, Sam}, journal = {J}, year = {2020}}\n",
+    );
+    let input = input.display().to_string();
+    let world = || citegate_world::World::from_jsonl(WORLD);
+    let clean_server = world_server(world(), |_, _| None);
+    let clean_dir = tmp.path().join("clean");
+    let clean = online_batch(&clean_server, &input, &clean_dir.display().to_string());
+    assert_eq!(clean.status.code(), Some(1), "{}", stderr(&clean));
+
+    let hanging = world_server(world(), |hit, _| {
+        let asked = format!("{} {}", hit.target, hit.body).to_lowercase();
+        (asked.contains("hanging"))
+            .then(|| common::Answer::Hang(std::time::Duration::from_secs(30)))
+    });
+    let out_dir = tmp.path().join("killed");
+    let mut args: Vec<String> = [
+        "batch",
+        "--in",
+        &input,
+        "--out",
+        &out_dir.display().to_string(),
+        "--window",
+        "1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(fast_world(&hanging));
+    // Long enough that the run is still waiting when it is killed.
+    let t = args.iter().position(|a| a == "--timeout-ms").unwrap();
+    args[t + 1] = "60000".into();
+    let mut child = common::citegate()
+        .args(&args)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let cp = out_dir.join("checkpoint.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_to_string(&cp).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first papers never finished"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !out_dir.join("report.json").exists(),
+        "killed before the report"
+    );
+    let lines = read(&cp).lines().count();
+    assert_eq!(lines, 4, "p0–p3 done, p4 hanging");
+
+    clean_server.clear();
+    let resumed = online_batch(&clean_server, &input, &out_dir.display().to_string());
+    assert_eq!(resumed.status.code(), Some(1), "{}", stderr(&resumed));
+    let report = json(&out_dir.join("report.json"));
+    assert_eq!(
+        judged(&report),
+        judged(&json(&clean_dir.join("report.json")))
+    );
+    // Only p4 and p5 were asked about.
+    let mut redone = checked(&resumed);
+    redone.sort();
+    assert_eq!(redone, ["p4.bib", "p5.bib"]);
+}
