@@ -53,6 +53,9 @@ pub struct BatchArgs {
     /// Papers whose references share one resolver run
     #[arg(long, value_name = "N", default_value_t = 16)]
     window: usize,
+    /// Check only share I of N (`0/4` … `3/4`): the papers whose name's stable hash is I modulo N, for N machines each taking one share
+    #[arg(long, value_name = "I/N")]
+    share: Option<String>,
     #[command(flatten)]
     local: LocalArgs,
     #[command(flatten)]
@@ -524,11 +527,27 @@ impl Machine for Window<'_> {
     }
 }
 
+/// Reads `--share I/N`.
+fn parse_share(text: &str) -> Result<(u64, u64), Error> {
+    let bad = || Error::flag("--share", format!("`{text}` is not I/N with 0 <= I < N"));
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let i: u64 = i.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
 /// `citegate batch`.
 fn run_batch(a: &BatchArgs) -> Outcome {
     let settings = a.live.settings()?;
-    let items = collect(&a.input, &a.out)?;
-    if items.is_empty() {
+    let share = a.share.as_deref().map(parse_share).transpose()?;
+    let mut items = collect(&a.input, &a.out)?;
+    if let Some((i, n)) = share {
+        items.retain(|item| batch::share_of(&item.name(), n) == i);
+    }
+    if items.is_empty() && share.is_none() {
         return Err(Error::content(
             &a.input,
             citegate_core::ErrorKind::InvalidValue,

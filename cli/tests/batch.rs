@@ -703,3 +703,56 @@ fn a_batch_killed_while_a_service_hangs_resumes_to_the_same_report() {
     redone.sort();
     assert_eq!(redone, ["p4.bib", "p5.bib"]);
 }
+
+#[test]
+fn shares_check_every_paper_once_and_their_checkpoints_merge_into_the_one_report() {
+    let tmp = tempdir();
+    let ix = index(tmp.path());
+    let input = papers(tmp.path());
+    let whole_dir = tmp.path().join("whole");
+    let common_args = |out: &Path| {
+        vec![
+            "--in".to_string(),
+            input.clone(),
+            "--out".into(),
+            out.display().to_string(),
+            "--index".into(),
+            ix.clone(),
+            "--offline".into(),
+        ]
+    };
+    let go = |mut args: Vec<String>| {
+        let a: Vec<&str> = args.iter_mut().map(|s| s.as_str()).collect();
+        batch(&a)
+    };
+    go(common_args(&whole_dir));
+    let mut merged = String::new();
+    let mut seen: Vec<String> = Vec::new();
+    for i in 0..3 {
+        let dir = tmp.path().join(format!("share{i}"));
+        let mut args = common_args(&dir);
+        args.extend(["--share".to_string(), format!("{i}/3")]);
+        let o = go(args);
+        assert!(o.status.code().is_some_and(|c| c < 2), "{}", stderr(&o));
+        seen.extend(checked(&o));
+        merged.push_str(&read(&dir.join("checkpoint.jsonl")));
+    }
+    seen.sort();
+    assert_eq!(seen, ["a.bib", "broken.pdf", "sub/b.bbl", "tree"]);
+    // The shares' checkpoints in one DIR: a run over the whole input does no
+    // work and writes the whole run's report.
+    let merged_dir = tmp.path().join("merged");
+    std::fs::create_dir_all(&merged_dir).unwrap();
+    std::fs::write(merged_dir.join("checkpoint.jsonl"), merged).unwrap();
+    let o = go(common_args(&merged_dir));
+    assert!(checked(&o).is_empty(), "{}", stderr(&o));
+    assert_eq!(
+        read(&merged_dir.join("report.json")),
+        read(&whole_dir.join("report.json"))
+    );
+    let mut bad = common_args(&merged_dir);
+    bad.extend(["--share".to_string(), "3/3".to_string()]);
+    let o = go(bad);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--share"), "{}", stderr(&o));
+}

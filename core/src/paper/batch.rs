@@ -36,6 +36,16 @@ pub fn fingerprint(parts: &[(&str, &[u8])]) -> String {
         .collect()
 }
 
+/// Which of `n` shares a paper named `name` falls in (`0..n`): a stable
+/// hash of the name, the same on every machine and version, so `n`
+/// machines each taking one share check every paper once.
+pub fn share_of(name: &str, n: u64) -> u64 {
+    let digest = Sha256::digest(name.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first) % n.max(1)
+}
+
 /// A class written by its name ([`Class::name`]), read back the same way.
 mod class_name {
     use super::Class;
@@ -399,6 +409,23 @@ mod tests {
         assert_ne!(f, fingerprint(&[("a.bib", b"@x{l}")]));
         // Paths and bytes are framed: moving a byte across is a change.
         assert_ne!(fingerprint(&[("ab", b"c")]), fingerprint(&[("a", b"bc")]));
+    }
+
+    #[test]
+    fn shares_cover_every_paper_once_and_are_stable() {
+        let names: Vec<String> = (0..200).map(|i| format!("paper{i}.pdf")).collect();
+        let shares: Vec<u64> = names.iter().map(|n| share_of(n, 4)).collect();
+        assert!(shares.iter().all(|s| *s < 4));
+        for s in 0..4 {
+            let count = shares.iter().filter(|x| **x == s).count();
+            assert!((25..=75).contains(&count), "share {s} holds {count} of 200");
+        }
+        // Fixed values (SHA-256's first 8 bytes, little-endian, mod 4, as
+        // any tool can compute them): a machine of another build agrees.
+        assert_eq!(share_of("paper0.pdf", 4), 1);
+        assert_eq!(share_of("a.bib", 4), 3);
+        assert_eq!(share_of("anything", 1), 0);
+        assert_eq!(share_of("anything", 0), 0);
     }
 
     #[test]
