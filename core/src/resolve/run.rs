@@ -107,6 +107,9 @@ struct Sent {
     request: Request,
     slots: Vec<usize>,
     tries: u32,
+    /// When it was handed out and the lane's last send before it: a
+    /// request an offline run did not send gives the lane its turn back.
+    dispatched: Option<(f64, Option<f64>)>,
 }
 
 #[derive(Debug, Clone)]
@@ -647,6 +650,7 @@ impl Run {
 
     fn dispatch(&mut self, mut sent: Sent, now: f64) -> Outgoing {
         let st = self.lanes.entry(sent.lane).or_default();
+        sent.dispatched = Some((now, st.last));
         st.last = Some(now);
         st.in_flight += 1;
         sent.tries += 1;
@@ -706,6 +710,7 @@ impl Run {
             request,
             slots,
             tries: 0,
+            dispatched: None,
         })
     }
 
@@ -726,6 +731,7 @@ impl Run {
             request,
             slots,
             tries: 0,
+            dispatched: None,
         })
     }
 
@@ -851,6 +857,15 @@ impl Run {
             self.s2_key_worked = true;
         }
         if reply.offline {
+            // Nothing went out: the lane's pacing is as if it had not been
+            // asked (unless it sent something since).
+            if let (Some((at, before)), Some(st)) =
+                (sent.dispatched, self.lanes.get_mut(&sent.lane))
+            {
+                if st.last == Some(at) {
+                    st.last = before;
+                }
+            }
             let err = ApiError {
                 service,
                 status: 0,

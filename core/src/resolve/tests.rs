@@ -1734,3 +1734,31 @@ fn a_run_that_goes_on_from_another_keeps_each_services_pacing() {
         }
     }
 }
+
+#[test]
+fn an_offline_run_does_not_wait_out_the_pacing_of_requests_it_never_sends() {
+    let refs: Vec<Reference> = (0..6)
+        .map(|i| title_ref(&format!("t{i}"), &format!("An unknown title number {i}")))
+        .collect();
+    let offline = |_: &Request| Reply {
+        status: 0,
+        body: OFFLINE.to_string(),
+        offline: true,
+        ..Reply::default()
+    };
+    let d = drive(refs.clone(), opts(Surface::Native, true), offline);
+    assert!(
+        d.report
+            .resolutions
+            .iter()
+            .all(|r| matches!(r.outcome, Outcome::Unverified { .. })),
+        "{:?}",
+        d.report
+    );
+    // Six titles asked of Semantic Scholar one a second would take five
+    // seconds; none was sent, so none waited.
+    assert!(d.end_ms < 1.0, "the offline run took {} ms", d.end_ms);
+    // Sent and answered, the same titles are paced.
+    let d = drive(refs, opts(Surface::Native, true), empty_searches);
+    assert!(d.end_ms >= 5000.0, "{} ms", d.end_ms);
+}
