@@ -556,10 +556,15 @@ fn run_batch(a: &BatchArgs) -> Outcome {
         .with_flag("--in"));
     }
     std::fs::create_dir_all(&a.out).map_err(|e| Error::write(&a.out, &e))?;
-    let local = match a.local.index.as_ref().or(settings.index.as_ref()) {
-        Some(dir) => Some(Local::open(dir)?),
-        None => None,
-    };
+    // One reader of the index per core: the index's lookups are the work
+    // of an offline batch, and SQLite takes several readers at once.
+    let mut readers = Vec::new();
+    if let Some(dir) = a.local.index.as_ref().or(settings.index.as_ref()) {
+        let n = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        for _ in 0..n {
+            readers.push(Local::open(dir)?);
+        }
+    }
     let (mut checkpoint, stored) = Checkpoint::open(&a.out.join("checkpoint.jsonl"))?;
     let offline = a.local.offline;
     // Each item's fingerprint and, when the checkpoint holds it, its paper.
@@ -625,9 +630,7 @@ fn run_batch(a: &BatchArgs) -> Outcome {
             Some(prev) => prev.then(references),
             None => resolve::Run::new(references, opts.clone()),
         };
-        if let Some(local) = &local {
-            local.answer(&mut run, title_hits)?;
-        }
+        Local::answer_with(&mut readers, &mut run, title_hits)?;
         let mut w = Window {
             run,
             papers: pending,
