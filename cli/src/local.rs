@@ -111,8 +111,57 @@ impl Local {
     /// over; returns the number of questions.
     pub fn answer(&self, run: &mut resolve::Run, title_hits: usize) -> Result<usize, Error> {
         let asks = run.local_asks();
+        let answers = self.look_up(&asks, title_hits)?;
+        run.take_local(answers);
+        Ok(asks.len())
+    }
+
+    /// As [`Local::answer`], the questions split in order over `readers`
+    /// (each its own connection to the same index), one thread each; the
+    /// answers are handed over in the questions' order, so the result is
+    /// the one reader's.
+    pub fn answer_with(
+        readers: &mut [Local],
+        run: &mut resolve::Run,
+        title_hits: usize,
+    ) -> Result<usize, Error> {
+        let asks = run.local_asks();
+        if readers.is_empty() {
+            return Ok(0);
+        }
+        let per = asks.len().div_ceil(readers.len()).max(1);
+        let parts: Vec<Result<Vec<LocalAnswer>, Error>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = readers
+                .iter_mut()
+                .zip(asks.chunks(per))
+                // `&mut`: each connection goes to one thread only.
+                .map(|(reader, chunk)| scope.spawn(move || reader.look_up(chunk, title_hits)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::failed("a lookup in the local index stopped"))
+                    })
+                })
+                .collect()
+        });
         let mut answers = Vec::new();
-        for (slot, route, text) in &asks {
+        for part in parts {
+            answers.extend(part?);
+        }
+        run.take_local(answers);
+        Ok(asks.len())
+    }
+
+    /// The index's answers to `asks`.
+    fn look_up(
+        &self,
+        asks: &[(usize, Route, String)],
+        title_hits: usize,
+    ) -> Result<Vec<LocalAnswer>, Error> {
+        let mut answers = Vec::new();
+        for (slot, route, text) in asks {
             let hits = match route {
                 Route::Doi => self.ix.by_doi(text),
                 Route::Arxiv => self.ix.by_arxiv(text),
@@ -152,7 +201,6 @@ impl Local {
                 }
             }
         }
-        run.take_local(answers);
-        Ok(asks.len())
+        Ok(answers)
     }
 }

@@ -8,6 +8,8 @@
 //! found problems), 2 bad input or usage.
 
 mod annotate;
+mod batch_cmds;
+mod batch_report;
 mod bib_cmds;
 mod error;
 mod http;
@@ -37,6 +39,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    #[command(flatten)]
+    Batch(batch_cmds::BatchCommand),
     #[command(flatten)]
     Bib(bib_cmds::BibCommand),
     #[command(flatten)]
@@ -104,6 +108,7 @@ fn example_of(name: &str) -> Option<String> {
         "crosscheck" => "citegate crosscheck --pool citation_pool.json".into(),
         "cites" => "citegate cites --tex main.tex --json".into(),
         "refs" => "citegate refs paper.bbl --json\n  citegate refs references.txt".into(),
+        "batch" => "citegate batch --in submissions/ --out review --index idx --offline\n  citegate batch --in arxiv-ids.txt --out review".into(),
         "check" => "citegate check paper.bbl --online\n  citegate check source.tar.gz --online --json\n  citegate check arXiv:1706.03762 --online --format sarif".into(),
         "sync-keys" => "citegate sync-keys --pool citation_pool.json --tex main.tex --inplace".into(),
         "pool-chain" => "citegate pool-chain --workspace workspace --cutoff 2024-10-01".into(),
@@ -144,6 +149,7 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
+        Command::Batch(cmd) => cmd.run(),
         Command::Bib(cmd) => cmd.run(),
         Command::Index(cmd) => cmd.run(),
         Command::Match(cmd) => cmd.run(),

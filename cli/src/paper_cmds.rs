@@ -56,6 +56,8 @@ pub struct CheckArgs {
     fail_on: FailOn,
     #[command(flatten)]
     live: LiveArgs,
+    #[command(flatten)]
+    local: crate::local::LocalArgs,
 }
 
 impl PaperCommand {
@@ -94,7 +96,7 @@ fn read_tar(name: &str, bytes: &[u8]) -> Result<PaperRefs, Error> {
 
 /// A paper's bytes under `name`: a `.zip`, a gzip (a `.tar.gz` source, or
 /// one gzipped file as arXiv sends a one-file source), or one file.
-fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<PaperRefs, Error> {
+pub(crate) fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<PaperRefs, Error> {
     if citegate_core::archive::is_zip(&bytes) {
         let files =
             citegate_core::archive::unzip(&bytes).map_err(|e| Error::core(e.in_file(name)))?;
@@ -117,12 +119,12 @@ fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<PaperRefs, Error> {
 }
 
 /// A POSIX tar archive (`ustar` at offset 257).
-fn is_tar(bytes: &[u8]) -> bool {
+pub(crate) fn is_tar(bytes: &[u8]) -> bool {
     bytes.get(257..262) == Some(b"ustar")
 }
 
 /// The regular files of a tar archive with their paths.
-fn untar(bytes: &[u8]) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+pub(crate) fn untar(bytes: &[u8]) -> std::io::Result<Vec<(String, Vec<u8>)>> {
     let mut out = Vec::new();
     let mut archive = tar::Archive::new(bytes);
     for entry in archive.entries()? {
@@ -214,7 +216,15 @@ fn read_target(target: &str, a: &CheckArgs) -> Result<PaperRefs, Error> {
     let Some(id) = arxiv_target(target) else {
         return read_file(Path::new(target));
     };
-    let settings = a.live.settings()?;
+    fetch_arxiv(&id, &a.live.settings()?)
+}
+
+/// An arXiv paper's references, from its e-print source fetched from
+/// `<arxiv base>/e-print/<id>`.
+pub(crate) fn fetch_arxiv(
+    id: &ArxivId,
+    settings: &crate::live::Settings,
+) -> Result<PaperRefs, Error> {
     let url = format!(
         "{}/e-print/{}",
         settings.root("arxiv").trim_end_matches('/'),
@@ -267,7 +277,14 @@ fn run_online(
 ) -> Result<citegate_core::bibtex::check::OnlineReport, Error> {
     let settings = a.live.settings()?;
     let mut exec = Executor::new(&settings, a.json || a.format != OutputFormat::Text)?;
-    let mut run = resolve::Run::new(paper::check::references(refs), settings.resolve_options());
+    exec.offline = a.local.offline;
+    let opts = settings.resolve_options();
+    let title_hits = opts.title_hits;
+    let mut run = resolve::Run::new(paper::check::references(refs), opts);
+    // The local index first: what it settles is never asked of a service.
+    if let Some(dir) = a.local.index.as_ref().or(settings.index.as_ref()) {
+        crate::local::Local::open(dir)?.answer(&mut run, title_hits)?;
+    }
     exec.drive(&mut run, "check");
     Ok(paper::check::online_report(
         refs,

@@ -47,6 +47,7 @@
 //! | Which references does this paper give, field by field? | [`paper::read`] | [`paper::PaperRefs`] |
 //! | Do my `.bib` files, as one bibliography, hold up against my `.tex`? | [`bibtex::check::check_files`] | one [`bibtex::check::FileReport`] per file |
 //! | … and is each entry a real work that says what its record says? (layers 2–4) | [`resolve::Run`] over [`bibtex::check::references`], then [`bibtex::check::online_report`] | [`bibtex::check::OnlineReport`] |
+//! | Which of these many papers cite works that are not there, or not as they are? | each paper as above, then [`paper::batch::Paper::checked`] | [`paper::batch::Report`] |
 //! | Does my draft cite enough of the pool (or of a `.bib`)? | [`coverage::gate`] | [`coverage::GateReport`] |
 //! | Is this candidate a real paper from before the cutoff? | [`verify::decide_body`]; a whole candidate list: [`verify::run::VerifyRun`] | [`verify::Decision`] ([`verify::Rejection::describe`]) |
 //! | Does my pool agree with Crossref and OpenAlex? | [`crossindex::verify`]; planned and resumable: [`crossindex::CrossRun`] | [`crossindex::Report`] |

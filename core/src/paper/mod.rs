@@ -18,6 +18,7 @@
 //! parser cannot split into fields is kept with its raw text and whatever
 //! fields were found, each with a confidence.
 
+pub mod batch;
 pub mod bbl;
 pub mod check;
 pub mod fields;

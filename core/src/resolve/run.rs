@@ -107,6 +107,9 @@ struct Sent {
     request: Request,
     slots: Vec<usize>,
     tries: u32,
+    /// When it was handed out and the lane's last send before it: a
+    /// request an offline run did not send gives the lane its turn back.
+    dispatched: Option<(f64, Option<f64>)>,
 }
 
 #[derive(Debug, Clone)]
@@ -388,6 +391,29 @@ impl Run {
         }
     }
 
+    /// A run over `refs` that goes on from this one: each service's pacing
+    /// (when it last sent, a pause after a rate limit), the services given
+    /// up and the request count carry over, so a caller that checks many
+    /// papers a window at a time keeps every service inside its limits
+    /// across windows. Requests still in flight here are not carried.
+    pub fn then(&self, refs: Vec<Reference>) -> Run {
+        let mut run = Run::new(refs, self.opts.clone());
+        run.lanes = self
+            .lanes
+            .iter()
+            .map(|(lane, st)| {
+                let mut st = *st;
+                st.in_flight = 0;
+                (*lane, st)
+            })
+            .collect();
+        run.unavailable = self.unavailable.clone();
+        run.s2_key_worked = self.s2_key_worked;
+        run.next_id = self.next_id;
+        run.requests = self.requests;
+        run
+    }
+
     /// The run's state as data (see [`Checkpoint`]).
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
@@ -624,6 +650,7 @@ impl Run {
 
     fn dispatch(&mut self, mut sent: Sent, now: f64) -> Outgoing {
         let st = self.lanes.entry(sent.lane).or_default();
+        sent.dispatched = Some((now, st.last));
         st.last = Some(now);
         st.in_flight += 1;
         sent.tries += 1;
@@ -683,6 +710,7 @@ impl Run {
             request,
             slots,
             tries: 0,
+            dispatched: None,
         })
     }
 
@@ -703,6 +731,7 @@ impl Run {
             request,
             slots,
             tries: 0,
+            dispatched: None,
         })
     }
 
@@ -828,6 +857,15 @@ impl Run {
             self.s2_key_worked = true;
         }
         if reply.offline {
+            // Nothing went out: the lane's pacing is as if it had not been
+            // asked (unless it sent something since).
+            if let (Some((at, before)), Some(st)) =
+                (sent.dispatched, self.lanes.get_mut(&sent.lane))
+            {
+                if st.last == Some(at) {
+                    st.last = before;
+                }
+            }
             let err = ApiError {
                 service,
                 status: 0,

@@ -1681,3 +1681,84 @@ fn a_title_hit_that_differs_from_the_entry_is_confirmed_by_a_second_source() {
     let asked: Vec<&str> = res.evidence.iter().map(|e| e.service.name()).collect();
     assert!(!asked.contains(&"crossref"), "{asked:?}");
 }
+
+#[test]
+fn a_run_that_goes_on_from_another_keeps_each_services_pacing() {
+    let mut o = opts(Surface::Native, true);
+    for s in [
+        Service::SemanticScholar,
+        Service::Crossref,
+        Service::OpenAlex,
+        Service::DataCite,
+    ] {
+        o.intervals_ms.insert(s, 1000);
+    }
+    o.s2_interval_ms = 1000;
+    let mut first = Run::new(vec![doi_ref("a", "10.1234/aaa", None)], o.clone());
+    let mut sent_first = Vec::new();
+    let mut now = 0.0;
+    loop {
+        match first.next(now) {
+            Next::Send(out) => {
+                for o in out {
+                    sent_first.push((now, o.request.service));
+                    first.answer(o.id, reply(404, ""), now);
+                }
+            }
+            Next::WaitUntil(t) => now = t,
+            Next::AwaitReplies => panic!("nothing is in flight"),
+            Next::Done => break,
+        }
+    }
+    assert!(!sent_first.is_empty());
+    let (last_at, service) = *sent_first.last().expect("a request");
+    // A fresh run would ask at once; the run that goes on waits out the
+    // interval of the service the first one used last.
+    let refs = || vec![doi_ref("b", "10.1234/bbb", None)];
+    assert!(matches!(Run::new(refs(), o).next(last_at), Next::Send(_)));
+    let mut next = first.then(refs());
+    let mut t = last_at;
+    loop {
+        match next.next(t) {
+            Next::Send(out) => {
+                for o in out {
+                    if o.request.service == service {
+                        assert!(t >= last_at + 1000.0, "{service:?} asked at {t}");
+                        return;
+                    }
+                    next.answer(o.id, reply(404, ""), t);
+                }
+            }
+            Next::WaitUntil(w) => t = w,
+            Next::AwaitReplies | Next::Done => panic!("{service:?} was never asked"),
+        }
+    }
+}
+
+#[test]
+fn an_offline_run_does_not_wait_out_the_pacing_of_requests_it_never_sends() {
+    let refs: Vec<Reference> = (0..6)
+        .map(|i| title_ref(&format!("t{i}"), &format!("An unknown title number {i}")))
+        .collect();
+    let offline = |_: &Request| Reply {
+        status: 0,
+        body: OFFLINE.to_string(),
+        offline: true,
+        ..Reply::default()
+    };
+    let d = drive(refs.clone(), opts(Surface::Native, true), offline);
+    assert!(
+        d.report
+            .resolutions
+            .iter()
+            .all(|r| matches!(r.outcome, Outcome::Unverified { .. })),
+        "{:?}",
+        d.report
+    );
+    // Six titles asked of Semantic Scholar one a second would take five
+    // seconds; none was sent, so none waited.
+    assert!(d.end_ms < 1.0, "the offline run took {} ms", d.end_ms);
+    // Sent and answered, the same titles are paced.
+    let d = drive(refs, opts(Surface::Native, true), empty_searches);
+    assert!(d.end_ms >= 5000.0, "{} ms", d.end_ms);
+}
