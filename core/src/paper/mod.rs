@@ -203,17 +203,72 @@ impl Reference {
         if let Some(u) = &self.url {
             put("url", u.clone());
         }
+        // A thesis or a report says so in print; no index we reach holds
+        // most of them, so its kind decides that an unfound one is
+        // unverified, never fabricated.
+        let kind = match self.printed_kind() {
+            Some(kind) => kind,
+            None if self.venue.is_some() => "article",
+            None => "misc",
+        };
         Entry {
-            kind: if self.venue.is_some() {
-                "article"
-            } else {
-                "misc"
-            }
-            .into(),
+            kind: kind.into(),
             key: key.to_string(),
             line: self.line.unwrap_or(0),
             fields,
             parsed: self.source != Source::Bibliography,
+        }
+    }
+
+    /// The BibTeX kind the printed text names outside the title: a thesis
+    /// (`Ph.D. thesis`, `Doctoral dissertation`, `Master's thesis`) or a
+    /// technical report (`Tech. Rep.`, `Technical report`).
+    pub fn printed_kind(&self) -> Option<&'static str> {
+        let raw = self.raw.to_lowercase();
+        let text = match &self.title {
+            Some(t) => raw.replacen(&t.to_lowercase(), " ", 1),
+            None => raw,
+        };
+        let text = text.replace(['’', '`'], "'");
+        const PHD: &[&str] = &[
+            "ph.d. thesis",
+            "ph. d. thesis",
+            "phd thesis",
+            "ph.d thesis",
+            "doctoral thesis",
+            "doctoral dissertation",
+            "ph.d. dissertation",
+            "phd dissertation",
+            "dissertation,",
+            "dissertation.",
+        ];
+        const MASTERS: &[&str] = &[
+            "master's thesis",
+            "masters thesis",
+            "master thesis",
+            "m.s. thesis",
+            "m.sc. thesis",
+            "msc thesis",
+            "diploma thesis",
+            "bachelor's thesis",
+            "bachelor thesis",
+        ];
+        const REPORT: &[&str] = &[
+            "tech. rep",
+            "technical report",
+            "tech. report",
+            "tech report",
+            "research report",
+            "technical memo",
+        ];
+        if MASTERS.iter().any(|w| text.contains(w)) {
+            Some("mastersthesis")
+        } else if PHD.iter().any(|w| text.contains(w)) {
+            Some("phdthesis")
+        } else if REPORT.iter().any(|w| text.contains(w)) {
+            Some("techreport")
+        } else {
+            None
         }
     }
 

@@ -544,3 +544,26 @@ fn the_triage_line_counts_every_class_worst_first() {
     check_triage(&[Valid, Fabricated, Miscited, Miscited, Valid], "1 likely fabricated, 0 retracted, 2 need their metadata fixed, 0 could not be checked, 2 valid");
     check_triage(&[Miscited, Retracted, Unverified], "0 likely fabricated, 1 retracted, 1 needs its metadata fixed, 1 could not be checked, 0 valid");
 }
+
+/// Regression guard (the corpus checked against an unkind world: 94 theses
+/// and 100 reports read from PDFs were called fabricated): a reference read
+/// from a paper that prints its kind — a thesis, a technical report — is of
+/// that kind, so no index having it leaves it unverified, never fabricated;
+/// an article no index has is still fabricated.
+#[test]
+#[rustfmt::skip]
+fn printed_theses_and_reports_are_unverified_never_fabricated() {
+    let cases = [
+        ("Sirbu, S. Induced excitations in some metal oxides. Ph.D. thesis, University of Groningen (2008).", Class::Unverified),
+        ("Ng, H. T. (1992). A general abductive system [Doctoral dissertation, University of Texas at Austin].", Class::Unverified),
+        ("G. Kondrak. A theoretical evaluation of selected backtracking algorithms. Master’s thesis, University of Alberta, 1994.", Class::Unverified),
+        ("Moore, R. C. Reasoning from incomplete knowledge in a procedural deduction system. Tech. Rep., MIT Artificial Intelligence Laboratory (1975).", Class::Unverified),
+        ("S. Smith. On sparse priors for glacier flow. Journal of Glaciology, 12(3):1–9, 2019.", Class::Fabricated),
+    ];
+    for (printed, class) in cases {
+        let entry = crate::paper::fields::parse(printed).to_entry("k");
+        let fnd = Findings { by_id: NoId, hits: vec![resnet()], unanswered: vec![] };
+        let v = judge_findings(&entry, &fnd, today());
+        assert_eq!(v.class, class, "{printed}: {} {v:?}", entry.kind);
+    }
+}
