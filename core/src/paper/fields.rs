@@ -602,6 +602,13 @@ fn strip_label(text: &str) -> &str {
 /// announce them: `doi:`, `URL`, `Available:`).
 fn take_ids(text: &str, r: &mut Reference) -> String {
     let mut kept: Vec<&str> = Vec::new();
+    // What PDFs make of a DOI: biblatex-chicago's spaced URL (`https : / /
+    // doi . org / 10.1016/j . x`), ACM's angle brackets for `<` and `>`.
+    let text = text
+        .replace("https : / / doi . org / ", "https://doi.org/")
+        .replace("http : / / dx . doi . org / ", "http://dx.doi.org/")
+        .replace('⟨', "<")
+        .replace('⟩', ">");
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut i = 0;
     while i < words.len() {
@@ -639,6 +646,31 @@ fn take_ids(text: &str, r: &mut Reference) -> String {
                 );
                 used = 2;
             }
+        }
+        // A DOI broken at a full stop by the line end or the spacing
+        // (`10.1016/j.tet.2010.03 .065`, `10.1021/acs . nanolett.7b02251`),
+        // or with the next URL glued on (`….3736933.https://dblp.org/…`).
+        let jl = joined.to_ascii_lowercase();
+        if jl.starts_with("10.") || jl.starts_with("doi:10.") || jl.contains("doi.org/10.") {
+            let mut at = i + used;
+            loop {
+                let next = words.get(at).copied().unwrap_or("");
+                let after = words.get(at + 1).copied().unwrap_or("");
+                if next == "." && doi_piece(after) {
+                    joined = format!("{joined}.{}", after.trim_end_matches(['.', ',', ';']));
+                    at += 2;
+                } else if next.len() > 1 && next.starts_with('.') && doi_piece(&next[1..]) {
+                    joined = format!("{joined}{}", next.trim_end_matches(['.', ',', ';']));
+                    at += 1;
+                } else {
+                    break;
+                }
+            }
+            used = at - i;
+            if let Some(cut) = joined.find(".http") {
+                joined.truncate(cut);
+            }
+            lower = joined.to_ascii_lowercase();
         }
         let is_url = lower.starts_with("http://")
             || lower.starts_with("https://")
@@ -690,6 +722,18 @@ fn take_ids(text: &str, r: &mut Reference) -> String {
         i += 1;
     }
     kept.join(" ")
+}
+
+/// Whether a word can go on a DOI broken before it: DOI characters only,
+/// starting with a lowercase letter or a digit (a capital starts the next
+/// sentence).
+fn doi_piece(word: &str) -> bool {
+    let w = word.trim_end_matches(['.', ',', ';']);
+    w.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-;()/:<>".contains(c))
 }
 
 /// Parses one reference string into fields.

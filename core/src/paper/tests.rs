@@ -116,6 +116,35 @@ fn dois_broken_by_a_line_end_and_arxiv_dois_are_kept() {
     // A PDF's line break after the scheme, with or without a space before the colon.
     check("Sayna Ebrahimi. 2022. Contrastive Test-Time Adaptation. In CVPR. https: //doi.org/10.1109/CVPR52688.2022.00039", "Contrastive Test-Time Adaptation", "Ebrahimi", Some(2022), Some("10.1109/CVPR52688.2022.00039"));
     check("Qian, S. (2022). Understanding 3d object articulation. CVPR. https : //doi.org/10.1109/CVPR52688.2022.00165", "Understanding 3d object articulation", "Qian", Some(2022), Some("10.1109/CVPR52688.2022.00165"));
+    // A DOI broken at a full stop, spaced out, with a URL glued on, or with ACM's angle brackets.
+    for (printed, doi) in [
+        (
+            "doi: 10.1016/j.tet.2010.03 .065",
+            "10.1016/j.tet.2010.03.065",
+        ),
+        (
+            "doi: 10.1021/acs . nanolett.7b02251.",
+            "10.1021/acs.nanolett.7b02251",
+        ),
+        (
+            "https : / / doi . org / 10.1016/j . matchemphys.2007.06.008.",
+            "10.1016/j.matchemphys.2007.06.008",
+        ),
+        (
+            "https://doi.org/10.1145/3711896.3736933.https://dblp.org/rec/conf/kdd/X25.",
+            "10.1145/3711896.3736933",
+        ),
+        (
+            "https://doi.org/10.1002/1521-396X(200212)194:2⟨361::AID-PSSA361⟩3.0.CO;2-R",
+            "10.1002/1521-396X(200212)194:2<361::AID-PSSA361>3.0.CO;2-R",
+        ),
+        ("doi:10.1000/xyz . Available online.", "10.1000/xyz"),
+    ] {
+        let r = fields::parse(&format!(
+            "A. Smith. A title here. Some Journal, 2020. {printed}"
+        ));
+        assert_eq!(r.doi.as_ref().map(|d| d.as_str()), Some(doi), "{printed}");
+    }
     // arXiv's DOI is the DOI printed and names the arXiv id too.
     let r = fields::parse("Hao Peng and Lingpeng Kong. Random feature attention. In ICLR, 2021. doi:10.48550/arXiv.2103.02143.");
     assert_eq!(
