@@ -625,13 +625,16 @@ impl Index {
         );
         let mut found = self.fts(&sql, &words.join(" "), &norm)?;
         if found.is_empty() && words.len() > 1 {
-            found = self.fts(&sql, &words.join(" OR "), &norm)?;
+            found = self.fts(&sql, &fallback_words(&norm).join(" OR "), &norm)?;
         }
         found.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
         Ok(found)
     }
 
     fn fts(&self, sql: &str, matching: &str, norm: &str) -> Result<Vec<Hit>, IndexError> {
+        if matching.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut st = self
             .conn
             .prepare_cached(sql)
@@ -662,4 +665,21 @@ impl Index {
             .map(|m| m.len())
             .sum()
     }
+}
+
+/// How many words the fallback title search asks for.
+const FALLBACK_WORDS: usize = 4;
+
+/// The words a title search falls back to when no record holds every word
+/// of the normalized title: its [`FALLBACK_WORDS`] longest content words
+/// (stopwords dropped), quoted for FTS5. A record that scores above the
+/// title threshold shares most of the title, so it holds some of its
+/// longest words; asking for every word instead made FTS5 rank every
+/// record holding "the" or "learning" (115 ms a title on 180,000 works,
+/// against 7 ms for a title the index holds: `BENCHMARKS.md`, batch).
+fn fallback_words(norm: &str) -> Vec<String> {
+    let mut words = citegate_core::search::probe::content_terms(norm);
+    words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+    words.truncate(FALLBACK_WORDS);
+    words.into_iter().map(|w| format!("\"{w}\"")).collect()
 }

@@ -220,16 +220,14 @@ impl Reference {
         }
     }
 
-    /// The BibTeX kind the printed text names outside the title: a thesis
+    /// The BibTeX kind the printed text names: a thesis
     /// (`Ph.D. thesis`, `Doctoral dissertation`, `Master's thesis`) or a
     /// technical report (`Tech. Rep.`, `Technical report`).
     pub fn printed_kind(&self) -> Option<&'static str> {
-        let raw = self.raw.to_lowercase();
-        let text = match &self.title {
-            Some(t) => raw.replacen(&t.to_lowercase(), " ", 1),
-            None => raw,
-        };
-        let text = text.replace(['’', '`'], "'");
+        // The whole text, title included: a title the parse ran on into
+        // `tech. rep. MIT/LCS/TR-504` still names the kind, and a title that
+        // names one itself is rare and, unfound, better unverified.
+        let text = self.raw.to_lowercase().replace(['’', '`'], "'");
         const PHD: &[&str] = &[
             "ph.d. thesis",
             "ph. d. thesis",
