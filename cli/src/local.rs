@@ -32,6 +32,9 @@ pub struct LocalArgs {
 pub struct Local {
     ix: Index,
     labels: HashMap<Source, String>,
+    /// The dumps the index holds, in one fixed order: each answers a title
+    /// search, with its records or with none.
+    sources: Vec<Source>,
 }
 
 fn service_of(source: Source) -> Service {
@@ -78,8 +81,15 @@ impl Local {
     pub fn open(dir: &std::path::Path) -> Result<Local, Error> {
         let ix = Index::open(dir).map_err(index_error)?;
         let mut dates: HashMap<Source, String> = HashMap::new();
+        let mut sources = Vec::new();
         for d in ix.dumps().map_err(index_error)? {
-            let (Some(source), Some(date)) = (Source::from_name(&d.source), d.date) else {
+            let Some(source) = Source::from_name(&d.source) else {
+                continue;
+            };
+            if !sources.contains(&source) {
+                sources.push(source);
+            }
+            let Some(date) = d.date else {
                 continue;
             };
             // Several files of one dump (OpenAlex's parts): the newest date.
@@ -95,7 +105,21 @@ impl Local {
                 (s, label)
             })
             .collect();
-        Ok(Local { ix, labels })
+        sources.sort_by_key(|s| {
+            [
+                Source::Dblp,
+                Source::Arxiv,
+                Source::OpenAlex,
+                Source::Crossref,
+            ]
+            .iter()
+            .position(|o| o == s)
+        });
+        Ok(Local {
+            ix,
+            labels,
+            sources,
+        })
     }
 
     fn label(&self, source: Source) -> String {
@@ -169,8 +193,10 @@ impl Local {
             }
             .map_err(index_error)?;
             if *route == Route::Title {
-                // One answer per dump: its nearest records, best first.
-                let mut by_source: Vec<(Source, Vec<Work>)> = Vec::new();
+                // One answer per dump: its nearest records, best first, or
+                // none (a dump that holds no near title has answered too).
+                let mut by_source: Vec<(Source, Vec<Work>)> =
+                    self.sources.iter().map(|s| (*s, Vec::new())).collect();
                 for h in &hits {
                     match by_source.iter_mut().find(|(s, _)| *s == h.source) {
                         Some((_, works)) if works.len() < title_hits.max(1) => {
