@@ -259,6 +259,8 @@ export interface OnlineEntry {
   class: VerdictClass;
   reasons: Array<{ kind: ReasonKind; message: string }>;
   outcome: "found" | "wrong_id" | "not_found" | "unverified"; summary: string; corrected?: string;
+  /** The corrections one field at a time, each for a person to accept or refuse. */
+  changes?: Array<{ field: string; cited?: string | null; record: string; source: string; why: string }>;
   /** Retractions, expressions of concern, corrections of the cited work. */
   notices?: Array<{ kind: NoticeKind; doi?: string; date?: string; link?: string; source?: string; message: string }>;
   /** The entry's fingerprint, for a reviewer's mark. */

@@ -131,7 +131,7 @@ test("bibtex results: statuses in words with record links, a labelled chart, fil
   assert.deepEqual(errors, []);
 });
 
-test("bibtex exports: JSON, CSV and Markdown reports built in the core; the fixed .bib changes only the corrected entry", async () => {
+test("bibtex exports: JSON, CSV and Markdown reports built in the core; the fixed .bib holds only the corrections accepted, field by field", async () => {
   const errors = await withPage(app.browser, "results-exports", async (page) => {
     await app.open(page, "#/bibtex");
     await page.waitForSelector("#load-example");
@@ -162,19 +162,37 @@ test("bibtex exports: JSON, CSV and Markdown reports built in the core; the fixe
     assert.equal(await page.getAttribute('[data-key="sadasivan2012methylphenidate"]', "data-check"), "differs");
     assert.equal(await page.textContent('[data-key="sadasivan2012methylphenidate"] .check-badge'), "found but differs");
 
-    const fixed = await downloaded(page, "#download-fixed");
+    // Corrections are reviewed one field at a time: nothing is applied
+    // until accepted, a refused one stays out, the rest keep their bytes.
+    const card = '[data-key="sadasivan2012methylphenidate"]';
+    const fields = await page.$$eval(`${card} tr.change`, (rows) => rows.map((r) => r.dataset.field));
+    assert.ok(fields.includes("year") && fields.includes("journal"), JSON.stringify(fields));
+    assert.ok(await page.isDisabled("#download-fixed"), "nothing accepted, nothing to download");
+    assert.match(await page.textContent("#review-tally"), /0 accepted, 0 refused, \d+ to review/);
+    await page.click(`${card} tr.change[data-field="journal"] .refuse-change`);
+    await page.click(`${card} tr.change[data-field="year"] .accept-change`);
+    assert.equal(await page.getAttribute(`${card} tr.change[data-field="journal"]`, "data-decision"), "refused");
+    let fixed = await downloaded(page, "#download-fixed");
     assert.equal(fixed.name, "mine.fixed.bib");
     assert.ok(fixed.text.startsWith("% my paper's references\n@"), fixed.text);
-    assert.doesNotMatch(fixed.text, /1999|Imaginary Results/);
-    assert.match(fixed.text, /2012/);
+    assert.doesNotMatch(fixed.text, /1999/);
+    assert.match(fixed.text, /  year    = \{2012\},/);
+    // The refused venue and every field not corrected, as typed.
+    assert.ok(fixed.text.includes("  journal = {Journal of Imaginary Results},"), fixed.text);
+    assert.ok(fixed.text.includes(bib.split("\n")[2]), fixed.text);
     // The entry that is not found anywhere is left exactly as written.
     assert.ok(fixed.text.endsWith(bib.slice(bib.indexOf("@inproceedings{li2023quantum"))), fixed.text);
+    // "Accept the rest" leaves the refusal standing.
+    await page.click("#accept-rest");
+    assert.match(await page.textContent("#review-tally"), /1 refused, 0 to review/);
+    fixed = await downloaded(page, "#download-fixed");
+    assert.ok(fixed.text.includes("Journal of Imaginary Results"), fixed.text);
     // "Copy all corrections" puts the corrected entries on the clipboard.
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.click("#copy-corrections");
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assert.match(copied, /^@article\{sadasivan2012methylphenidate,\n/);
-    assert.ok(fixed.text.includes(copied.trimEnd()), copied);
+    assert.match(copied, /year = \{2012\}/);
     assert.doesNotMatch(copied, /li2023quantum/);
 
     const json = JSON.parse((await downloaded(page, "#export-report")).text);

@@ -174,6 +174,7 @@ mod tests {
                 outcome: "unverified",
                 summary: String::new(),
                 corrected: None,
+                changes: Vec::new(),
                 notices: vec![],
                 fingerprint: fingerprint(e),
                 accepted: None,

@@ -317,9 +317,14 @@ pub struct OnlineEntry {
     pub outcome: &'static str,
     /// The decision in words.
     pub summary: String,
-    /// The entry rebuilt from its record, when it misstates it.
+    /// The entry with every change applied, when it misstates its record.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<String>,
+    /// The corrections one field at a time (field, the entry's value, the
+    /// record's, where it comes from, why), each for a person to accept or
+    /// refuse.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<verdict::Change>,
     /// Retractions, expressions of concern and corrections of the cited
     /// work, each with its DOI, date and link.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -355,6 +360,7 @@ impl OnlineEntry {
             class: self.class,
             reasons: self.reasons.clone(),
             corrected: self.corrected.clone(),
+            changes: self.changes.clone(),
             notices: self.notices.clone(),
         }
     }
@@ -465,6 +471,7 @@ pub fn online_entry(entry: &Entry, res: &Resolution, today: Date) -> OnlineEntry
         outcome: outcome_name(&res.outcome),
         summary: res.outcome.describe(),
         corrected: v.corrected,
+        changes: v.changes,
         notices: v.notices,
         fingerprint: super::accept::fingerprint(entry),
         accepted: None,

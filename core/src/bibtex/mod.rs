@@ -18,12 +18,14 @@
 pub mod accept;
 pub mod check;
 pub mod csl;
+pub mod edit;
 pub mod existence;
 pub mod format;
 pub mod inherit;
 pub mod matching;
 pub mod parse;
 pub mod report;
+pub mod review;
 pub mod ris;
 pub mod venues;
 pub mod verdict;

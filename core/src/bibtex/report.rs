@@ -11,6 +11,7 @@
 //! HTML, and always point at the service's own https page.
 
 use super::check::{FileReport, OnlineEntry, OnlineReport};
+pub use super::edit::locate;
 use super::parse::Bibliography;
 use super::verdict::{self, Class, ReasonKind};
 use crate::resolve::{self, Answer};
@@ -259,17 +260,15 @@ pub struct FixedBib {
     /// The file: corrected entries in place of the cited ones, every other
     /// byte as it was.
     pub text: String,
-    /// Keys whose entry was replaced, in file order.
+    /// Keys whose entry was changed, in file order.
     pub replaced: Vec<String>,
     /// Keys with a correction whose entry could not be located in the
     /// text (left as they were).
     pub not_located: Vec<String>,
 }
 
-/// `source` (the text `bib` was read from) with each entry that has a
-/// correction replaced by it. A correction exists only when a record is
-/// the cited work, so every other entry — not found, could not check,
-/// matches — stays as written, comments and spacing included.
+/// `source` (the text `bib` was read from) with every change of every
+/// entry applied (see [`fixed_bib_accepting`]).
 ///
 /// ```
 /// use citegate_core::bibtex::{check::OnlineReport, parse, report};
@@ -280,14 +279,33 @@ pub struct FixedBib {
 /// assert_eq!(fixed.text, src);
 /// ```
 pub fn fixed_bib(source: &str, bib: &Bibliography, online: &OnlineReport) -> FixedBib {
-    let mut edits: Vec<(std::ops::Range<usize>, &str, &str)> = Vec::new();
+    fixed_bib_accepting(source, bib, online, |_, _| true)
+}
+
+/// `source` with the changes `accept(key, change)` keeps set in place,
+/// field by field. A change exists only when a record is the cited work,
+/// so every other entry — not found, could not check, matches — stays as
+/// written; in a changed entry, every field not changed keeps its bytes
+/// (comments, spacing, braces and the characters typed).
+pub fn fixed_bib_accepting(
+    source: &str,
+    bib: &Bibliography,
+    online: &OnlineReport,
+    accept: impl Fn(&str, &verdict::Change) -> bool,
+) -> FixedBib {
+    let mut edits: Vec<(std::ops::Range<usize>, String, &str)> = Vec::new();
     let mut not_located = Vec::new();
     for (entry, judged) in bib.entries.iter().zip(&online.entries) {
-        let Some(c) = judged.corrected.as_deref() else {
+        let kept: Vec<&verdict::Change> = judged
+            .changes
+            .iter()
+            .filter(|c| accept(&entry.key, c))
+            .collect();
+        if kept.is_empty() {
             continue;
-        };
-        match locate(source, entry.line, &entry.key) {
-            Some(r) => edits.push((r, c.trim_end(), entry.key.as_str())),
+        }
+        match super::edit::set_fields(source, entry.line, &entry.key, &kept) {
+            Some((r, text)) => edits.push((r, text, entry.key.as_str())),
             None => not_located.push(entry.key.clone()),
         }
     }
@@ -295,7 +313,7 @@ pub fn fixed_bib(source: &str, bib: &Bibliography, online: &OnlineReport) -> Fix
     let mut text = String::with_capacity(source.len());
     let mut at = 0;
     let mut replaced = Vec::new();
-    for (r, c, key) in edits {
+    for (r, new, key) in edits {
         // Two entries never overlap; a second claim on the same bytes is
         // left as written.
         if r.start < at {
@@ -303,7 +321,7 @@ pub fn fixed_bib(source: &str, bib: &Bibliography, online: &OnlineReport) -> Fix
             continue;
         }
         text.push_str(&source[at..r.start]);
-        text.push_str(c);
+        text.push_str(&new);
         at = r.end;
         replaced.push(key.to_string());
     }
@@ -313,81 +331,6 @@ pub fn fixed_bib(source: &str, bib: &Bibliography, online: &OnlineReport) -> Fix
         replaced,
         not_located,
     }
-}
-
-/// The byte range of the entry `key` whose `@` is on 1-based `line`:
-/// from the `@` to its closing delimiter, included. `None` when the text
-/// there is not that entry or is not closed.
-pub fn locate(source: &str, line: usize, key: &str) -> Option<std::ops::Range<usize>> {
-    let b = source.as_bytes();
-    let line_start = if line <= 1 {
-        0
-    } else {
-        b.iter()
-            .enumerate()
-            .filter(|(_, &c)| c == b'\n')
-            .nth(line - 2)
-            .map(|(i, _)| i + 1)?
-    };
-    let line_end = b[line_start..]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(b.len(), |p| line_start + p);
-    let mut from = line_start;
-    while let Some(off) = b[from..line_end].iter().position(|&c| c == b'@') {
-        let at = from + off;
-        if let Some(end) = entry_end(b, at, key) {
-            return Some(at..end);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// The end (exclusive) of the entry starting at the `@` at `at`, when its
-/// key is `key`.
-fn entry_end(b: &[u8], at: usize, key: &str) -> Option<usize> {
-    let mut i = at + 1;
-    let skip_ws = |i: &mut usize| {
-        while b.get(*i).is_some_and(u8::is_ascii_whitespace) {
-            *i += 1;
-        }
-    };
-    skip_ws(&mut i);
-    while b
-        .get(i)
-        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
-    {
-        i += 1;
-    }
-    skip_ws(&mut i);
-    let close = match b.get(i)? {
-        b'{' => b'}',
-        b'(' => b')',
-        _ => return None,
-    };
-    i += 1;
-    let key_start = i;
-    while b.get(i).is_some_and(|&c| c != b',' && c != close) {
-        i += 1;
-    }
-    let written = std::str::from_utf8(b.get(key_start..i)?).ok()?.trim();
-    if written != key {
-        return None;
-    }
-    // Braces nest inside values; the entry ends at its own delimiter at
-    // depth zero.
-    let mut depth = 0usize;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'{' => depth += 1,
-            b'}' if depth > 0 => depth -= 1,
-            c if c == close && depth == 0 => return Some(i + 1),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// True when a run asked something and no service gave a readable answer

@@ -33,6 +33,9 @@ use crate::title;
 use crate::works::{Notice, NoticeKind, Work};
 use serde::Serialize;
 
+pub mod fix;
+pub use fix::Change;
+
 /// The verdict on one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -264,10 +267,14 @@ pub struct EntryVerdict {
     pub class: Class,
     /// Why; empty for a valid entry.
     pub reasons: Vec<Reason>,
-    /// The entry rebuilt from the record, when the record is the cited work
-    /// and the entry misstates it.
+    /// The entry with every change applied, when a record is the cited
+    /// work and the entry misstates it in a field that can be corrected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<String>,
+    /// The corrections one field at a time, for a person to accept or
+    /// refuse ([`fix`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Change>,
     /// Editorial notices about the cited work: a retraction, an expression
     /// of concern, a correction.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -529,6 +536,15 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
         if !reasons.is_empty() {
             corrected = Some(super::matching::corrected_entry(&entry.key, record));
         }
+        // The record the rules held the entry to first, then its other versions.
+        cited_work = std::iter::once(record)
+            .chain(
+                matched
+                    .iter()
+                    .copied()
+                    .filter(|w| !std::ptr::eq(*w, record)),
+            )
+            .collect();
     } else if let Some(t) = cited.title.as_deref() {
         let nearest = candidates
             .iter()
@@ -585,25 +601,35 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
     } else {
         Verdict::Hallucinated
     };
-    EntryVerdict::new(verdict, reasons, corrected, notices_of(&cited_work))
+    let found = corrected.is_some();
+    let changes = if found {
+        fix::changes(entry, &reasons, &cited_work)
+    } else {
+        Vec::new()
+    };
+    let mut v = EntryVerdict::new(verdict, reasons, found, notices_of(&cited_work));
+    v.corrected = (!changes.is_empty()).then(|| super::edit::rewrite(entry, &changes));
+    v.changes = changes;
+    v
 }
 
 impl EntryVerdict {
-    /// A verdict with its class. `corrected` is set exactly when a record
-    /// is the cited work and the entry misstates it; `notices` are the
-    /// cited work's.
+    /// A verdict with its class, no corrections yet. `found` is true
+    /// exactly when a record is the cited work and the entry misstates it;
+    /// `notices` are the cited work's.
     fn new(
         verdict: Verdict,
         reasons: Vec<Reason>,
-        corrected: Option<String>,
+        found: bool,
         notices: Vec<NoticeNote>,
     ) -> EntryVerdict {
         let retracted = notices.iter().any(|n| n.kind == NoticeKind::Retraction);
         EntryVerdict {
             verdict,
-            class: Class::of(verdict, corrected.is_some(), retracted),
+            class: Class::of(verdict, found, retracted),
             reasons,
-            corrected,
+            corrected: None,
+            changes: Vec::new(),
             notices,
         }
     }
@@ -625,7 +651,7 @@ fn uncertain(mut reasons: Vec<Reason>, findings: &Findings) -> EntryVerdict {
         )
     };
     reasons.push(reason(ReasonKind::NotChecked, message));
-    EntryVerdict::new(Verdict::Uncertain, reasons, None, Vec::new())
+    EntryVerdict::new(Verdict::Uncertain, reasons, false, Vec::new())
 }
 
 fn reason(kind: ReasonKind, message: String) -> Reason {

@@ -18,7 +18,8 @@ use citegate_core::bibtex::format::{self, Finding, Severity};
 use citegate_core::bibtex::matching::{self, Mode, Status, Verdict};
 use citegate_core::bibtex::parse::{self, Bibliography, Entry};
 use citegate_core::bibtex::report::{self, Status as Check};
-use citegate_core::bibtex::verdict;
+use citegate_core::bibtex::review::Review;
+use citegate_core::bibtex::verdict::{self, Change};
 use citegate_core::resolve::{Answer, Options, Resolution, Run, Surface};
 use citegate_core::tex;
 use citegate_core::tex::Project;
@@ -224,6 +225,9 @@ struct BibtexState {
     source: StoredValue<Option<Arc<String>>>,
     /// The online layers' report.
     online: RwSignal<Option<Arc<OnlineReport>>>,
+    /// The person's decision on each correction (the fixed `.bib` holds
+    /// the accepted ones only).
+    review: RwSignal<Review>,
     filter: RwSignal<Option<Check>>,
     /// The class shown (fabricated, miscited …), `None` for every class.
     class_filter: RwSignal<Option<verdict::Class>>,
@@ -277,6 +281,7 @@ impl BibtexState {
             online_run: StoredValue::new(Latest::default()),
             source: StoredValue::new(None),
             online: RwSignal::new(None),
+            review: RwSignal::new(Review::default()),
             filter: RwSignal::new(None),
             class_filter: RwSignal::new(None),
             sort: RwSignal::new(String::from("file")),
@@ -426,6 +431,7 @@ impl BibtexState {
         self.online_run.with_value(Latest::cancel);
         self.rows.set(Vec::new());
         self.online.set(None);
+        self.review.set(Review::default());
         self.running.set(false);
         self.paused.set(false);
         self.progress.set((0, 0));
@@ -545,6 +551,7 @@ impl BibtexState {
         self.paused.set(false);
         self.rows.set(Vec::new());
         self.online.set(None);
+        self.review.set(Review::default());
         self.source.set_value(None);
         self.bib.set(None);
         self.bib_name.set(None);
@@ -606,6 +613,7 @@ impl BibtexState {
         let token = self.online_run.with_value(Latest::restart);
         rows.set(Vec::new());
         online.set(None);
+        self.review.set(Review::default());
         self.stopped.set(None);
         self.spent.set(Vec::new());
         running.set(true);
@@ -841,7 +849,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <EntryControls state />
             </Show>
             <div class="entries" id="entries">
-                {move || state.shown_rows().into_iter().map(|row| view! { <EntryCard row /> }).collect_view()}
+                {move || state.shown_rows().into_iter().map(|row| view! { <EntryCard row review=state.review /> }).collect_view()}
             </div>
         </section>
     }
@@ -993,17 +1001,23 @@ fn Exports(state: BibtexState) -> impl IntoView {
             .map(|(r, b)| report::to_markdown(&r, &b))
             .unwrap_or_default()
     });
+    let review = state.review;
+    // The fixed .bib holds the accepted corrections only: with none
+    // accepted there is nothing to download.
     let fixed = Signal::derive(move || {
         let (Some(o), Some(b)) = (online.get(), bib.get()) else {
             return String::new();
         };
-        if o.entries.iter().all(|e| e.corrected.is_none()) {
-            return String::new();
-        }
-        source
-            .with_value(|s| s.as_ref().map(|s| report::fixed_bib(s, &b, &o).text))
-            .unwrap_or_default()
+        review.with(|r| {
+            if r.tally(&o).accepted == 0 {
+                return String::new();
+            }
+            source
+                .with_value(|s| s.as_ref().map(|s| r.fixed_bib(s, &b, &o).text))
+                .unwrap_or_default()
+        })
     });
+    let tally = move || online.get().map(|o| review.with(|r| r.tally(&o)));
     let corrections = Signal::derive(move || {
         online
             .get()
@@ -1017,9 +1031,19 @@ fn Exports(state: BibtexState) -> impl IntoView {
             <DownloadButton id="export-report" label="Report (JSON)" filename=named("_report.json") mime="application/json" content=report enabled=has_bib />
             <DownloadButton id="export-csv" label="Report (CSV)" filename=named("_report.csv") mime="text/csv;charset=utf-8" content=report_csv enabled=has_bib />
             <DownloadButton id="export-md" label="Report (Markdown)" filename=named("_report.md") mime="text/markdown;charset=utf-8" content=report_md enabled=has_bib />
-            <DownloadButton id="download-fixed" label="Download fixed .bib" filename=named(".fixed.bib") content=fixed />
+            <DownloadButton id="download-fixed" label="Download fixed .bib (accepted corrections)" filename=named(".fixed.bib") content=fixed />
             <CopyButton id="copy-corrections" label="Copy all corrections" text=corrections />
         </div>
+        {move || tally().filter(|t| t.accepted + t.refused + t.pending > 0).map(|t| view! {
+            <p class="toolbar" id="review-line">
+                <span id="review-tally">{t.words()}</span>
+                <button type="button" id="accept-rest" disabled=t.pending == 0 on:click=move |_| {
+                    if let Some(o) = online.get_untracked() {
+                        review.update(|r| r.accept_rest(&o));
+                    }
+                }>"Accept the rest"</button>
+            </p>
+        })}
     }
 }
 
@@ -1114,8 +1138,9 @@ fn EntryControls(state: BibtexState) -> impl IntoView {
 /// One checked entry's card: one status in words, the sources, evidence and,
 /// when the record is the cited work, the corrected entry.
 #[component]
-fn EntryCard(row: Row) -> impl IntoView {
+fn EntryCard(row: Row, review: RwSignal<Review>) -> impl IntoView {
     let r = row;
+    let changes = r.judged.changes.clone();
     let label = status_label(r.verdict.status);
     let key = r.verdict.key.clone();
     // The corrected entry only when the record is the cited work.
@@ -1148,17 +1173,51 @@ fn EntryCard(row: Row) -> impl IntoView {
                 <ul class="verdict-reasons">{reasons.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
             })}
             {(!r.verdict.evidence.is_empty()).then(|| view! { <EvidenceTable evidence=r.verdict.evidence.clone() /> })}
+            {(!changes.is_empty()).then(|| view! { <ChangeList key=key.clone() changes=changes.clone() review /> })}
             {(!corrected.is_empty()).then(|| {
                 let c = corrected.clone();
                 view! {
                     <details>
-                        <summary>"Corrected entry from the record"</summary>
+                        <summary>"The entry with every correction"</summary>
                         <pre class="corrected">{corrected.clone()}</pre>
                         <CopyButton id="copy-corrected" label="Copy corrected entry" text=Signal::derive(move || c.clone()) />
                     </details>
                 }
             })}
         </div>
+    }
+}
+
+/// An entry's corrections one field at a time, each accepted or refused
+/// by the person (the fixed `.bib` holds the accepted ones only).
+#[component]
+fn ChangeList(key: String, changes: Vec<Change>, review: RwSignal<Review>) -> impl IntoView {
+    view! {
+        <div class="table-wrap"><table class="changes cards">
+            <thead><tr><th>"field"</th><th>"the entry says"</th><th>"the record says"</th><th>"from"</th><th>"decision"</th></tr></thead>
+            <tbody>{changes.into_iter().map(|c| {
+                let (k, ch) = (key.clone(), c.clone());
+                let decision = Memo::new(move |_| review.with(|r| r.decision(&k, &ch)));
+                let (k1, c1, k2, c2) = (key.clone(), c.clone(), key.clone(), c.clone());
+                view! { <tr class="change" data-field=c.field.clone() data-decision=move || match decision.get() {
+                    Some(true) => "accepted",
+                    Some(false) => "refused",
+                    None => "pending",
+                }>
+                    <td data-label="field">{c.field.clone()}</td>
+                    <td data-label="the entry says">{c.cited.clone().unwrap_or_else(|| "(no such field)".into())}</td>
+                    <td data-label="the record says">{c.record.clone()}</td>
+                    <td data-label="from" title=c.why.clone()>{c.source.clone()}</td>
+                    <td data-label="decision">
+                        <button type="button" class="accept-change" aria-pressed=move || (decision.get() == Some(true)).to_string()
+                            on:click=move |_| review.update(|r| r.decide(&k1, &c1, true))>"Accept"</button>
+                        " "
+                        <button type="button" class="refuse-change" aria-pressed=move || (decision.get() == Some(false)).to_string()
+                            on:click=move |_| review.update(|r| r.decide(&k2, &c2, false))>"Refuse"</button>
+                    </td>
+                </tr> }
+            }).collect_view()}</tbody>
+        </table></div>
     }
 }
 

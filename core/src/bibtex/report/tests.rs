@@ -233,22 +233,18 @@ fn ids_stay_inside_the_service_address() {
 }
 
 #[test]
-fn fixed_bib_replaces_only_corrected_entries() {
+fn fixed_bib_changes_only_the_corrected_field_of_corrected_entries() {
     let (bib, online) = judged();
     let fixed = fixed_bib(BIB, &bib, &online);
     assert_eq!(fixed.replaced, ["wrongyear"]);
     assert!(fixed.not_located.is_empty());
-    let corrected = online.entries[1].corrected.as_deref().unwrap().trim_end();
-    let (start, end) = {
-        let r = locate(BIB, 9, "wrongyear").unwrap();
-        (r.start, r.end)
-    };
-    let expected = format!("{}{}{}", &BIB[..start], corrected, &BIB[end..]);
+    // The year set in place: every other byte of the entry as written.
+    let expected = BIB.replacen(
+        "journal={CVPR}, year={2009}",
+        "journal={CVPR}, year={2016}",
+        1,
+    );
     assert_eq!(fixed.text, expected);
-    assert!(fixed
-        .text
-        .starts_with("% my refs\n@article{real,\n  title = {Attention"));
-    assert!(fixed.text.contains("year = {2016}"), "{}", fixed.text);
     assert!(!fixed.text.contains("{2009}"));
     assert!(fixed.text.ends_with("@article{offline, title={Something Unreachable}, author={Roe, R.}, journal={J}, year={2020}}\n"));
     // The fixed file reads back with the same keys.
@@ -561,4 +557,171 @@ fn spent_allowances_name_openalex_once_on_its_429() {
         words.contains("nothing was counted against any of them"),
         "{words}"
     );
+}
+
+/// Regression (issue 31): a correction refused stays out of the fixed
+/// `.bib`, an accepted one is in it, and the fields not corrected keep the
+/// braces and characters the person typed (`tosatto2015single` lost its
+/// `{FRET}` and had `'` turned into `’`).
+#[test]
+fn fixed_bib_writes_the_accepted_changes_only_and_keeps_what_was_typed() {
+    let src = "% lab refs\n@string{jmb = \"Journal of Molecular Biology\"}\n@article{tosatto,\n  title = \"Single-molecule {FRET} of the cell's ribosome\",\n  author = {Tosatto, L. and Roe, R.},\n  journal = jmb, % a macro\n  year = {2012},\n}\n";
+    let bib = parse::parse(src);
+    let mut real = work(
+        Service::Crossref,
+        "Single-molecule FRET of the cell’s ribosome",
+        &["L. Tosatto", "R. Roe"],
+        2015,
+        "Journal of Molecular Biology",
+    );
+    real.doi = Some("10.1016/j.jmb.2015.01.001".into());
+    let res = Resolution {
+        key: "tosatto".into(),
+        evidence: vec![hits(Service::Crossref, "t", vec![real.clone()])],
+        outcome: Outcome::Found {
+            work: real,
+            via: Service::Crossref,
+        },
+    };
+    let online = check::online_report(
+        &bib,
+        &resolve::Report {
+            resolutions: vec![res],
+            requests: 1,
+        },
+        Date::new(2026, 12, 3).unwrap(),
+        1,
+        0,
+    );
+    let fields: Vec<&str> = online.entries[0]
+        .changes
+        .iter()
+        .map(|c| c.field.as_str())
+        .collect();
+    assert_eq!(fields, ["year"], "{:?}", online.entries[0]);
+    let all = fixed_bib(src, &bib, &online);
+    assert_eq!(all.text, src.replace("{2012}", "{2015}"));
+    let none = fixed_bib_accepting(src, &bib, &online, |_, c| c.field != "year");
+    assert_eq!(none.text, src);
+    assert!(none.replaced.is_empty());
+}
+
+fn check_set(src: &str, changes: &[(&str, &str)], expected: &str) {
+    let owned: Vec<crate::bibtex::verdict::Change> = changes
+        .iter()
+        .map(|(f, v)| crate::bibtex::verdict::Change {
+            field: f.to_string(),
+            cited: None,
+            record: v.to_string(),
+            source: "test".into(),
+            why: "test".into(),
+        })
+        .collect();
+    let refs: Vec<&_> = owned.iter().collect();
+    let (r, text) = crate::bibtex::edit::set_fields(src, 1, "a", &refs).expect("located");
+    let got = format!("{}{}{}", &src[..r.start], text, &src[r.end..]);
+    assert_eq!(got, expected, "{src:?} {changes:?}");
+    assert_eq!(parse::parse(&got).entries.len(), 1, "{got}");
+}
+
+#[test]
+fn fields_are_set_in_place_or_added_after_the_last() {
+    check_set(
+        "@misc{a, year={2001}}",
+        &[("year", "2002")],
+        "@misc{a, year={2002}}",
+    );
+    check_set(
+        "@misc{a, year=2001, t=\"x, y\"}",
+        &[("year", "2002")],
+        "@misc{a, year={2002}, t=\"x, y\"}",
+    );
+    check_set(
+        "@misc{a, t=\"x, y\", year = 2001 }",
+        &[("year", "2002")],
+        "@misc{a, t=\"x, y\", year = {2002} }",
+    );
+    check_set(
+        "@misc{a, t = \"A \" # b, Year={1}}",
+        &[("year", "2")],
+        "@misc{a, t = \"A \" # b, Year={2}}",
+    );
+    check_set(
+        "@misc{a, t={x},\n}",
+        &[("doi", "10.1/x")],
+        "@misc{a, t={x},\n  doi = {10.1/x},\n}",
+    );
+    check_set(
+        "@misc{a, t={x}}",
+        &[("doi", "10.1/x")],
+        "@misc{a, t={x},\n  doi = {10.1/x}}",
+    );
+    check_set("@misc(a, t={x})", &[("t", "y")], "@misc(a, t={y})");
+    check_set(
+        "@misc{a, t={x}, % why\n y={1}}",
+        &[("y", "2")],
+        "@misc{a, t={x}, % why\n y={2}}",
+    );
+    // A repeated field: the first, the one BibTeX reads.
+    check_set(
+        "@misc{a, t={x}, t={z}}",
+        &[("t", "y")],
+        "@misc{a, t={y}, t={z}}",
+    );
+}
+
+#[test]
+fn a_review_applies_the_accepted_changes_only() {
+    use crate::bibtex::review::{Review, ReviewTally};
+    let (bib, online) = judged();
+    let e = online
+        .entries
+        .iter()
+        .find(|e| e.key == "wrongyear")
+        .unwrap();
+    let year = e
+        .changes
+        .iter()
+        .find(|c| c.field == "year")
+        .unwrap()
+        .clone();
+    let mut review = Review::default();
+    let tally = |r: &Review| r.tally(&online);
+    // Nothing looked at: nothing applied.
+    assert_eq!(
+        tally(&review),
+        ReviewTally {
+            accepted: 0,
+            refused: 0,
+            pending: 1
+        }
+    );
+    assert_eq!(review.fixed_bib(BIB, &bib, &online).text, BIB);
+    review.decide("wrongyear", &year, false);
+    assert_eq!(review.fixed_bib(BIB, &bib, &online).text, BIB);
+    // A refusal stands through "accept the rest".
+    review.accept_rest(&online);
+    assert_eq!(
+        tally(&review),
+        ReviewTally {
+            accepted: 0,
+            refused: 1,
+            pending: 0
+        }
+    );
+    assert_eq!(review.fixed_bib(BIB, &bib, &online).text, BIB);
+    review.decide("wrongyear", &year, true);
+    let fixed = review.fixed_bib(BIB, &bib, &online);
+    assert_eq!(fixed.replaced, ["wrongyear"]);
+    assert!(fixed.text.contains("year={2016}"), "{}", fixed.text);
+    assert_eq!(
+        tally(&review).words(),
+        "1 correction: 1 accepted, 0 refused, 0 to review"
+    );
+    // Another proposal for the same field is undecided again.
+    let other = crate::bibtex::verdict::Change {
+        record: "2017".into(),
+        ..year
+    };
+    assert_eq!(review.decision("wrongyear", &other), None);
 }

@@ -569,3 +569,123 @@ fn printed_theses_and_reports_are_unverified_never_fabricated() {
         assert_eq!(v.class, class, "{printed}: {} {v:?}", entry.kind);
     }
 }
+
+/// One case of the corrections: an entry (a whole `@type{k, …}`) judged
+/// against `hits`, and the changes expected as (field, new value).
+fn check_changes(bib: &str, hits: Vec<Work>, expected: &[(&str, &str)]) {
+    check_changes_by_id(bib, NoId, hits, expected)
+}
+
+fn check_changes_by_id(bib: &str, by_id: IdAnswer, hits: Vec<Work>, expected: &[(&str, &str)]) {
+    let parsed = parse(bib);
+    let fnd = Findings {
+        by_id,
+        hits,
+        unanswered: vec![],
+    };
+    let v = judge_findings(&parsed.entries[0], &fnd, today());
+    let got: Vec<(&str, &str)> = v
+        .changes
+        .iter()
+        .map(|c| (c.field.as_str(), c.record.as_str()))
+        .collect();
+    assert_eq!(got, expected, "{bib}: {v:?}");
+    // The rebuilt entry holds exactly the changes; none means no rebuild.
+    assert_eq!(v.corrected.is_some(), !v.changes.is_empty(), "{v:?}");
+    for c in &v.changes {
+        assert!(!c.source.is_empty() && !c.why.is_empty(), "{c:?}");
+    }
+}
+
+fn arxiv_version(title: &str, authors: &str, year: i32) -> Work {
+    let mut w = rec(title, authors, year, "arXiv", "10.48550/arXiv.1706.03762");
+    w.arxiv_id = Some("1706.03762".into());
+    w
+}
+
+const ATTENTION: &str = "Attention Is All You Need";
+const VASWANI: &str = "Ashish Vaswani and Noam Shazeer and Niki Parmar and Jakob Uszkoreit and Llion Jones and Aidan N. Gomez and Lukasz Kaiser and Illia Polosukhin";
+
+#[test]
+fn corrections_change_only_the_fields_a_reason_names() {
+    // Wrong venue: the venue alone, in the field the entry uses.
+    check_changes(
+        &format!("@inproceedings{{k, title={{{TITLE}}}, author={{{AUTHORS}}}, booktitle={{ICML}}, year=2016}}"),
+        vec![resnet()],
+        &[("booktitle", "Computer Vision and Pattern Recognition")],
+    );
+    // Wrong year at the right venue: the year alone.
+    check_changes(
+        &format!("@inproceedings{{k, title={{{TITLE}}}, author={{{AUTHORS}}}, booktitle={{CVPR}}, year=2012}}"),
+        vec![resnet()],
+        &[("year", "2016")],
+    );
+    // Authors swapped: the author list alone, venue and year untouched.
+    check_changes(
+        &format!("@inproceedings{{k, title={{{TITLE}}}, author={{Jian Sun and Kaiming He and Xiangyu Zhang and Shaoqing Ren}}, booktitle={{CVPR}}, year=2016}}"),
+        vec![resnet()],
+        &[("author", "Kaiming He and Xiangyu Zhang and Shaoqing Ren and Jian Sun")],
+    );
+    // A DOI of another paper: the record's DOI.
+    check_changes_by_id(
+        &format!("@inproceedings{{k, title={{{TITLE}}}, author={{{AUTHORS}}}, booktitle={{CVPR}}, year=2016, doi={{10.1109/CVPR.2099.1}}}}"),
+        NotFound,
+        vec![resnet()],
+        &[("doi", "10.1109/CVPR.2016.90")],
+    );
+    // A valid entry: nothing to change.
+    check_changes(
+        &format!("@inproceedings{{k, title={{{TITLE}}}, author={{{AUTHORS}}}, booktitle={{CVPR}}, year=2016}}"),
+        vec![resnet()],
+        &[],
+    );
+}
+
+/// Regression (issue 31): NeurIPS's `vaswani2017attention` came back as
+/// `@article{journal = {arXiv}}` when the arXiv record answered first.
+#[test]
+fn a_correction_never_moves_a_published_entry_to_its_preprint() {
+    let neurips = rec(
+        ATTENTION,
+        VASWANI,
+        2017,
+        "Advances in Neural Information Processing Systems",
+        "",
+    );
+    // The year wrong, both versions known: the year from the published
+    // version, the venue kept, no arXiv DOI put on it.
+    check_changes(
+        &format!("@inproceedings{{k, title={{{ATTENTION}}}, author={{{VASWANI}}}, booktitle={{Advances in Neural Information Processing Systems}}, year=2015, doi={{10.5555/0}}}}"),
+        vec![arxiv_version(ATTENTION, VASWANI, 2017), neurips.clone()],
+        &[("year", "2017")],
+    );
+    // Only the preprint is known: the entry is not rewritten as it.
+    check_changes(
+        &format!("@inproceedings{{k, title={{{ATTENTION}}}, author={{{VASWANI}}}, booktitle={{International Conference on Machine Learning}}, year=2017}}"),
+        vec![arxiv_version(ATTENTION, VASWANI, 2017)],
+        &[],
+    );
+    // Cited as the preprint with a year neither version has: the
+    // preprint's year, the preprint kept.
+    check_changes(
+        &format!("@misc{{k, title={{{ATTENTION}}}, author={{{VASWANI}}}, journal={{arXiv preprint arXiv:1706.03762}}, year=2019}}"),
+        vec![neurips, arxiv_version(ATTENTION, VASWANI, 2017)],
+        &[("year", "2017")],
+    );
+}
+
+#[test]
+fn a_corrected_title_keeps_the_entry_brace_protection() {
+    let real = rec(
+        "Single-molecule FRET of the ribosome",
+        "Ada Lovelace and Alan Turing",
+        2015,
+        "Nature",
+        "",
+    );
+    check_changes(
+        "@article{k, title={Single-molecule {FRET} of the ribosomes}, author={Ada Lovelace and Alan Turing}, journal={Nature}, year=2015}",
+        vec![real],
+        &[("title", "Single-molecule {FRET} of the ribosome")],
+    );
+}
