@@ -31,6 +31,16 @@ pub fn retry_after_ms(value: &str, now: std::time::SystemTime) -> Option<u64> {
     })
 }
 
+/// A service's answer as the relay passes it on.
+pub struct Forwarded {
+    /// The HTTP status.
+    pub status: u16,
+    /// The headers asked for that the answer carried.
+    pub headers: Vec<(String, String)>,
+    /// The body as sent.
+    pub body: Vec<u8>,
+}
+
 /// The client; cheap to share by reference.
 pub struct Client {
     agent: ureq::Agent,
@@ -127,6 +137,50 @@ impl Client {
             .limit(MAX_BODY)
             .read_to_vec()
             .map_err(|e| format!("{what}: {} ({})", describe(&e), redact_url(url)))
+    }
+
+    /// Sends `req` and reads the answer as bytes with the headers named in
+    /// `keep` (lowercase), for the relay: any body, text or an arXiv
+    /// source. `Err` is a lowercase description naming the service, the
+    /// URL's credentials masked.
+    pub fn forward(&self, req: &Request, keep: &[&str]) -> Result<Forwarded, String> {
+        let result = match req.method {
+            Method::Get => {
+                let mut b = self.agent.get(&req.url);
+                for (k, v) in &req.headers {
+                    b = b.header(k, v);
+                }
+                b.call()
+            }
+            Method::Post => {
+                let mut b = self.agent.post(&req.url);
+                for (k, v) in &req.headers {
+                    b = b.header(k, v);
+                }
+                b = b.header("content-type", "application/json");
+                b.send(req.body.clone().unwrap_or_default())
+            }
+        };
+        let mut response = result.map_err(|e| self.failure(req, &e).body)?;
+        let status = response.status().as_u16();
+        let headers = keep
+            .iter()
+            .filter_map(|k| {
+                let v = response.headers().get(*k)?.to_str().ok()?;
+                Some((k.to_string(), v.to_string()))
+            })
+            .collect();
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_BODY)
+            .read_to_vec()
+            .map_err(|e| self.failure(req, &e).body)?;
+        Ok(Forwarded {
+            status,
+            headers,
+            body,
+        })
     }
 
     fn failure(&self, req: &Request, e: &ureq::Error) -> Reply {

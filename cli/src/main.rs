@@ -22,6 +22,7 @@ mod match_cmds;
 mod paper_cmds;
 mod pool_cmds;
 mod pool_verify;
+mod relay_cmds;
 mod search_cmds;
 mod tex_cmds;
 mod write_cmds;
@@ -52,6 +53,8 @@ enum Command {
     #[command(flatten)]
     Pool(pool_cmds::PoolCommand),
     #[command(flatten)]
+    Relay(relay_cmds::RelayCommand),
+    #[command(flatten)]
     Search(search_cmds::SearchCommand),
     #[command(flatten)]
     Tex(tex_cmds::TexCommand),
@@ -71,6 +74,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("bibcheck", "citegate bibcheck refs.bib --tex main.tex\n  citegate bibcheck zotero.json --format github --fail-on error\n  cat refs.ris | citegate bibcheck - --format sarif > citegate.sarif"),
     ("completions", "citegate completions bash > ~/.local/share/bash-completion/completions/citegate\n  citegate completions zsh > ~/.zfunc/_citegate"),
     ("man", "citegate man > citegate.1 && man ./citegate.1"),
+    ("relay", "S2_API_KEY=… citegate relay --listen 127.0.0.1:8787 --app-origin https://citegate.lab.example\n  citegate relay --listen 0.0.0.0:8787 --app-origin https://citegate.lab.example --cache relay-cache.json"),
     ("index", "citegate index build --out idx --dblp dblp.xml.gz --arxiv arxiv-metadata-oai-snapshot.json\n  citegate index lookup --index idx --title \"Attention Is All You Need\""),
 ];
 
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Batch(cmd) => cmd.run(),
+        Command::Relay(cmd) => cmd.run(),
         Command::Bib(cmd) => cmd.run(),
         Command::Index(cmd) => cmd.run(),
         Command::Match(cmd) => cmd.run(),

@@ -29,6 +29,7 @@
 //! | [`library`] | the `refs.jsonl` reference library |
 //! | [`prompt`] | the writing prompt filled from a pool |
 //! | [`settings`] | what a base url or contact address may hold |
+//! | [`relay`] | where `citegate relay` forwards a browser's request, with which key, and who may read the answer |
 //! | [`text`] | a dropped file's bytes as text, or what it is instead |
 //! | [`pdf`] | a PDF's references: text with positions, reading order, the bibliography split |
 //! | [`paper`] | a paper's references (`.bbl`, `thebibliography`, a text list) read into fields |
@@ -90,6 +91,7 @@ pub mod paper;
 pub mod pdf;
 pub mod pool;
 pub mod prompt;
+pub mod relay;
 pub mod resolve;
 pub mod search;
 pub mod settings;
