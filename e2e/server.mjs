@@ -40,6 +40,9 @@ export async function start({ dist, base = "/", api } = {}) {
   const requests = [];
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
+    // Semantic Scholar's Graph path, as `citegate relay` forwards to it (the
+    // app's BASE/s2 stands for the Graph root, as https://api.semanticscholar.org/graph/v1).
+    if (url.pathname.startsWith("/api/s2/graph/v1/")) url.pathname = url.pathname.replace("/api/s2/graph/v1/", "/api/s2/");
     if (url.pathname.startsWith("/api/")) {
       requests.push({ method: req.method, path: url.pathname + url.search, headers: req.headers });
       const service = serviceOf(url);

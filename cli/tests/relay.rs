@@ -216,8 +216,14 @@ fn the_lab_key_goes_only_to_its_service_and_never_back_to_a_page() {
 
     // One line a request, the browser's key masked, the lab's never there.
     let log = r.stop();
-    assert!(log.contains("GET /s2/paper/search?query=attention -> 200"), "{log}");
-    assert!(!log.contains("SECRET") && !log.contains("BROWSERKEY"), "{log}");
+    assert!(
+        log.contains("GET /s2/paper/search?query=attention -> 200"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("SECRET") && !log.contains("BROWSERKEY"),
+        "{log}"
+    );
 }
 
 #[test]

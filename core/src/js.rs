@@ -288,7 +288,7 @@ export interface RunSettings {
   endpoints: { s2_base: string; openalex_base: string; crossref_base: string;
     datacite_base?: string; dblp_base?: string; arxiv_base?: string;
     s2_api_key?: string | null; openalex_api_key?: string | null; mailto?: string | null };
-  surface: "browser" | "native"; s2_interval_ms?: number; s2_backoff_ms?: number;
+  surface: "browser" | "native" | "relayed"; s2_interval_ms?: number; s2_backoff_ms?: number;
   title_hits?: number; batch?: boolean;
 }
 export interface RunRequest { service: Service; method: "GET" | "POST"; url: string; headers: [string, string][]; body?: string }

@@ -260,6 +260,22 @@ export function indexBib(text) {
 
 export const ASTROPY = indexBib(fs.readFileSync(ASTROPY_BIB, "utf8"));
 
+// A workshop paper that DBLP lists and the other indexes do not (as DBLP
+// holds many workshop papers S2, OpenAlex and Crossref lack): a browser
+// finds it only through a relay, DBLP sending no CORS headers. Made up for
+// the mock, under a title no index holds.
+export const DBLP_ONLY = {
+  type: "inproceedings",
+  key: "relaywitness2019",
+  fields: {
+    title: "Relay Witness Records for Workshop Proceedings",
+    author: "Quist, Maren and Oduya, Tomas",
+    booktitle: "Workshop on Mock Indexes",
+    year: "2019",
+  },
+};
+ASTROPY.dblp.push(dblpHit(DBLP_ONLY, 9000));
+
 // arXiv registers a DataCite DOI (10.48550/arXiv.<id>) for every paper
 // (arXiv blog, "new arXiv articles are now automatically assigned DOIs",
 // 2022): the example set's arXiv papers (s2_records.json) have theirs.

@@ -30,6 +30,8 @@ fn query_param(name: &str) -> Option<String> {
 /// them) and `?s2_interval=MS` to the settings in memory for this visit
 /// only: nothing is saved, so opening citegate without them brings the
 /// saved settings back. The Settings page says when they are in force.
+/// `?relay=BASE` does the same for a `citegate relay`, through which DBLP
+/// and arXiv are asked too.
 /// `?timeout_ms=MS` sets how long a request may hang before it counts as a
 /// network failure (30 s by default), likewise for the page's life only,
 /// since only tests that simulate a stalled service have reason to shorten it.
@@ -45,18 +47,25 @@ fn apply_url_overrides(services: Services) {
         crate::api::client::set_s2_backoff_ms(ms);
     }
     let api = query_param("api").filter(|a| !a.trim().is_empty());
+    let relay = query_param("relay").filter(|a| !a.trim().is_empty());
     let interval = query_param("s2_interval").and_then(|i| i.trim().parse::<u64>().ok());
-    if api.is_none() && interval.is_none() {
+    if api.is_none() && relay.is_none() && interval.is_none() {
         return;
     }
     crate::services::settings::mark_url_overrides();
     services.settings.update(|s| {
-        if let Some(base) = &api {
-            let fresh = Settings::with_base(base);
+        // `?relay=BASE` (a citegate relay: DBLP and arXiv too) wins over `?api=`.
+        let fresh = match (&relay, &api) {
+            (Some(r), _) => Some(Settings::with_relay(r)),
+            (None, Some(a)) => Some(Settings::with_base(a)),
+            _ => None,
+        };
+        if let Some(fresh) = fresh {
             s.s2_base = fresh.s2_base;
             s.openalex_base = fresh.openalex_base;
             s.crossref_base = fresh.crossref_base;
             s.datacite_base = fresh.datacite_base;
+            s.relay = fresh.relay;
         }
         if let Some(ms) = interval {
             s.s2_interval_ms = ms;

@@ -242,6 +242,17 @@ pub enum Surface {
     Browser,
     /// The command-line tool: every service, arXiv's export API and DBLP too.
     Native,
+    /// A web page behind `citegate relay` (`?relay=BASE`): every service,
+    /// as natively, each under the relay's base ([`crate::relay`]).
+    Relayed,
+}
+
+impl Surface {
+    /// Whether DBLP and arXiv's export API, which answer no web page
+    /// directly, can be asked.
+    pub fn reaches_every_service(self) -> bool {
+        self != Surface::Browser
+    }
 }
 
 /// How a run asks.

@@ -231,7 +231,7 @@ fn lane_of(kind: Kind) -> Lane {
 }
 
 fn plan_asks(r: &Reference, opts: &Options) -> (VecDeque<IdAsk>, Vec<Service>) {
-    let native = opts.surface == Surface::Native;
+    let native = opts.surface.reaches_every_service();
     let batch = opts.batch;
     let mut asks = VecDeque::new();
     let ask = |service, route| IdAsk {

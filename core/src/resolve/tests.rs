@@ -552,7 +552,12 @@ fn empty_searches(req: &Request) -> Reply {
 
 #[test]
 fn not_found_only_when_every_source_answered() {
-    for surface in [Surface::Browser, Surface::Native] {
+    // A page behind a relay asks DBLP as the CLI does; a page alone cannot.
+    for (surface, asked) in [
+        (Surface::Browser, 3),
+        (Surface::Native, 4),
+        (Surface::Relayed, 4),
+    ] {
         let d = drive(
             vec![title_ref("k", "A paper nobody wrote")],
             opts(surface, true),
@@ -560,9 +565,10 @@ fn not_found_only_when_every_source_answered() {
         );
         let r = &d.report.resolutions[0];
         assert_eq!(outcome_name(&r.outcome), "not_found", "{surface:?}");
+        assert_eq!(r.evidence.len(), asked, "{surface:?}");
         assert_eq!(
-            r.evidence.len(),
-            if surface == Surface::Native { 4 } else { 3 }
+            r.evidence.iter().any(|e| e.service == Service::Dblp),
+            surface != Surface::Browser
         );
     }
     // One service that cannot be read makes it unverified, naming the service.

@@ -20,7 +20,7 @@ use citegate_core::bibtex::parse::{self, Bibliography, Entry};
 use citegate_core::bibtex::report::{self, Status as Check};
 use citegate_core::bibtex::review::Review;
 use citegate_core::bibtex::verdict::{self, Change};
-use citegate_core::resolve::{Answer, Options, Resolution, Run, Surface};
+use citegate_core::resolve::{Answer, Options, Resolution, Run};
 use citegate_core::tex;
 use citegate_core::tex::Project;
 use citegate_core::text::count;
@@ -135,7 +135,8 @@ fn today() -> Option<citegate_core::cutoff::Date> {
 /// The run's options as the settings give them (a resumed or restored run
 /// is rebuilt with the same ones).
 fn run_options(services: &Services) -> Options {
-    let mut opts = Options::new(services.endpoints(), Surface::Browser);
+    let surface = services.settings.get_untracked().surface();
+    let mut opts = Options::new(services.endpoints(), surface);
     opts.s2_interval_ms = services.settings.get_untracked().s2_interval_ms;
     opts.s2_backoff_ms = crate::api::client::s2_backoff_ms();
     opts

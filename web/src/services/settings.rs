@@ -29,6 +29,9 @@ pub struct Settings {
     pub datacite_base: String,
     /// Contact address sent as `mailto` to Crossref and OpenAlex (empty: none).
     pub mailto: String,
+    /// The base of a `citegate relay` every service goes through, DBLP and
+    /// arXiv included (empty: none; the services are asked directly).
+    pub relay: String,
     /// Minimum time between two Semantic Scholar requests, in milliseconds.
     pub s2_interval_ms: u64,
     /// The writing model's API shape: `openai` or `anthropic`.
@@ -48,6 +51,7 @@ impl Default for Settings {
             crossref_base: ep.crossref_base,
             datacite_base: ep.datacite_base,
             mailto: String::new(),
+            relay: String::new(),
             s2_interval_ms: DEFAULT_S2_INTERVAL_MS,
             llm_api: "openai".into(),
             llm_base: "https://api.openai.com/v1".into(),
@@ -70,6 +74,24 @@ impl Settings {
         }
     }
 
+    /// Every service through the `citegate relay` at `base` (its paths
+    /// are [`citegate_core::relay::ROUTES`]), DBLP and arXiv included.
+    pub fn with_relay(base: &str) -> Self {
+        Settings {
+            relay: base.trim_end_matches('/').to_string(),
+            ..Settings::with_base(base)
+        }
+    }
+
+    /// Where a run executes: behind a relay every service is reached.
+    pub fn surface(&self) -> citegate_core::resolve::Surface {
+        if self.relay.trim().is_empty() {
+            citegate_core::resolve::Surface::Browser
+        } else {
+            citegate_core::resolve::Surface::Relayed
+        }
+    }
+
     /// The core's endpoints for these settings and `secrets`.
     pub fn endpoints(&self, secrets: &Secrets) -> Endpoints {
         let some = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
@@ -81,7 +103,23 @@ impl Settings {
             s2_api_key: secrets.s2_api_key.as_deref().and_then(some),
             openalex_api_key: secrets.openalex_api_key.as_deref().and_then(some),
             mailto: some(&self.mailto),
-            ..Endpoints::public()
+            ..self.relayed_endpoints()
+        }
+    }
+}
+
+impl Settings {
+    /// DBLP's and arXiv's bases: the relay's when there is one.
+    fn relayed_endpoints(&self) -> Endpoints {
+        let public = Endpoints::public();
+        let r = self.relay.trim().trim_end_matches('/');
+        if r.is_empty() {
+            return public;
+        }
+        Endpoints {
+            dblp_base: format!("{r}/dblp"),
+            arxiv_base: format!("{r}/arxiv"),
+            ..public
         }
     }
 }
@@ -181,4 +219,28 @@ pub fn url_overrides_active() -> bool {
 /// Records that the page's address overrides saved settings for this visit.
 pub(crate) fn mark_url_overrides() {
     OVERRIDDEN.with(|o| o.set(true));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use citegate_core::resolve::Surface;
+
+    #[test]
+    fn a_relay_carries_every_service_dblp_and_arxiv_included() {
+        let s = Settings::with_relay("http://127.0.0.1:8787/");
+        let ep = s.endpoints(&Secrets::default());
+        assert_eq!(ep.s2_base, "http://127.0.0.1:8787/s2");
+        assert_eq!(ep.dblp_base, "http://127.0.0.1:8787/dblp");
+        assert_eq!(ep.arxiv_base, "http://127.0.0.1:8787/arxiv");
+        assert_eq!(s.surface(), Surface::Relayed);
+        // One base that is not a relay (a test server, ?api=): DBLP and
+        // arXiv stay out of the page's reach, as without one.
+        let plain = Settings::with_base("http://127.0.0.1:8787");
+        assert_eq!(plain.surface(), Surface::Browser);
+        assert_eq!(
+            plain.endpoints(&Secrets::default()).dblp_base,
+            Endpoints::public().dblp_base
+        );
+    }
 }

@@ -1,0 +1,86 @@
+// The app pointed at `citegate relay` on loopback (issue 32): the relay's
+// services are the mock's, the app is opened with ?relay=BASE, and an
+// entry that only DBLP lists — DBLP sends no CORS headers, so a page alone
+// cannot ask it — is found through the relay; every request the page made
+// went through the relay, none to a service directly.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import fs from "node:fs";
+import { spawn } from "node:child_process";
+import { serve, S2_BACKOFF_MS } from "../harness.mjs";
+import { withPage, DIST } from "../browser.mjs";
+import { makeApi } from "../mock/router.mjs";
+import { DBLP_ONLY } from "../mock/records.mjs";
+
+// The CLI `cargo test --workspace` built before the end-to-end step.
+const BIN = path.resolve(process.env.CITEGATE_BIN || "../target/debug/citegate");
+const app = serve({ dist: DIST, api: makeApi() });
+
+const relays = [];
+after(() => relays.forEach((r) => r.kill()));
+
+/** Starts the relay for the app's origin, its services at the mock; resolves to its base and its log. */
+function startRelay() {
+  assert.ok(fs.existsSync(BIN), `${BIN} is not built (cargo build -p citegate-cli)`);
+  const mock = app.server.url + "api";
+  const origin = app.server.url.replace(/\/$/, "");
+  const args = ["relay", "--listen", "127.0.0.1:0", "--app-origin", origin, "--interval-ms", "s2=5,crossref=5,openalex=5,datacite=5,dblp=5,arxiv=5"];
+  for (const s of ["s2", "openalex", "crossref", "datacite", "dblp", "arxiv"]) args.push(`--${s}-base`, `${mock}/${s}`);
+  const env = { ...process.env };
+  for (const v of ["S2_API_KEY", "OPENALEX_API_KEY", "CROSSREF_MAILTO", "OPENALEX_MAILTO", "PAPER_ORCHESTRA_MAILTO"]) delete env[v];
+  const child = spawn(BIN, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  relays.push(child);
+  const log = [];
+  child.stderr.on("data", (d) => log.push(String(d)));
+  return new Promise((ok, fail) => {
+    child.on("error", fail);
+    child.stdout.once("data", (d) => {
+      const base = String(d).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
+      if (!base) fail(new Error(`no address in ${d}`));
+      ok({ base, log });
+    });
+  });
+}
+
+const f = DBLP_ONLY.fields;
+const BIB = `@inproceedings{${DBLP_ONLY.key},\n  title = {${f.title}},\n  author = {${f.author}},\n  booktitle = {${f.booktitle}},\n  year = {${f.year}}\n}\n`;
+
+/** Checks BIB on the BibTeX page opened at `url`; resolves to the card's class. */
+async function classOf(page, url) {
+  await page.goto(url);
+  await page.waitForSelector("#load-example");
+  await page.click("#clear");
+  await page.setInputFiles("#bib-input", { name: "dblp.bib", mimeType: "text/plain", buffer: Buffer.from(BIB) });
+  await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "dblp.bib: 1 entry");
+  await page.click("#check-entries");
+  const card = `[data-key="${DBLP_ONLY.key}"]`;
+  await page.waitForSelector(`#entries ${card}`, { timeout: 30000 });
+  return page.getAttribute(card, "data-class");
+}
+
+test("relay: an entry only DBLP lists is found through citegate relay, and the page asks no service directly", async () => {
+  const relay = await startRelay();
+  const errors = await withPage(app.browser, "relay", async (page) => {
+    const before = app.server.requests.length;
+    const url = `${app.page()}?relay=${encodeURIComponent(relay.base)}&s2_interval=0&s2_backoff_ms=${S2_BACKOFF_MS}#/bibtex`;
+    assert.equal(await classOf(page, url), "valid");
+    const mine = app.server.requests.slice(before);
+    // The relay asked DBLP; every request reaching the mock came from the
+    // relay (a browser's carries an Origin header), none from the page.
+    assert.ok(mine.some((r) => r.path.startsWith("/api/dblp/search/publ/api")), JSON.stringify(mine.map((r) => r.path)));
+    assert.deepEqual(mine.filter((r) => r.headers.origin), []);
+    assert.match(relay.log.join(""), /GET \/dblp\/search\/publ\/api\S* -> 200/);
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("relay: without it the page cannot ask DBLP, and the same entry is not called valid", async () => {
+  const errors = await withPage(app.browser, "relay-none", async (page) => {
+    const before = app.server.requests.length;
+    const cls = await classOf(page, app.url("#/bibtex"));
+    assert.notEqual(cls, "valid");
+    assert.ok(!app.server.requests.slice(before).some((r) => r.path.startsWith("/api/dblp/")));
+  });
+  assert.deepEqual(errors, []);
+});
