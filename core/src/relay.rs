@@ -312,8 +312,11 @@ mod tests {
         }
     }
 
-    /// (method, path, the URL sent, its headers) — or the refusal's status.
-    fn check(method: &str, path: &str, expected: Result<(&str, &[(&str, &str)]), u16>) {
+    /// The URL sent and its headers, or the refusal's status.
+    type Sent<'a> = Result<(&'a str, &'a [(&'a str, &'a str)]), u16>;
+
+    /// (method, path, what is sent).
+    fn check(method: &str, path: &str, expected: Sent<'_>) {
         let got = route(&config(), method, path, Some("{}"));
         match (got, expected) {
             (Ok(r), Ok((url, headers))) => {
