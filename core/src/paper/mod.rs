@@ -352,6 +352,51 @@ impl PaperRefs {
     }
 }
 
+impl PaperRefs {
+    /// The references as BibTeX text ([`PaperRefs::bibliography`], one
+    /// entry each), headed by a comment naming the file: what a page that
+    /// works on `.bib` text shows and checks. Entries read back from it are
+    /// a paper's parsed references again only when the reader marks them
+    /// so ([`crate::bibtex::parse::Entry::parsed`]).
+    pub fn to_bibtex(&self) -> String {
+        let mut out = format!(
+            "% {} references read from {} by citegate\n",
+            self.references.len(),
+            self.file.replace('\n', " ")
+        );
+        for mut e in self.bibliography().entries {
+            // Print can hold a lone brace; braces a value does not balance
+            // would end the entry early, so such a value loses its braces.
+            for f in &mut e.fields {
+                if !balanced(&f.value) {
+                    f.value.retain(|c| c != '{' && c != '}');
+                    f.raw = format!("{{{}}}", f.value);
+                }
+            }
+            out.push('\n');
+            out.push_str(&crate::bibtex::edit::rewrite(&e, &[]));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Whether every `}` of `s` closes a `{` and every `{` is closed.
+fn balanced(s: &str) -> bool {
+    let mut depth = 0usize;
+    for c in s.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 /// The reader [`read`] picks for a file.
 fn format_of(name: &str, bytes: &[u8]) -> Format {
     if bytes.starts_with(b"%PDF") {

@@ -461,3 +461,38 @@ fn an_author_year_list_without_labels_or_indents_is_split_at_each_author_list() 
         &["A. Smith and B. Jones. A first title. VLDB, 1999.", "C. Brown, D. White, and E. Green. A second title. 2001."],
     );
 }
+
+/// A paper's references written as BibTeX (what the app's BibTeX page
+/// checks when a PDF or a `.bbl` is dropped) read back as the same entries.
+#[test]
+fn a_papers_references_as_bibtex_read_back_as_the_same_entries() {
+    for name in ["twocol.pdf", "ieee.bbl", "acm.pdf"] {
+        let path = format!("{}/tests/fixtures/pdf/{name}", env!("CARGO_MANIFEST_DIR"));
+        let bytes = std::fs::read(&path).expect("fixture");
+        let refs = super::read(name, &bytes).expect("read");
+        let want = refs.bibliography();
+        let text = refs.to_bibtex();
+        assert!(text.starts_with(&format!(
+            "% {} references read from {name}",
+            refs.references.len()
+        )));
+        let got = crate::bibtex::parse::parse(&text);
+        assert!(got.problems.is_empty(), "{name}: {:?}", got.problems);
+        assert_eq!(got.entries.len(), want.entries.len(), "{name}");
+        for (g, w) in got.entries.iter().zip(&want.entries) {
+            assert_eq!(g.key, w.key);
+            for f in ["title", "author", "year", "doi", "journal", "booktitle"] {
+                assert_eq!(g.get(f), w.get(f), "{name} {} {f}", w.key);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_lone_brace_in_print_does_not_break_the_bibtex_written() {
+    let list = "[1] A. Author. A title with a lone } brace and {. In Proc. X, 2020.\n\n[2] B. Writer. Second paper. J. Y, 2019.\n";
+    let refs = super::read("refs.txt", list.as_bytes()).expect("read");
+    let got = crate::bibtex::parse::parse(&refs.to_bibtex());
+    assert_eq!(got.entries.len(), 2, "{}", refs.to_bibtex());
+    assert!(got.problems.is_empty(), "{:?}", got.problems);
+}

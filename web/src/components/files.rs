@@ -22,6 +22,37 @@ pub struct LoadedFile {
     /// encoding, with its line and column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<citegate_core::Error>,
+    /// The text is a paper's references (a PDF, a `.bbl`) written as
+    /// BibTeX by the core ([`citegate_core::paper::PaperRefs::to_bibtex`]):
+    /// its entries are read as parsed references, not as a `.bib` written
+    /// by hand.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paper: bool,
+}
+
+/// Whether a file dropped on a zone that takes papers is one: a PDF (by
+/// its bytes or name) or a `.bbl`.
+fn is_paper(name: &str, bytes: &[u8]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    bytes.starts_with(b"%PDF") || lower.ends_with(".pdf") || lower.ends_with(".bbl")
+}
+
+/// A paper's references through the core's reader, as BibTeX text; the
+/// error names the file and says what the reader found (a scan, an
+/// encrypted or damaged PDF, no bibliography).
+pub fn read_paper(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
+    match citegate_core::paper::read(name, bytes) {
+        Ok(refs) if refs.references.is_empty() => Err(format!(
+            "{name} was not loaded: no references were found in it"
+        )),
+        Ok(refs) => Ok(LoadedFile {
+            name: name.to_string(),
+            text: refs.to_bibtex(),
+            warning: None,
+            paper: true,
+        }),
+        Err(e) => Err(format!("{name} was not loaded: {}", e.message)),
+    }
 }
 
 /// Decodes file bytes as UTF-8 through the core's [`text::decode`] (a
@@ -33,6 +64,7 @@ pub fn decode_text(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
             name: name.to_string(),
             text: t.to_string(),
             warning: None,
+            paper: false,
         }),
         // What the file is, in plain words (the located error speaks of
         // byte offsets, which tell a person nothing).
@@ -56,6 +88,7 @@ pub fn decode_text_8bit(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> 
                 w.location.index = None;
                 w
             }),
+            paper: false,
         }),
         Err(_) => decode_text(name, bytes),
     }
@@ -101,6 +134,7 @@ async fn read_file(
     path: String,
     accept: &str,
     eight_bit: bool,
+    papers: bool,
 ) -> (Vec<LoadedFile>, Vec<String>) {
     let buf = match JsFuture::from(file.array_buffer()).await {
         Ok(b) => b,
@@ -115,7 +149,9 @@ async fn read_file(
     if citegate_core::archive::is_zip(&bytes) && path.to_ascii_lowercase().ends_with(".zip") {
         return unpack(&path, &bytes, accept);
     }
-    let decoded = if eight_bit {
+    let decoded = if papers && is_paper(&path, &bytes) {
+        read_paper(&path, &bytes)
+    } else if eight_bit {
         decode_text_8bit(&path, &bytes)
     } else {
         decode_text(&path, &bytes)
@@ -144,11 +180,12 @@ async fn read_all(
     files: Vec<(web_sys::File, String)>,
     accept: &str,
     eight_bit: bool,
+    papers: bool,
 ) -> (Vec<LoadedFile>, Vec<String>) {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
     for (f, path) in files {
-        let (o, b) = read_file(f, path, accept, eight_bit).await;
+        let (o, b) = read_file(f, path, accept, eight_bit, papers).await;
         ok.extend(o);
         bad.extend(b);
     }
@@ -241,6 +278,10 @@ pub fn FileDrop(
     /// (a `.bib`, as BibTeX reads it) instead of refused.
     #[prop(default = false)]
     eight_bit: bool,
+    /// Whether a paper (a PDF, a `.bbl`) is read into its references
+    /// ([`read_paper`]) rather than as text.
+    #[prop(default = false)]
+    papers: bool,
     /// Called with the files read.
     #[prop(into)]
     on_files: Callback<Vec<LoadedFile>>,
@@ -249,7 +290,7 @@ pub fn FileDrop(
     let failed = RwSignal::new(Vec::<String>::new());
     let deliver = move |files: Vec<(web_sys::File, String)>| {
         leptos::task::spawn_local(async move {
-            let (ok, bad) = read_all(files, accept, eight_bit).await;
+            let (ok, bad) = read_all(files, accept, eight_bit, papers).await;
             failed.set(bad);
             if !ok.is_empty() {
                 on_files.run(ok);

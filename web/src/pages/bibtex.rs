@@ -308,6 +308,7 @@ impl BibtexState {
                 name,
                 text,
                 warning,
+                paper,
             } = file;
             let mb = |b: usize| b as f64 / 1_048_576.0;
             // CSL-JSON and RIS go through the core's shared reader in one go
@@ -360,9 +361,18 @@ impl BibtexState {
                     },
                 );
             }
+            // A paper's references, read from its PDF or .bbl: the verdict
+            // rules allow for what reading print loses, and the format
+            // checks, which judge how a .bib is written, do not apply.
+            if paper {
+                for e in &mut parsed.entries {
+                    e.parsed = true;
+                }
+            }
             let parsed = Arc::new(parsed);
             let text = (format == bibtex::Format::Bibtex).then(|| Arc::new(text));
-            let l1 = format::Layer1::new(&parsed, current_year());
+            let empty = Bibliography::default();
+            let l1 = format::Layer1::new(if paper { &empty } else { &parsed }, current_year());
             let checking = |l1: &format::Layer1<'_>| {
                 let (at, total) = l1.progress();
                 reading.set(format!("checking {name}: {at} / {total} entries"));
@@ -504,6 +514,7 @@ impl BibtexState {
                 name: "refs.bib".into(),
                 text: EXAMPLE_BIB.into(),
                 warning: None,
+                paper: false,
             },
             Some(Vec::new()),
         );
@@ -826,7 +837,7 @@ pub fn BibtexPage() -> impl IntoView {
                 <button type="button" class="secondary" id="clear" on:click=move |_| state.clear()>"Clear"</button>
             </div>
             <div class="two-col">
-                <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file" accept=".bib,.json,.ris" eight_bit=true on_files=move |f| state.set_bib(f) />
+                <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file — or a paper: its PDF or .bbl" accept=".bib,.json,.ris,.pdf,.bbl" eight_bit=true papers=true on_files=move |f| state.set_bib(f) />
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=move |f| state.add_tex(f) />
             </div>
             <Banner id="bib-note" kind=BannerKind::Partial text=note />

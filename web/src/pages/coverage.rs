@@ -135,6 +135,7 @@ impl CoverageState {
                             name: "citation_pool.json (built on the Pool page)".into(),
                             text: pool::to_json(&p),
                             warning: None,
+                            paper: false,
                         }));
                     }
                 }
@@ -202,17 +203,20 @@ impl CoverageState {
                 name: "main.tex".into(),
                 text: EXAMPLE_MAIN.into(),
                 warning: None,
+                paper: false,
             },
             LoadedFile {
                 name: "related.tex".into(),
                 text: EXAMPLE_RELATED.into(),
                 warning: None,
+                paper: false,
             },
         ]);
         self.pool_file.set(Some(LoadedFile {
             name: "citation_pool.json".into(),
             text: EXAMPLE_POOL.into(),
             warning: None,
+            paper: false,
         }));
         self.threshold.set(coverage::DEFAULT_THRESHOLD.to_string());
     }

@@ -286,6 +286,7 @@ impl WriteState {
                     name: (*name).to_string(),
                     text: (*text).to_string(),
                     warning: None,
+                    paper: false,
                 },
             );
         }
