@@ -30,11 +30,12 @@ pub struct LoadedFile {
     pub paper: bool,
 }
 
-/// Whether a file dropped on a zone that takes papers is one: a PDF (by
-/// its bytes or name) or a `.bbl`.
-fn is_paper(name: &str, bytes: &[u8]) -> bool {
+/// Whether a file dropped on a zone that takes papers is one, by its name:
+/// a `.pdf` or a `.bbl`. A `.bib` holding a PDF's bytes is read as text and
+/// refused as not text, as before (a paper is never guessed from bytes).
+fn is_paper(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    bytes.starts_with(b"%PDF") || lower.ends_with(".pdf") || lower.ends_with(".bbl")
+    lower.ends_with(".pdf") || lower.ends_with(".bbl")
 }
 
 /// A paper's references through the core's reader, as BibTeX text; the
@@ -149,7 +150,7 @@ async fn read_file(
     if citegate_core::archive::is_zip(&bytes) && path.to_ascii_lowercase().ends_with(".zip") {
         return unpack(&path, &bytes, accept);
     }
-    let decoded = if papers && is_paper(&path, &bytes) {
+    let decoded = if papers && is_paper(&path) {
         read_paper(&path, &bytes)
     } else if eight_bit {
         decode_text_8bit(&path, &bytes)
