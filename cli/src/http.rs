@@ -63,9 +63,9 @@ impl Client {
         }
     }
 
-    /// Sends `req` and reads the whole answer.
-    pub fn send(&self, req: &Request) -> Reply {
-        let result = match req.method {
+    /// Sends `req` as it is: its method, headers and, for a POST, its JSON body.
+    fn call(&self, req: &Request) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        match req.method {
             Method::Get => {
                 let mut b = self.agent.get(&req.url);
                 for (k, v) in &req.headers {
@@ -83,7 +83,12 @@ impl Client {
                 }
                 b.send(req.body.clone().unwrap_or_default())
             }
-        };
+        }
+    }
+
+    /// Sends `req` and reads the whole answer.
+    pub fn send(&self, req: &Request) -> Reply {
+        let result = self.call(req);
         let mut response = match result {
             Ok(r) => r,
             Err(e) => return self.failure(req, &e),
@@ -144,23 +149,7 @@ impl Client {
     /// source. `Err` is a lowercase description naming the service, the
     /// URL's credentials masked.
     pub fn forward(&self, req: &Request, keep: &[&str]) -> Result<Forwarded, String> {
-        let result = match req.method {
-            Method::Get => {
-                let mut b = self.agent.get(&req.url);
-                for (k, v) in &req.headers {
-                    b = b.header(k, v);
-                }
-                b.call()
-            }
-            Method::Post => {
-                let mut b = self.agent.post(&req.url);
-                for (k, v) in &req.headers {
-                    b = b.header(k, v);
-                }
-                b = b.header("content-type", "application/json");
-                b.send(req.body.clone().unwrap_or_default())
-            }
-        };
+        let result = self.call(req);
         let mut response = result.map_err(|e| self.failure(req, &e).body)?;
         let status = response.status().as_u16();
         let headers = keep

@@ -356,7 +356,7 @@ pub fn verify(entry: &Entry, existence: &Existence, mode: Mode) -> Verdict {
 }
 
 /// Escapes text for a BibTeX value in braces.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
         match c {

@@ -14,6 +14,7 @@
 //!   the protected words are still in it.
 
 use super::{author_overlap, record_person, Cited, Reason, ReasonKind};
+use crate::bibtex::matching::escape;
 use crate::bibtex::parse::Entry;
 use crate::bibtex::venues::{self, VenueKind};
 use crate::works::Work;
@@ -246,23 +247,6 @@ fn authors_of(w: &Work) -> String {
         })
         .collect::<Vec<_>>()
         .join(" and ")
-}
-
-/// Text from a record as a BibTeX value in braces: LaTeX's specials
-/// escaped, stray braces and backslashes dropped.
-fn escape(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        match c {
-            '&' | '%' | '#' | '$' | '_' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '{' | '}' | '\\' => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `new` (an escaped title) with the brace protection of `old` (the
