@@ -66,7 +66,10 @@
 //! `dblp.org/search/publ/api` answers cross-origin requests with
 //! `Access-Control-Allow-Origin`; DBLP documents a `jsonp` format, the
 //! usual sign of an API made for scripts that cannot read it cross-origin.
-//! Until evidence says otherwise the app does not count on it.
+//! Until evidence says otherwise the app does not count on it, and a page
+//! never claims absence of a search that left DBLP out: where its answer
+//! could change the verdict the evidence names it as not asked
+//! ([`NOT_FROM_A_PAGE`]), so the reference stays unverified.
 //!
 //! # Interface notes
 //!
@@ -113,7 +116,9 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use run::{Checkpoint, LocalAnswer, Next, Outgoing, Reply, Run, OFFLINE, TITLE_THRESHOLD};
+pub use run::{
+    Checkpoint, LocalAnswer, Next, Outgoing, Reply, Run, NOT_FROM_A_PAGE, OFFLINE, TITLE_THRESHOLD,
+};
 
 use crate::bibtex::parse::Entry;
 use crate::fetch::{self, RetryPolicy};

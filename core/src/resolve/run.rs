@@ -63,6 +63,12 @@ pub struct Reply {
 /// The error message of a request an offline run did not send.
 pub const OFFLINE: &str = "not sent: the run is offline";
 
+/// The error message of DBLP's place in a web page's evidence: the page
+/// never asks it (the module's "DBLP in the browser"), and says so where
+/// its answer could change the verdict (`note_dblp_unasked`).
+pub const NOT_FROM_A_PAGE: &str =
+    "a web page cannot reach DBLP; open the app through citegate relay (?relay=) or run citegate check to ask it";
+
 /// What a local index (a public dump on disk, read by the edge) answered to
 /// one of [`Run::local_asks`]'s questions.
 #[derive(Debug, Clone, PartialEq)]
@@ -331,6 +337,9 @@ fn failure_reason(e: &ApiError, key_worked: bool) -> String {
             "refused the request (the api key worked earlier in this run)".to_string()
         }
         _ if e.status == 0 && e.message.contains("security policy") => e.message.clone(),
+        _ if e.status == 0 && e.message == NOT_FROM_A_PAGE => {
+            format!("not asked: {NOT_FROM_A_PAGE}")
+        }
         _ if e.status == 0 && e.message == OFFLINE => {
             "not asked, the run is offline (the local index and the cache only)".to_string()
         }
@@ -1128,6 +1137,7 @@ impl Run {
                 // decides alone: no other source could accuse it.
                 if let Some((work, via)) = best_title_match(s) {
                     if agrees(&s.reference, &work) || title_sources(s) >= 2 || s.titles.is_empty() {
+                        note_dblp_unasked(s, self.opts.surface);
                         s.outcome = Some(decide_title_match(s, work, via));
                     }
                 }
@@ -1204,7 +1214,9 @@ impl Run {
         if s.outcome.is_some() {
             return;
         }
+        let surface = self.opts.surface;
         if let Some((work, via)) = best_title_match(s) {
+            note_dblp_unasked(s, surface);
             s.outcome = Some(decide_title_match(s, work, via));
             return;
         }
@@ -1216,6 +1228,7 @@ impl Run {
             s.outcome = Some(Outcome::Found { work, via });
             return;
         }
+        note_dblp_unasked(s, surface);
         let mut reasons: Vec<String> = Vec::new();
         for e in &s.evidence {
             if let Answer::Failed { error } = &e.answer {
@@ -1239,6 +1252,60 @@ fn title_matches<'a>(s: &Slot, works: &'a [Work]) -> impl Iterator<Item = &'a Wo
     works
         .iter()
         .filter(move |w| crate::title::match_titles(&title, &w.title, false, TITLE_THRESHOLD).pass)
+}
+
+/// On a web page DBLP is never asked. Where its answer could change the
+/// verdict, the evidence says it was not, so absence is never claimed of a
+/// search that left it out: when no source has the title, and when the
+/// sources that have it know it only as a preprint (DBLP may list where it
+/// appeared). Elsewhere the note would only be noise on a settled card.
+fn note_dblp_unasked(s: &mut Slot, surface: Surface) {
+    if surface.reaches_every_service() || s.reference.title.is_none() {
+        return;
+    }
+    use crate::bibtex::venues::{lookup, VenueKind};
+    // A record's venue: Some(true) published, Some(false) a preprint server.
+    let published = |w: &Work| {
+        let v = w
+            .venue
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())?;
+        Some(lookup(v).is_none_or(|k| k.kind != VenueKind::Preprint))
+    };
+    let (mut preprint, mut elsewhere) = (false, false);
+    for e in &s.evidence {
+        let records: Vec<&Work> = match &e.answer {
+            Answer::Hits { works } => title_matches(s, works).collect(),
+            Answer::Found { work } => vec![work],
+            _ => Vec::new(),
+        };
+        for w in records {
+            match published(w) {
+                Some(true) => elsewhere = true,
+                Some(false) => preprint = true,
+                None => {}
+            }
+        }
+    }
+    let preprint_only = preprint && !elsewhere;
+    if !preprint_only && best_title_match(s).is_some() {
+        return;
+    }
+    s.evidence.push(Evidence {
+        service: Service::Dblp,
+        route: Route::Title,
+        asked: asked(&s.reference, Route::Title),
+        answer: Answer::Failed {
+            error: ApiError {
+                service: Service::Dblp,
+                status: 0,
+                kind: ApiErrorKind::Network,
+                message: NOT_FROM_A_PAGE.to_string(),
+            },
+        },
+        dump: None,
+    });
 }
 
 /// How many sources' title searches found the reference's title.

@@ -460,16 +460,18 @@ fn title_route_falls_through_every_search_service() {
         ]
     };
     let title = "Hybrid monkey testing - enhancing automated GUI tests with random test generation";
-    // In a browser DBLP is not asked: every reachable source answered, none has it.
+    // In a browser DBLP is not asked, and the evidence says so: the title is
+    // left unverified, not called absent.
     check(
         title_ref("k", title),
         Surface::Browser,
         rules(),
-        "not_found",
+        "unverified",
         &[
             "semantic_scholar:not_here",
             "openalex:not_here",
             "crossref:not_here",
+            "dblp:failed",
         ],
     );
     let res = check(
@@ -497,7 +499,7 @@ fn title_route_falls_through_every_search_service() {
 fn near_miss_titles_are_kept_as_hits_but_not_matched() {
     let res = check(
         title_ref("k", "Photosynthesis in desert succulents"),
-        Surface::Browser,
+        Surface::Native,
         vec![
             (
                 "s2.test/graph/v1/paper/search",
@@ -514,12 +516,19 @@ fn near_miss_titles_are_kept_as_hits_but_not_matched() {
                 200,
                 r#"{"message-type":"work-list","message":{"items":[]}}"#.to_string(),
             ),
+            (
+                "dblp.test/search/publ/api",
+                200,
+                r#"{"result":{"hits":{"@total":"0","@computed":"0","@sent":"0","@first":"0"}}}"#
+                    .to_string(),
+            ),
         ],
         "not_found",
         &[
             "semantic_scholar:hits",
             "openalex:not_here",
             "crossref:not_here",
+            "dblp:not_here",
         ],
     );
     assert!(matches!(&res.evidence[0].answer, Answer::Hits { works } if !works.is_empty()));
@@ -552,11 +561,13 @@ fn empty_searches(req: &Request) -> Reply {
 
 #[test]
 fn not_found_only_when_every_source_answered() {
-    // A page behind a relay asks DBLP as the CLI does; a page alone cannot.
-    for (surface, asked) in [
-        (Surface::Browser, 3),
-        (Surface::Native, 4),
-        (Surface::Relayed, 4),
+    // A page behind a relay asks DBLP as the CLI does; a page alone cannot,
+    // so there no title is "not found": DBLP's silence is named instead
+    // (regression: a title only DBLP lists was called fabricated in a page).
+    for (surface, outcome, dblp_asked) in [
+        (Surface::Browser, "unverified", false),
+        (Surface::Native, "not_found", true),
+        (Surface::Relayed, "not_found", true),
     ] {
         let d = drive(
             vec![title_ref("k", "A paper nobody wrote")],
@@ -564,12 +575,21 @@ fn not_found_only_when_every_source_answered() {
             empty_searches,
         );
         let r = &d.report.resolutions[0];
-        assert_eq!(outcome_name(&r.outcome), "not_found", "{surface:?}");
-        assert_eq!(r.evidence.len(), asked, "{surface:?}");
+        assert_eq!(outcome_name(&r.outcome), outcome, "{surface:?}");
+        assert_eq!(r.evidence.len(), 4, "{surface:?}");
         assert_eq!(
-            r.evidence.iter().any(|e| e.service == Service::Dblp),
-            surface != Surface::Browser
+            d.sent.iter().any(|(_, q)| q.service == Service::Dblp),
+            dblp_asked,
+            "{surface:?}"
         );
+        if let Outcome::Unverified { reasons } = &r.outcome {
+            assert_eq!(
+                reasons,
+                &[format!(
+                    "DBLP could not be asked: not asked: {NOT_FROM_A_PAGE}"
+                )]
+            );
+        }
     }
     // One service that cannot be read makes it unverified, naming the service.
     for (status, reason) in [
@@ -830,7 +850,13 @@ fn openalex_429_ends_openalex_for_the_run() {
         let Outcome::Unverified { reasons } = &r.outcome else {
             panic!("{r:?}")
         };
-        assert_eq!(reasons, &["OpenAlex could not be asked: rate limited"]);
+        assert_eq!(
+            reasons,
+            &[
+                "OpenAlex could not be asked: rate limited".to_string(),
+                format!("DBLP could not be asked: not asked: {NOT_FROM_A_PAGE}")
+            ]
+        );
     }
 }
 
@@ -1767,4 +1793,53 @@ fn an_offline_run_does_not_wait_out_the_pacing_of_requests_it_never_sends() {
     // Sent and answered, the same titles are paced.
     let d = drive(refs, opts(Surface::Native, true), empty_searches);
     assert!(d.end_ms >= 5000.0, "{} ms", d.end_ms);
+}
+
+/// A world whose every search finds `title` with S2's record at `venue`.
+fn found_at(title: &'static str, venue: &'static str) -> impl FnMut(&Request) -> Reply {
+    move |req: &Request| {
+        let body = match req.service {
+            Service::SemanticScholar => {
+                json!({"total":1,"data":[{"paperId":"p","title":title,"venue":venue,"year":2020}]})
+            }
+            Service::OpenAlex => {
+                json!({"meta":{"count":1},"results":[{"id":"https://openalex.org/W1","title":title,
+                "primary_location":{"source":{"display_name":venue}},"publication_year":2020}]})
+            }
+            _ => return empty_searches(req),
+        };
+        reply(200, body.to_string())
+    }
+}
+
+#[test]
+fn dblp_unasked_is_named_where_its_answer_could_change_the_verdict() {
+    // Regression: a page's search left DBLP out and still claimed that the
+    // sources know a paper only as a preprint (DBLP may list where it
+    // appeared). Where the sources know a published venue, nothing is added.
+    let title = "A study of something citable";
+    for (surface, venue, note) in [
+        (Surface::Browser, "arXiv", true),
+        (
+            Surface::Browser,
+            "Neural Information Processing Systems",
+            false,
+        ),
+        (Surface::Relayed, "arXiv", false),
+        (Surface::Native, "arXiv", false),
+    ] {
+        let mut r = title_ref("k", title);
+        r.venue = Some("ICML".into());
+        let d = drive(vec![r], opts(surface, true), found_at(title, venue));
+        let res = &d.report.resolutions[0];
+        assert!(outcome_name(&res.outcome).starts_with("found:"), "{res:?}");
+        let noted = res.evidence.iter().any(
+            |e| matches!(&e.answer, Answer::Failed { error } if error.message == NOT_FROM_A_PAGE),
+        );
+        assert_eq!(noted, note, "{surface:?} {venue}: {:?}", trail(res));
+        assert!(!d
+            .sent
+            .iter()
+            .any(|(_, q)| q.service == Service::Dblp && surface == Surface::Browser));
+    }
 }
