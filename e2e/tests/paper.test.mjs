@@ -49,3 +49,33 @@ test("paper: a dropped PDF's references are read in the page, checked, and repor
   });
   assert.deepEqual(errors, []);
 });
+
+test("paper: a pasted reference list is read into entries and checked; a pasted arXiv id says where its PDF is and loses nothing", async () => {
+  const errors = await withPage(app.browser, "paper-paste", async (page) => {
+    await app.open(page, "#/bibtex");
+    await page.waitForSelector("#load-example");
+    await page.click("#clear");
+    await page.click("#paste summary");
+    assert.equal(await page.isDisabled("#read-pasted"), true, "nothing pasted, nothing to read");
+    const list = [
+      "[1] P. A. R. Ade, N. Aghanim, et al. Planck 2015 results. XIII. Cosmological parameters. A&A, 594:A13, 2016. doi:10.1051/0004-6361/201525830",
+      "[2] D. Tody. IRAF in the Nineties. In Astronomical Data Analysis Software and Systems II, volume 52 of ASP Conference Series, page 173, 1993.",
+    ].join("\n");
+    await page.fill("#paste-refs", list);
+    await page.click("#read-pasted");
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "pasted references.txt: 2 entries");
+    await page.click("#check-entries");
+    await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 2, null, { timeout: 30000 });
+    const classes = await page.$$eval("#entries .entry-card", (cards) => cards.map((c) => c.dataset.class));
+    assert.ok(!classes.includes("fabricated"), JSON.stringify(classes));
+    // A lone arXiv id names a paper the page cannot fetch: the message says
+    // where its PDF is, and the list and its results stay.
+    await page.fill("#paste-refs", "https://arxiv.org/abs/1706.03762v5");
+    await page.click("#read-pasted");
+    await page.waitForFunction(() => !document.querySelector("#paste-error")?.hidden);
+    assert.match(await page.textContent("#paste-error"), /^arXiv:1706\.03762 names a paper.*https:\/\/arxiv\.org\/pdf\/1706\.03762/);
+    assert.equal(await page.textContent("#inputs"), "pasted references.txt: 2 entries");
+    assert.equal(await page.$$eval("#entries .entry-card", (c) => c.length), 2);
+  });
+  assert.deepEqual(errors, []);
+});

@@ -475,6 +475,18 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
     })
 }
 
+/// A paste that names one paper rather than listing references: a lone
+/// arXiv id or link (`arXiv:2401.12345`, `https://arxiv.org/abs/…`). The
+/// CLI fetches such a paper; a page cannot (arXiv sends no CORS headers)
+/// and says how to get its PDF.
+pub fn pasted_arxiv(text: &str) -> Option<crate::ids::ArxivId> {
+    let t = text.trim();
+    if t.is_empty() || t.contains(char::is_whitespace) {
+        return None;
+    }
+    crate::ids::ArxivId::parse(t)
+}
+
 /// A paper's source files (an Overleaf `.zip`, an arXiv e-print) as one
 /// reference list: its `.bib` files if it has any (read as one
 /// bibliography, in path order), else its `.bbl`, else the

@@ -496,3 +496,21 @@ fn a_lone_brace_in_print_does_not_break_the_bibtex_written() {
     assert_eq!(got.entries.len(), 2, "{}", refs.to_bibtex());
     assert!(got.problems.is_empty(), "{:?}", got.problems);
 }
+
+fn check_pasted_arxiv(paste: &str, expected: Option<&str>) {
+    let got = pasted_arxiv(paste);
+    assert_eq!(got.as_ref().map(|a| a.as_str()), expected, "{paste:?}");
+}
+
+#[test]
+fn a_paste_naming_one_arxiv_paper_is_told_from_a_reference_list() {
+    check_pasted_arxiv("arXiv:2401.12345", Some("2401.12345"));
+    check_pasted_arxiv("  https://arxiv.org/abs/1706.03762v5\n", Some("1706.03762"));
+    check_pasted_arxiv("https://arxiv.org/pdf/1706.03762.pdf", Some("1706.03762"));
+    check_pasted_arxiv("hep-th/9711200", Some("hep-th/9711200"));
+    // A reference that cites an arXiv id is a reference, not a paper to fetch.
+    check_pasted_arxiv("A. Vaswani et al. Attention is all you need. arXiv:1706.03762, 2017.", None);
+    check_pasted_arxiv("[1] arXiv:1706.03762", None);
+    check_pasted_arxiv("", None);
+    check_pasted_arxiv("10.1038/nature14539", None);
+}

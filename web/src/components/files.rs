@@ -35,7 +35,34 @@ pub struct LoadedFile {
 /// refused as not text, as before (a paper is never guessed from bytes).
 fn is_paper(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.ends_with(".pdf") || lower.ends_with(".bbl")
+    [".pdf", ".bbl", ".txt", ".md"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+}
+
+/// What was pasted, as the file the page checks: BibTeX as it is, a
+/// reference list through the core's reader (one reference per numbered
+/// item or paragraph). A lone arXiv id names a paper the page cannot
+/// fetch: the error says where its PDF is.
+pub fn read_pasted(text: &str) -> Result<LoadedFile, String> {
+    if let Some(id) = citegate_core::paper::pasted_arxiv(text) {
+        let id = id.as_str();
+        return Err(format!(
+            "arXiv:{id} names a paper, and arXiv's files cannot be fetched by a web page (arXiv sends no CORS headers): download https://arxiv.org/pdf/{id} and drop the PDF here, or run `citegate check arXiv:{id}`"
+        ));
+    }
+    if text.trim().is_empty() {
+        return Err("nothing was pasted".to_string());
+    }
+    if text.trim_start().starts_with('@') {
+        return Ok(LoadedFile {
+            name: "pasted.bib".to_string(),
+            text: text.to_string(),
+            warning: None,
+            paper: false,
+        });
+    }
+    read_paper("pasted references.txt", text.as_bytes())
 }
 
 /// A paper's references through the core's reader, as BibTeX text; the
@@ -372,5 +399,39 @@ pub fn FileDrop(
                 {move || failed.get().into_iter().map(|e| view! { <li class="error-text">{e}</li> }).collect_view()}
             </ul>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_pasted(text: &str, expected: Result<(&str, bool), &str>) {
+        let got = read_pasted(text);
+        match (got, expected) {
+            (Ok(f), Ok((name, paper))) => {
+                assert_eq!((f.name.as_str(), f.paper), (name, paper), "{text:?}");
+                assert!(f.text.contains('@'), "{}", f.text);
+            }
+            (Err(e), Err(starts)) => assert!(e.starts_with(starts), "{e}"),
+            (got, want) => panic!("{text:?}: {got:?} against {want:?}"),
+        }
+    }
+
+    #[test]
+    fn a_paste_is_checked_as_a_list_as_bibtex_or_named_as_an_arxiv_paper() {
+        let list = "[1] A. Vaswani, N. Shazeer. Attention is all you need. In NeurIPS, 2017.\n[2] K. He, X. Zhang. Deep residual learning for image recognition. In CVPR, 2016.";
+        check_pasted(list, Ok(("pasted references.txt", true)));
+        check_pasted("@article{k, title = {T}}", Ok(("pasted.bib", false)));
+        check_pasted("arXiv:2401.12345", Err("arXiv:2401.12345 names a paper"));
+        check_pasted("https://arxiv.org/abs/1706.03762v2", Err("arXiv:1706.03762 names a paper"));
+        check_pasted("   \n ", Err("nothing was pasted"));
+    }
+
+    #[test]
+    fn papers_are_told_by_their_names() {
+        for (name, paper) in [("a.pdf", true), ("A.BBL", true), ("refs.txt", true), ("refs.md", true), ("refs.bib", false), ("scan.bib", false)] {
+            assert_eq!(is_paper(name), paper, "{name}");
+        }
     }
 }

@@ -7,7 +7,7 @@
 //! and show each verdict with the sources consulted.
 
 use crate::components::{
-    Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
+    read_pasted, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
 };
 use crate::services::sliced::{run_sliced, Cancel, Latest};
 use crate::services::Services;
@@ -837,9 +837,10 @@ pub fn BibtexPage() -> impl IntoView {
                 <button type="button" class="secondary" id="clear" on:click=move |_| state.clear()>"Clear"</button>
             </div>
             <div class="two-col">
-                <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file — or a paper: its PDF or .bbl" accept=".bib,.json,.ris,.pdf,.bbl" eight_bit=true papers=true on_files=move |f| state.set_bib(f) />
+                <FileDrop id="bib-input" label="Drop a .bib, CSL-JSON or RIS file — or a paper: its PDF, .bbl or a reference list (.txt, .md)" accept=".bib,.json,.ris,.pdf,.bbl,.txt,.md" eight_bit=true papers=true on_files=move |f| state.set_bib(f) />
                 <FileDrop id="tex-input" label="Optionally, the .tex files that cite it, their folder or the project .zip" accept=".tex,.zip" multiple=true folders=true on_files=move |f| state.add_tex(f) />
             </div>
+            <PasteList state />
             <Banner id="bib-note" kind=BannerKind::Partial text=note />
             <Replaced state />
             <p class="muted" id="inputs">{move || state.inputs()}</p>
@@ -939,6 +940,32 @@ fn OnlineControls(state: BibtexState) -> impl IntoView {
 }
 
 /// Which file replaced the loaded work, with Undo.
+/// A reference list pasted as text (or BibTeX, or a lone arXiv id, which
+/// is answered with where its PDF is): read by the core as a dropped list.
+#[component]
+fn PasteList(state: BibtexState) -> impl IntoView {
+    let text = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let read = move |_| match read_pasted(&text.get_untracked()) {
+        Ok(f) => {
+            error.set(None);
+            state.set_bib(vec![f]);
+        }
+        Err(e) => error.set(Some(e)),
+    };
+    view! {
+        <details class="paste" id="paste">
+            <summary>"Or paste a reference list"</summary>
+            <label for="paste-refs">"References, one per numbered item or paragraph (BibTeX works too)"</label>
+            <textarea id="paste-refs" rows="8" spellcheck="false"
+                prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <button type="button" id="read-pasted" disabled=move || text.with(|t| t.trim().is_empty()) on:click=read>"Read these references"</button>
+            <p class="error" id="paste-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
+        </details>
+    }
+}
+
 #[component]
 fn Replaced(state: BibtexState) -> impl IntoView {
     let undo = state.undo;
