@@ -38,7 +38,7 @@ const brokenWords = (page, selector) =>
     return broken;
   }, selector);
 
-test("start page: the default route says what citegate does, offers three ways in and the steps", async () => {
+test("start page: the default route says what citegate does, offers four ways in and the steps", async () => {
   const errors = await withPage(app.browser, "start", async (page) => {
     await app.open(page, "");
     await page.waitForSelector("#ways-in");
@@ -48,8 +48,11 @@ test("start page: the default route says what citegate does, offers three ways i
     assert.deepEqual(ways, [
       ["#/pool", "Build a pool from an outline"],
       ["#/coverage", "Gate a draft"],
+      ["#/bibtex", "Check a paper"],
       ["#/bibtex", "Check a .bib"],
     ]);
+    // The header offers the paper check from every page.
+    assert.equal(await page.getAttribute("header #check-paper", "href"), "#/bibtex");
     const steps = await page.$$eval("#workflow li a", (as) => as.map((a) => a.textContent));
     assert.deepEqual(steps, ["Pool", "Draft", "Coverage", "BibTeX check"]);
     // Title match is no longer a main page: it sits in the Tools menu.

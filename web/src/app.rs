@@ -137,6 +137,7 @@ pub fn Frame(
             <header class="top">
                 <a class="brand" href="#/">"citegate"</a>
                 <span class="tagline">"check a paper's citations before you submit it"</span>
+                <a class="check-paper" id="check-paper" href="#/bibtex">"Check a paper"</a>
                 // Reactive: the switcher appears once the services open.
                 {move || header_end.run()}
             </header>

@@ -53,6 +53,10 @@ pub fn StartPage() -> impl IntoView {
                     <strong>"Gate a draft"</strong>
                     <span>"Your .tex files against the pool or a .bib: cited / N against the 90 % gate."</span>
                 </a>
+                <a class="way" id="way-paper" href="#/bibtex">
+                    <strong>"Check a paper"</strong>
+                    <span>"Its PDF, its .bbl or a pasted reference list: each reference read here, nothing uploaded, then looked up."</span>
+                </a>
                 <a class="way" id="way-bibtex" href="#/bibtex">
                     <strong>"Check a .bib"</strong>
                     <span>"Any bibliography: format first, then each entry looked up and compared."</span>
