@@ -75,11 +75,12 @@ test("relay: an entry only DBLP lists is found through citegate relay, and the p
   assert.deepEqual(errors, []);
 });
 
-test("relay: without it the page cannot ask DBLP, and the same entry is not called valid", async () => {
+test("relay: without it the page cannot ask DBLP, and the same entry is left unverified, neither valid nor fabricated", async () => {
   const errors = await withPage(app.browser, "relay-none", async (page) => {
     const before = app.server.requests.length;
     const cls = await classOf(page, app.url("#/bibtex"));
-    assert.notEqual(cls, "valid");
+    // Not valid, and not fabricated either: DBLP, which holds it, could not be asked.
+    assert.equal(cls, "unverified");
     assert.ok(!app.server.requests.slice(before).some((r) => r.path.startsWith("/api/dblp/")));
   });
   assert.deepEqual(errors, []);
