@@ -487,23 +487,52 @@ impl Cache {
         true
     }
 
-    /// Writes the file: a temporary file next to it, then a rename.
-    pub fn save(&self) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(&self.map)?;
+    /// Writes the file, safe beside other processes sharing it (two CLI
+    /// runs, a relay and a run): under an exclusive lock on a sidecar
+    /// `.NAME.lock`, the file as it is now on disk is read and its answers
+    /// this process lacks are taken in (ours win where both have one), then
+    /// the whole is written to a temporary file next to it and renamed over
+    /// it, so a reader sees the old file or the new one, never half of one,
+    /// and no writer drops another's answers.
+    pub fn save(&mut self) -> std::io::Result<()> {
         let dir = self
             .path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)?;
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        std::fs::create_dir_all(&dir)?;
         let name = self
             .path
             .file_name()
             .and_then(|n| n.to_str())
-            .unwrap_or("cache.json");
+            .unwrap_or("cache.json")
+            .to_string();
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(format!(".{name}.lock")))?;
+        lock.lock()?;
+        // What another process wrote since: an unreadable file is left to
+        // be replaced only by what this process holds (load refused it).
+        if let Ok(text) = std::fs::read_to_string(&self.path) {
+            if let Ok(Value::Object(theirs)) = serde_json::from_str::<Value>(&text) {
+                for (k, v) in theirs {
+                    self.map.entry(k).or_insert(v);
+                }
+            }
+        }
+        let text = serde_json::to_string_pretty(&self.map)?;
         let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        std::fs::write(&tmp, text + "\n")?;
-        std::fs::rename(&tmp, &self.path)
+        let written =
+            std::fs::write(&tmp, text + "\n").and_then(|()| std::fs::rename(&tmp, &self.path));
+        if written.is_err() {
+            // A full disk: the old file stays whole; no stray temporary.
+            let _ = std::fs::remove_file(&tmp);
+        }
+        let unlocked = lock.unlock();
+        written.and(unlocked)
     }
 }
 
@@ -818,5 +847,45 @@ mod tests {
         assert!(cache.put(&req, 200, "{\"message\": {}}"));
         assert_eq!(cache.get(&req).map(|r| r.status), Some(200));
         assert!(!cache.put(&req, 429, "{}"));
+    }
+
+    #[test]
+    fn processes_sharing_a_cache_file_keep_each_others_answers() {
+        // Regression: each process wrote the map it loaded, so the last
+        // writer dropped every answer another had saved since.
+        let dir = std::env::temp_dir().join(format!("citegate-shared-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("cache.json");
+        let ask = |doi: &str| {
+            lookup(
+                Service::Crossref,
+                &Endpoints::public(),
+                &WorkId::Doi(doi.into()),
+            )
+            .unwrap()
+        };
+        let (a, b) = (ask("10.1234/a"), ask("10.1234/b"));
+        let mut first = Cache::load(&path).unwrap();
+        let mut second = Cache::load(&path).unwrap();
+        assert!(first.put(&a, 200, "{\"message\": {\"DOI\": \"10.1234/a\"}}"));
+        first.save().unwrap();
+        assert!(second.put(&b, 200, "{\"message\": {\"DOI\": \"10.1234/b\"}}"));
+        second.save().unwrap();
+        let merged = Cache::load(&path).unwrap();
+        assert!(
+            merged.get(&a).is_some(),
+            "the first process's answer was dropped"
+        );
+        assert!(merged.get(&b).is_some());
+        // The second process learned the first's answer too.
+        assert!(second.get(&a).is_some());
+        // Nothing is left beside the file but its lock.
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, [".cache.json.lock", "cache.json"]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
