@@ -15,7 +15,6 @@ use citegate_core::ids::ArxivId;
 use citegate_core::paper::{self, PaperRefs};
 use citegate_core::resolve;
 use clap::{Args, Subcommand};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
@@ -77,67 +76,17 @@ fn read_file(path: &Path) -> Result<PaperRefs, Error> {
     read_bytes(&name, bytes)
 }
 
-/// An archive `name` that cannot be unpacked: `what` failed with `e`.
-fn unpack_error(name: &str, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::core(
-        citegate_core::Error::new(
-            citegate_core::ErrorKind::Encoding,
-            format!("cannot {what}: {}", e.to_string().to_lowercase()),
-        )
-        .in_file(name),
-    )
-}
-
-/// A tar archive's files, for the core to choose the bibliography from.
-fn read_tar(name: &str, bytes: &[u8]) -> Result<PaperRefs, Error> {
-    let files = untar(bytes).map_err(|e| unpack_error(name, "read the tar archive", e))?;
-    paper::read_source(name, &files).map_err(Error::core)
-}
-
-/// A paper's bytes under `name`: a `.zip`, a gzip (a `.tar.gz` source, or
-/// one gzipped file as arXiv sends a one-file source), or one file.
+/// A paper's bytes under `name`: the core's [`paper::read_any`] (a `.zip`,
+/// a gzip or tar source, or one file).
 pub(crate) fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<PaperRefs, Error> {
-    if citegate_core::archive::is_zip(&bytes) {
-        let files =
-            citegate_core::archive::unzip(&bytes).map_err(|e| Error::core(e.in_file(name)))?;
-        return paper::read_source(name, &files).map_err(Error::core);
-    }
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut inner = Vec::new();
-        flate2::read::GzDecoder::new(bytes.as_slice())
-            .read_to_end(&mut inner)
-            .map_err(|e| unpack_error(name, "unpack the gzip data", e))?;
-        if is_tar(&inner) {
-            return read_tar(name, &inner);
-        }
-        return paper::read_source(name, &[("main.tex".to_string(), inner)]).map_err(Error::core);
-    }
-    if is_tar(&bytes) {
-        return read_tar(name, &bytes);
-    }
-    paper::read(name, &bytes).map_err(Error::core)
+    paper::read_any(name, &bytes).map_err(Error::core)
 }
 
-/// A POSIX tar archive (`ustar` at offset 257).
-pub(crate) fn is_tar(bytes: &[u8]) -> bool {
-    bytes.get(257..262) == Some(b"ustar")
-}
+pub(crate) use citegate_core::archive::is_tar;
 
-/// The regular files of a tar archive with their paths.
+/// The regular files of a tar archive with their paths (the core's reader).
 pub(crate) fn untar(bytes: &[u8]) -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    let mut out = Vec::new();
-    let mut archive = tar::Archive::new(bytes);
-    for entry in archive.entries()? {
-        let mut entry = entry?;
-        if !entry.header().entry_type().is_file() {
-            continue;
-        }
-        let path = entry.path()?.to_string_lossy().into_owned();
-        let mut data = Vec::new();
-        entry.read_to_end(&mut data)?;
-        out.push((path, data));
-    }
-    Ok(out)
+    citegate_core::archive::untar(bytes).map_err(|e| std::io::Error::other(e.message))
 }
 
 /// `citegate refs`: each file's references, as text or JSON.

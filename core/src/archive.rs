@@ -64,6 +64,70 @@ pub fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(out)
 }
 
+/// Whether `bytes` are a POSIX tar archive (`ustar` at offset 257).
+pub fn is_tar(bytes: &[u8]) -> bool {
+    bytes.get(257..262) == Some(b"ustar")
+}
+
+/// Whether `bytes` start like gzip data.
+pub fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
+}
+
+fn unreadable(what: &str, why: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorKind::Encoding,
+        format!("not a readable {what}: {}", why.to_string().to_lowercase()),
+    )
+}
+
+/// The bytes gzip data unpacks to, at most [`MAX_UNPACKED`].
+pub fn gunzip(bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .take(MAX_UNPACKED + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| unreadable("gzip file", e))?;
+    if out.len() as u64 > MAX_UNPACKED {
+        return Err(unreadable(
+            "gzip file",
+            format!(
+                "it unpacks to more than {} MB",
+                MAX_UNPACKED / (1024 * 1024)
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// The regular files of a tar archive, in archive order, with their paths
+/// (`/`-separated; entries that climb out with `..` left out, as in
+/// [`unzip`]).
+pub fn untar(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
+    let bad = |e: std::io::Error| unreadable("tar archive", e);
+    let mut out = Vec::new();
+    let mut archive = tar::Archive::new(bytes);
+    for entry in archive.entries().map_err(bad)? {
+        let mut entry = entry.map_err(bad)?;
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        let path = entry
+            .path()
+            .map_err(bad)?
+            .to_string_lossy()
+            .replace('\\', "/");
+        let path = path.trim_start_matches("./").to_string();
+        if path.is_empty() || path.split('/').any(|s| s == "..") || path.starts_with('/') {
+            continue;
+        }
+        let mut data = Vec::new();
+        entry.read_to_end(&mut data).map_err(bad)?;
+        out.push((path, data));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

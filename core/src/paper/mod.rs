@@ -475,6 +475,32 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
     })
 }
 
+/// A paper's bytes as they come, under `name`: a `.zip` or a tar archive
+/// of its source, gzip data (a `.tar.gz` source, or one gzipped `.tex` as
+/// arXiv sends a one-file e-print), or one file ([`read`]). The CLI reads
+/// a target and an arXiv e-print through it, and a page an e-print
+/// fetched through the relay.
+pub fn read_any(name: &str, bytes: &[u8]) -> Result<PaperRefs> {
+    use crate::archive;
+    if archive::is_zip(bytes) {
+        let files = archive::unzip(bytes).map_err(|e| e.in_file(name))?;
+        return read_source(name, &files);
+    }
+    if archive::is_gzip(bytes) {
+        let inner = archive::gunzip(bytes).map_err(|e| e.in_file(name))?;
+        if archive::is_tar(&inner) {
+            let files = archive::untar(&inner).map_err(|e| e.in_file(name))?;
+            return read_source(name, &files);
+        }
+        return read_source(name, &[("main.tex".to_string(), inner)]);
+    }
+    if archive::is_tar(bytes) {
+        let files = archive::untar(bytes).map_err(|e| e.in_file(name))?;
+        return read_source(name, &files);
+    }
+    read(name, bytes)
+}
+
 /// A paste that names one paper rather than listing references: a lone
 /// arXiv id or link (`arXiv:2401.12345`, `https://arxiv.org/abs/…`). The
 /// CLI fetches such a paper; a page cannot (arXiv sends no CORS headers)

@@ -509,8 +509,61 @@ fn a_paste_naming_one_arxiv_paper_is_told_from_a_reference_list() {
     check_pasted_arxiv("https://arxiv.org/pdf/1706.03762.pdf", Some("1706.03762"));
     check_pasted_arxiv("hep-th/9711200", Some("hep-th/9711200"));
     // A reference that cites an arXiv id is a reference, not a paper to fetch.
-    check_pasted_arxiv("A. Vaswani et al. Attention is all you need. arXiv:1706.03762, 2017.", None);
+    check_pasted_arxiv(
+        "A. Vaswani et al. Attention is all you need. arXiv:1706.03762, 2017.",
+        None,
+    );
     check_pasted_arxiv("[1] arXiv:1706.03762", None);
     check_pasted_arxiv("", None);
     check_pasted_arxiv("10.1038/nature14539", None);
+}
+
+fn tar_of(files: &[(&str, &str)]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (path, body) in files {
+        let mut h = tar::Header::new_ustar();
+        h.set_size(body.len() as u64);
+        h.set_mode(0o644);
+        h.set_entry_type(tar::EntryType::Regular);
+        // set_path refuses `..`; write the name field as a hostile tar would.
+        h.as_old_mut().name[..path.len()].copy_from_slice(path.as_bytes());
+        h.set_cksum();
+        b.append(&h, body.as_bytes()).unwrap();
+    }
+    b.into_inner().unwrap()
+}
+
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+const BIBITEMS: &str = "\\begin{thebibliography}{1}\n\\bibitem{a} A.~Author. \\newblock A first title. \\newblock In \\emph{Proc. X}, 2020.\n\\bibitem{b} B.~Author. \\newblock A second title. \\newblock \\emph{J. Y}, 3:1--2, 2019.\n\\end{thebibliography}\n";
+
+fn check_read_any(name: &str, bytes: &[u8], expected: Result<usize, &str>) {
+    match (read_any(name, bytes), expected) {
+        (Ok(r), Ok(n)) => assert_eq!(r.references.len(), n, "{name}"),
+        (Err(e), Err(m)) => assert!(e.to_string().contains(m), "{name}: {e}"),
+        (got, want) => panic!("{name}: {got:?} against {want:?}"),
+    }
+}
+
+#[test]
+fn an_eprint_source_is_read_in_memory_as_arxiv_sends_it() {
+    let body =
+        format!("\\documentclass{{article}}\\begin{{document}}x\n{BIBITEMS}\\end{{document}}\n");
+    let source = tar_of(&[("main.tex", body.as_str()), ("fig.txt", "not a paper")]);
+    check_read_any("arXiv:2401.12345", &gz(&source), Ok(2));
+    check_read_any("src.tar", &source, Ok(2));
+    // One gzipped .tex, as arXiv sends a one-file source.
+    check_read_any("arXiv:2401.00001", &gz(body.as_bytes()), Ok(2));
+    // A path that climbs out of the archive is left out, not read.
+    let hostile = tar_of(&[("../evil.tex", body.as_str())]);
+    check_read_any("evil.tar", &hostile, Err("the source has no .bib, no .bbl"));
+    // Damaged gzip data is named as such, with the file.
+    let mut cut = gz(&source);
+    cut.truncate(cut.len() / 2);
+    check_read_any("arXiv:2401.99999", &cut, Err("arXiv:2401.99999"));
 }
