@@ -174,11 +174,7 @@ pub(crate) fn fetch_arxiv(
     id: &ArxivId,
     settings: &crate::live::Settings,
 ) -> Result<PaperRefs, Error> {
-    let url = format!(
-        "{}/e-print/{}",
-        settings.root("arxiv").trim_end_matches('/'),
-        id
-    );
+    let url = citegate_core::works::request::eprint_url(settings.root("arxiv"), id);
     let client = crate::http::Client::new(settings.timeout_ms);
     let bytes = client
         .get_bytes(&url, "arxiv")

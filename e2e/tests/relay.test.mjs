@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import fs from "node:fs";
 import { spawn } from "node:child_process";
+import zlib from "node:zlib";
 import { serve, S2_BACKOFF_MS } from "../harness.mjs";
 import { withPage, DIST } from "../browser.mjs";
 import { makeApi } from "../mock/router.mjs";
@@ -15,7 +16,23 @@ import { DBLP_ONLY } from "../mock/records.mjs";
 
 // The CLI `cargo test --workspace` built before the end-to-end step.
 const BIN = path.resolve(process.env.CITEGATE_BIN || "../target/debug/citegate");
-const app = serve({ dist: DIST, api: makeApi() });
+// An arXiv e-print as arXiv sends a one-file source: one gzipped .tex whose
+// thebibliography cites two records the mock holds (e2e/fixtures/astropy).
+const EPRINT_ID = "2401.00077";
+const EPRINT = zlib.gzipSync(Buffer.from(String.raw`\documentclass{article}\begin{document}Text.
+\begin{thebibliography}{2}
+\bibitem{planck} {Planck Collaboration}, P.~A.~R. Ade, N.~Aghanim, et~al.
+\newblock Planck 2015 results. XIII. Cosmological parameters.
+\newblock \emph{A\&A}, 594:A13, 2016.
+\bibitem{iraf} D.~Tody.
+\newblock IRAF in the Nineties.
+\newblock In \emph{Astronomical Data Analysis Software and Systems II}, volume~52, page 173, 1993.
+\end{thebibliography}
+\end{document}
+`));
+const eprint = (req, url) =>
+  url.pathname === `/api/arxiv/e-print/${EPRINT_ID}` ? { status: 200, headers: { "content-type": "application/x-eprint" }, body: EPRINT } : null;
+const app = serve({ dist: DIST, api: makeApi({ before: [eprint] }) });
 
 const relays = [];
 after(() => relays.forEach((r) => r.kill()));
@@ -82,6 +99,31 @@ test("relay: without it the page cannot ask DBLP, and the same entry is left unv
     // Not valid, and not fabricated either: DBLP, which holds it, could not be asked.
     assert.equal(cls, "unverified");
     assert.ok(!app.server.requests.slice(before).some((r) => r.path.startsWith("/api/dblp/")));
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("relay: an arXiv id pasted on the BibTeX page is fetched as its e-print source through the relay, read in the page and checked", async () => {
+  const relay = await startRelay();
+  const errors = await withPage(app.browser, "relay-arxiv", async (page) => {
+    await page.goto(`${app.page()}?relay=${encodeURIComponent(relay.base)}&s2_interval=0&s2_backoff_ms=${S2_BACKOFF_MS}#/bibtex`);
+    await page.waitForSelector("#load-example");
+    await page.click("#clear");
+    await page.click("#paste summary");
+    await page.fill("#paste-refs", `https://arxiv.org/abs/${EPRINT_ID}v2`);
+    await page.click("#read-pasted");
+    await page.waitForFunction((id) => document.querySelector("#inputs")?.textContent === `arXiv:${id}: 2 entries`, EPRINT_ID, { timeout: 30000 });
+    assert.match(relay.log.join(""), new RegExp(`GET /arxiv/e-print/${EPRINT_ID} -> 200`));
+    await page.click("#check-entries");
+    await page.waitForFunction(() => document.querySelectorAll("#entries .entry-card").length === 2, null, { timeout: 30000 });
+    const classes = await page.$$eval("#entries .entry-card", (cs) => cs.map((c) => c.dataset.class));
+    assert.ok(!classes.includes("fabricated"), JSON.stringify(classes));
+    // An id the relay's arXiv does not have: named, and the paper stays.
+    await page.fill("#paste-refs", "arXiv:2401.99999");
+    await page.click("#read-pasted");
+    await page.waitForFunction(() => !document.querySelector("#paste-error")?.hidden);
+    assert.match(await page.textContent("#paste-error"), /^arXiv:2401\.99999 was not loaded: the relay answered 404/);
+    assert.equal(await page.textContent("#inputs"), `arXiv:${EPRINT_ID}: 2 entries`);
   });
   assert.deepEqual(errors, []);
 });

@@ -230,6 +230,13 @@ pub(crate) fn path(segment: &str) -> String {
     utf8_percent_encode(segment, PATH).to_string()
 }
 
+/// Where an arXiv paper's e-print source is, under the arXiv base
+/// (`https://export.arxiv.org/e-print/<id>`, or a relay's `/arxiv`): a
+/// gzipped tar, a gzipped `.tex`, or a PDF (read by `paper::read_any`).
+pub fn eprint_url(arxiv_base: &str, id: &crate::ids::ArxivId) -> String {
+    join(arxiv_base, &format!("/e-print/{}", id.as_str()), &[])
+}
+
 fn join(base: &str, path: &str, query: &[(&str, String)]) -> String {
     let mut url = format!("{}{}", base.trim_end_matches('/'), path);
     if !query.is_empty() {

@@ -211,6 +211,29 @@ impl Transport for FetchTransport {
     }
 }
 
+/// The bytes at `url` (an arXiv e-print through the relay), with the
+/// status, or why nothing could be read. Bounded by the same timeout as
+/// the services' requests.
+pub async fn fetch_bytes(url: &str) -> Result<(u16, Vec<u8>), String> {
+    let limit = timeout_ms();
+    let signal = web_sys::AbortSignal::timeout_with_u32(limit);
+    let why = |e: gloo_net::Error| {
+        if signal.aborted() {
+            format!("no answer within {limit} ms")
+        } else {
+            e.to_string().to_lowercase()
+        }
+    };
+    let resp = gloo_net::http::RequestBuilder::new(url)
+        .abort_signal(Some(&signal))
+        .send()
+        .await
+        .map_err(why)?;
+    let status = resp.status();
+    let body = resp.binary().await.map_err(why)?;
+    Ok((status, body))
+}
+
 /// One request a [`ScriptedTransport`] received.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sent {

@@ -40,36 +40,50 @@ fn is_paper(name: &str) -> bool {
         .any(|ext| lower.ends_with(ext))
 }
 
-/// What was pasted, as the file the page checks: BibTeX as it is, a
-/// reference list through the core's reader (one reference per numbered
-/// item or paragraph). A lone arXiv id names a paper the page cannot
-/// fetch: the error says where its PDF is.
-pub fn read_pasted(text: &str) -> Result<LoadedFile, String> {
+/// What a paste is: a file the page checks, or an arXiv paper to fetch
+/// through the relay.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pasted {
+    /// BibTeX as it is, or a reference list read by the core.
+    File(LoadedFile),
+    /// A lone arXiv id or link, with a relay to fetch its source through.
+    Arxiv(citegate_core::ids::ArxivId),
+}
+
+/// What was pasted, as the page takes it: BibTeX as it is, a reference
+/// list through the core's reader (one reference per numbered item or
+/// paragraph). A lone arXiv id names a paper: fetched through the relay
+/// when there is one (`relayed`); without, no page can fetch it (arXiv
+/// sends no CORS headers) and the error says where its PDF is.
+pub fn read_pasted(text: &str, relayed: bool) -> Result<Pasted, String> {
     if let Some(id) = citegate_core::paper::pasted_arxiv(text) {
+        if relayed {
+            return Ok(Pasted::Arxiv(id));
+        }
         let id = id.as_str();
         return Err(format!(
-            "arXiv:{id} names a paper, and arXiv's files cannot be fetched by a web page (arXiv sends no CORS headers): download https://arxiv.org/pdf/{id} and drop the PDF here, or run `citegate check arXiv:{id}`"
+            "arXiv:{id} names a paper, and arXiv's files cannot be fetched by a web page (arXiv sends no CORS headers): download https://arxiv.org/pdf/{id} and drop the PDF here, open the app through citegate relay (?relay=), or run `citegate check arXiv:{id}`"
         ));
     }
     if text.trim().is_empty() {
         return Err("nothing was pasted".to_string());
     }
     if text.trim_start().starts_with('@') {
-        return Ok(LoadedFile {
+        return Ok(Pasted::File(LoadedFile {
             name: "pasted.bib".to_string(),
             text: text.to_string(),
             warning: None,
             paper: false,
-        });
+        }));
     }
-    read_paper("pasted references.txt", text.as_bytes())
+    read_paper("pasted references.txt", text.as_bytes()).map(Pasted::File)
 }
 
 /// A paper's references through the core's reader, as BibTeX text; the
 /// error names the file and says what the reader found (a scan, an
 /// encrypted or damaged PDF, no bibliography).
 pub fn read_paper(name: &str, bytes: &[u8]) -> Result<LoadedFile, String> {
-    match citegate_core::paper::read(name, bytes) {
+    match citegate_core::paper::read_any(name, bytes) {
         Ok(refs) if refs.references.is_empty() => Err(format!(
             "{name} was not loaded: no references were found in it"
         )),
@@ -406,13 +420,18 @@ pub fn FileDrop(
 mod tests {
     use super::*;
 
-    fn check_pasted(text: &str, expected: Result<(&str, bool), &str>) {
-        let got = read_pasted(text);
-        match (got, expected) {
-            (Ok(f), Ok((name, paper))) => {
-                assert_eq!((f.name.as_str(), f.paper), (name, paper), "{text:?}");
+    fn check_pasted(text: &str, relayed: bool, expected: Result<&str, &str>) {
+        let got = read_pasted(text, relayed);
+        let said = match &got {
+            Ok(Pasted::File(f)) => {
                 assert!(f.text.contains('@'), "{}", f.text);
+                Ok(format!("{} paper={}", f.name, f.paper))
             }
+            Ok(Pasted::Arxiv(id)) => Ok(format!("fetch arXiv:{}", id.as_str())),
+            Err(e) => Err(e.clone()),
+        };
+        match (said, expected) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{text:?}"),
             (Err(e), Err(starts)) => assert!(e.starts_with(starts), "{e}"),
             (got, want) => panic!("{text:?}: {got:?} against {want:?}"),
         }
@@ -421,16 +440,42 @@ mod tests {
     #[test]
     fn a_paste_is_checked_as_a_list_as_bibtex_or_named_as_an_arxiv_paper() {
         let list = "[1] A. Vaswani, N. Shazeer. Attention is all you need. In NeurIPS, 2017.\n[2] K. He, X. Zhang. Deep residual learning for image recognition. In CVPR, 2016.";
-        check_pasted(list, Ok(("pasted references.txt", true)));
-        check_pasted("@article{k, title = {T}}", Ok(("pasted.bib", false)));
-        check_pasted("arXiv:2401.12345", Err("arXiv:2401.12345 names a paper"));
-        check_pasted("https://arxiv.org/abs/1706.03762v2", Err("arXiv:1706.03762 names a paper"));
-        check_pasted("   \n ", Err("nothing was pasted"));
+        check_pasted(list, false, Ok("pasted references.txt paper=true"));
+        check_pasted(
+            "@article{k, title = {T}}",
+            false,
+            Ok("pasted.bib paper=false"),
+        );
+        check_pasted(
+            "arXiv:2401.12345",
+            false,
+            Err("arXiv:2401.12345 names a paper"),
+        );
+        check_pasted(
+            "https://arxiv.org/abs/1706.03762v2",
+            false,
+            Err("arXiv:1706.03762 names a paper"),
+        );
+        // Behind a relay the page fetches it.
+        check_pasted(
+            "https://arxiv.org/abs/1706.03762v2",
+            true,
+            Ok("fetch arXiv:1706.03762"),
+        );
+        check_pasted(list, true, Ok("pasted references.txt paper=true"));
+        check_pasted("   \n ", false, Err("nothing was pasted"));
     }
 
     #[test]
     fn papers_are_told_by_their_names() {
-        for (name, paper) in [("a.pdf", true), ("A.BBL", true), ("refs.txt", true), ("refs.md", true), ("refs.bib", false), ("scan.bib", false)] {
+        for (name, paper) in [
+            ("a.pdf", true),
+            ("A.BBL", true),
+            ("refs.txt", true),
+            ("refs.md", true),
+            ("refs.bib", false),
+            ("scan.bib", false),
+        ] {
             assert_eq!(is_paper(name), paper, "{name}");
         }
     }

@@ -16,7 +16,7 @@ pub mod status;
 pub mod unsaved;
 
 pub use clip::{download, CopyButton, DownloadButton};
-pub use files::{read_pasted, FileDrop, LoadedFile};
+pub use files::{read_paper, read_pasted, FileDrop, LoadedFile, Pasted};
 pub use offline::{OfflineBanner, Reach};
 pub use papers::PaperSwitcher;
 pub use progress::Progress;

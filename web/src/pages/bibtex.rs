@@ -7,7 +7,8 @@
 //! and show each verdict with the sources consulted.
 
 use crate::components::{
-    read_pasted, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile, Progress,
+    read_paper, read_pasted, Banner, BannerKind, CopyButton, DownloadButton, FileDrop, LoadedFile,
+    Pasted, Progress,
 };
 use crate::services::sliced::{run_sliced, Cancel, Latest};
 use crate::services::Services;
@@ -940,27 +941,64 @@ fn OnlineControls(state: BibtexState) -> impl IntoView {
 }
 
 /// Which file replaced the loaded work, with Undo.
-/// A reference list pasted as text (or BibTeX, or a lone arXiv id, which
-/// is answered with where its PDF is): read by the core as a dropped list.
+/// A reference list pasted as text (or BibTeX), read by the core as a
+/// dropped list; a lone arXiv id is fetched through the relay when the
+/// app has one, and otherwise answered with where its PDF is.
 #[component]
 fn PasteList(state: BibtexState) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let read = move |_| match read_pasted(&text.get_untracked()) {
-        Ok(f) => {
-            error.set(None);
-            state.set_bib(vec![f]);
+    let fetching = RwSignal::new(None::<String>);
+    let relay = move || {
+        state
+            .services
+            .map(|s| s.settings.get_untracked())
+            .filter(|s| !s.relay.trim().is_empty())
+    };
+    let read = move |_| {
+        let settings = relay();
+        match read_pasted(&text.get_untracked(), settings.is_some()) {
+            Ok(Pasted::File(f)) => {
+                error.set(None);
+                state.set_bib(vec![f]);
+            }
+            Ok(Pasted::Arxiv(id)) => {
+                let base = settings
+                    .map(|s| s.endpoints(&Default::default()).arxiv_base)
+                    .unwrap_or_default();
+                let url = citegate_core::works::request::eprint_url(&base, &id);
+                let name = format!("arXiv:{}", id.as_str());
+                error.set(None);
+                fetching.set(Some(format!("fetching {name}'s source through the relay…")));
+                leptos::task::spawn_local(async move {
+                    let got = match crate::api::transport::fetch_bytes(&url).await {
+                        Ok((200, bytes)) => read_paper(&name, &bytes),
+                        Ok((status, _)) => Err(format!(
+                            "{name} was not loaded: the relay answered {status}"
+                        )),
+                        Err(why) => Err(format!(
+                            "{name} was not loaded: the relay could not be reached ({why})"
+                        )),
+                    };
+                    fetching.set(None);
+                    match got {
+                        Ok(f) => state.set_bib(vec![f]),
+                        Err(e) => error.set(Some(e)),
+                    }
+                });
+            }
+            Err(e) => error.set(Some(e)),
         }
-        Err(e) => error.set(Some(e)),
     };
     view! {
         <details class="paste" id="paste">
             <summary>"Or paste a reference list"</summary>
-            <label for="paste-refs">"References, one per numbered item or paragraph (BibTeX works too)"</label>
+            <label for="paste-refs">"References, one per numbered item or paragraph (BibTeX works too; an arXiv id is fetched through the relay, if the app has one)"</label>
             <textarea id="paste-refs" rows="8" spellcheck="false"
                 prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-            <button type="button" id="read-pasted" disabled=move || text.with(|t| t.trim().is_empty()) on:click=read>"Read these references"</button>
+            <button type="button" id="read-pasted" disabled=move || text.with(|t| t.trim().is_empty()) || fetching.with(Option::is_some) on:click=read>"Read these references"</button>
+            <p class="muted" id="paste-fetching" aria-live="polite" hidden=move || fetching.with(Option::is_none)>{move || fetching.get()}</p>
             <p class="error" id="paste-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
         </details>
     }
