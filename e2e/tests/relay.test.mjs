@@ -99,6 +99,9 @@ test("relay: without it the page cannot ask DBLP, and the same entry is left unv
     // Not valid, and not fabricated either: DBLP, which holds it, could not be asked.
     assert.equal(cls, "unverified");
     assert.ok(!app.server.requests.slice(before).some((r) => r.path.startsWith("/api/dblp/")));
+    // One banner says how many were left for DBLP and how to settle them.
+    await page.waitForSelector("#dblp-banner");
+    assert.match(await page.textContent("#dblp-banner"), /^1 entry could not be settled here: .*citegate relay \(\?relay=\)/);
   });
   assert.deepEqual(errors, []);
 });

@@ -394,6 +394,32 @@ pub fn spent_allowances(run: &resolve::Report) -> Vec<Spent> {
     out
 }
 
+/// How many references of `run` a page left for DBLP: those whose
+/// evidence names DBLP as not asked ([`resolve::NOT_FROM_A_PAGE`]), where
+/// its answer could change the verdict.
+pub fn left_to_dblp(run: &resolve::Report) -> usize {
+    run.resolutions
+        .iter()
+        .filter(|r| {
+            r.evidence.iter().any(|e| {
+                matches!(&e.answer, Answer::Failed { error } if error.message == resolve::NOT_FROM_A_PAGE)
+            })
+        })
+        .count()
+}
+
+/// The banner for [`left_to_dblp`]'s count, or `None` when it is zero.
+pub fn left_to_dblp_words(n: usize) -> Option<String> {
+    let (entries, them) = match n {
+        0 => return None,
+        1 => ("1 entry".to_string(), "it"),
+        n => (format!("{n} entries"), "them"),
+    };
+    Some(format!(
+        "{entries} could not be settled here: no index this page reached has {them} as cited, and DBLP, which may, cannot be asked by a web page. Open the app through citegate relay (?relay=) or run citegate check to settle {them}; until then none is called fabricated"
+    ))
+}
+
 /// The report as pretty JSON (the [`FileReport`] schema of the CLI's
 /// `bibcheck --json`).
 pub fn to_json(report: &FileReport) -> String {

@@ -140,9 +140,21 @@ pub fn simulate_with_outage(
     today: Date,
     down: &[String],
 ) -> (Vec<(String, EntryVerdict)>, u64) {
+    simulate_on(bib, world, today, down, Surface::Native)
+}
+
+/// [`simulate_with_outage`] as a run on `surface` asks (a page alone
+/// never asks DBLP or arXiv's export API).
+pub fn simulate_on(
+    bib: &str,
+    world: &World,
+    today: Date,
+    down: &[String],
+    surface: Surface,
+) -> (Vec<(String, EntryVerdict)>, u64) {
     let parsed = parse(bib);
     let refs: Vec<Reference> = parsed.entries.iter().map(Reference::from_entry).collect();
-    let mut opts = Options::new(world_endpoints("http://world"), Surface::Native);
+    let mut opts = Options::new(world_endpoints("http://world"), surface);
     opts.s2_interval_ms = 0;
     let mut run = Run::new(refs, opts);
     let mut now = 0.0f64;

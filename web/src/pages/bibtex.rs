@@ -217,6 +217,8 @@ struct BibtexState {
     stopped: RwSignal<Option<(usize, usize)>>,
     /// The services whose allowance ran out in the run shown (one banner).
     spent: RwSignal<Vec<report::Spent>>,
+    /// Entries a page alone left for DBLP (`report::left_to_dblp`).
+    dblp_left: RwSignal<usize>,
     /// The loaded `.bib` as read (when small enough to keep), for an undo.
     current: StoredValue<Option<LoadedFile>>,
     /// The file that replaced loaded work, and that work (Undo brings it back).
@@ -278,6 +280,7 @@ impl BibtexState {
             progress: RwSignal::new((0, 0)),
             stopped: RwSignal::new(None),
             spent: RwSignal::new(Vec::new()),
+            dblp_left: RwSignal::new(0),
             current: StoredValue::new(None),
             undo: RwSignal::new(None),
             online_run: StoredValue::new(Latest::default()),
@@ -449,6 +452,7 @@ impl BibtexState {
         self.progress.set((0, 0));
         self.stopped.set(None);
         self.spent.set(Vec::new());
+        self.dblp_left.set(0);
         self.source.set_value(source);
         self.bib_name.set(Some(name));
         self.layer1.set(Arc::new(found));
@@ -488,7 +492,9 @@ impl BibtexState {
             }
             let Some(today) = today() else { return };
             let (done, total) = run.progress();
-            self.spent.set(report::spent_allowances(&run.report()));
+            let so_far = run.report();
+            self.spent.set(report::spent_allowances(&so_far));
+            self.dblp_left.set(report::left_to_dblp(&so_far));
             let m = self.mode.get_untracked();
             let down = crate::components::offline::services_down(self.reach);
             let mut shown = vec![false; b.entries.len()];
@@ -575,6 +581,7 @@ impl BibtexState {
         self.progress.set((0, 0));
         self.stopped.set(None);
         self.spent.set(Vec::new());
+        self.dblp_left.set(0);
         self.undo.set(None);
         self.current.set_value(None);
         if let Some(s) = self.services {
@@ -629,6 +636,7 @@ impl BibtexState {
         self.review.set(Review::default());
         self.stopped.set(None);
         self.spent.set(Vec::new());
+        self.dblp_left.set(0);
         running.set(true);
         progress.set((0, b.entries.len()));
         leptos::task::spawn_local(async move {
@@ -675,6 +683,7 @@ impl BibtexState {
             }
             crate::components::offline::report_run(reach, &report);
             self.spent.set(report::spent_allowances(&report));
+            self.dblp_left.set(report::left_to_dblp(&report));
             let down = crate::components::offline::services_down(reach);
             let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
             let judged = check::online_report(&b, &report, today, requests, 0);
@@ -853,6 +862,7 @@ pub fn BibtexPage() -> impl IntoView {
             <OnlineControls state />
             <StoppedRun state />
             <SpentBanner state />
+            <DblpBanner state />
             <Exports state />
             <Show when=move || has_online.get()>
                 <p class="triage" id="triage" role="status">{move || online.with(|o| o.as_ref().map(|o| o.classes.triage()))}</p>
@@ -1031,6 +1041,18 @@ fn SpentBanner(state: BibtexState) -> impl IntoView {
                 {s.words()}" "<a href="#/settings">"Open Settings"</a>
             </div>
         </For>
+    }
+}
+
+/// Entries a page alone could not settle because DBLP was not asked: how
+/// many, and the two ways to settle them.
+#[component]
+fn DblpBanner(state: BibtexState) -> impl IntoView {
+    let words = Signal::derive(move || report::left_to_dblp_words(state.dblp_left.get()));
+    view! {
+        <Show when=move || words.with(Option::is_some)>
+            <div class="banner partial" id="dblp-banner" role="status">{move || words.get()}</div>
+        </Show>
     }
 }
 

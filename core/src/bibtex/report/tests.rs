@@ -725,3 +725,57 @@ fn a_review_applies_the_accepted_changes_only() {
     };
     assert_eq!(review.decision("wrongyear", &other), None);
 }
+
+fn failed_with(service: Service, message: &str) -> Evidence {
+    Evidence {
+        service,
+        route: Route::Title,
+        asked: "t".into(),
+        answer: Answer::Failed {
+            error: crate::works::ApiError::new(service, 0, message),
+        },
+        dump: None,
+    }
+}
+
+fn check_left_to_dblp(evidence: Vec<Vec<Evidence>>, expected: usize, words: Option<&str>) {
+    let run = resolve::Report {
+        resolutions: evidence
+            .into_iter()
+            .enumerate()
+            .map(|(i, evidence)| Resolution {
+                key: format!("k{i}"),
+                evidence,
+                outcome: Outcome::Unverified { reasons: vec![] },
+            })
+            .collect(),
+        requests: 0,
+    };
+    let n = left_to_dblp(&run);
+    assert_eq!(n, expected);
+    let said = left_to_dblp_words(n);
+    assert_eq!(said.as_deref().map(|w| &w[..w.find(':').unwrap()]), words);
+    if let Some(w) = said {
+        assert!(
+            w.contains("citegate relay (?relay=)") && w.contains("none is called fabricated"),
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn the_page_counts_what_it_left_for_dblp() {
+    let note = || failed_with(Service::Dblp, resolve::NOT_FROM_A_PAGE);
+    let other = || failed_with(Service::OpenAlex, "rate limited");
+    check_left_to_dblp(vec![vec![other()], vec![]], 0, None);
+    check_left_to_dblp(
+        vec![vec![other(), note()], vec![]],
+        1,
+        Some("1 entry could not be settled here"),
+    );
+    check_left_to_dblp(
+        vec![vec![note()], vec![note()], vec![other()]],
+        2,
+        Some("2 entries could not be settled here"),
+    );
+}

@@ -1,4 +1,4 @@
-//! `hallmark-sim --split FILE --world FILE[,FILE…] [--unkind [--seed N]] [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain] [--naming] [--down s2,crossref,…]`
+//! `hallmark-sim --split FILE --world FILE[,FILE…] [--unkind [--seed N]] [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain] [--naming] [--down s2,crossref,…] [--surface native|browser]`
 //!
 //! Runs citegate's resolver and verdict rules over a HALLMARK split against
 //! a world, in process (no HTTP, virtual clock), writes HALLMARK predictions
@@ -10,9 +10,7 @@
 //! draws another such world. Several world files are read as one.
 
 use citegate_core::cutoff::Date;
-use citegate_hallmark::{
-    arg, prediction_line, read_split, score, simulate_with_outage, to_bib, today_utc,
-};
+use citegate_hallmark::{arg, prediction_line, read_split, score, simulate_on, to_bib, today_utc};
 use citegate_world::{Unkind, World};
 use std::collections::HashMap;
 
@@ -48,7 +46,16 @@ fn main() {
     let down: Vec<String> = arg(&args, "--down")
         .map(|d| d.split(',').map(|s| s.trim().to_string()).collect())
         .unwrap_or_default();
-    let (verdicts, requests) = simulate_with_outage(&to_bib(&items), &world, today, &down);
+    // `--surface browser`: as a page alone asks (no DBLP, no arXiv export API).
+    let surface = match arg(&args, "--surface").as_deref() {
+        None | Some("native") => citegate_core::resolve::Surface::Native,
+        Some("browser") => citegate_core::resolve::Surface::Browser,
+        Some(other) => {
+            eprintln!("--surface takes native or browser, not {other}");
+            std::process::exit(2);
+        }
+    };
+    let (verdicts, requests) = simulate_on(&to_bib(&items), &world, today, &down, surface);
     let uncertain = verdicts
         .iter()
         .filter(|(_, v)| v.verdict == citegate_core::bibtex::verdict::Verdict::Uncertain)
