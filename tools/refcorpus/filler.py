@@ -53,15 +53,14 @@ def _cite(cmd, keys):
     return "~\\{}{{{}}}".format(cmd, ",".join(keys))
 
 
-def body(keys, rng, cite_cmd):
-    """LaTeX sections citing every key once, in order."""
+def body(keys, rng, cite_cmd, paragraphs=2):
+    """LaTeX sections of `paragraphs` paragraphs each, citing every key once, in order."""
     keys = list(keys)
     per_section = max(1, -(-len(keys) // len(SECTIONS)))
     out = []
     for s, name in enumerate(SECTIONS):
         mine = keys[s * per_section : (s + 1) * per_section]
         out.append("\\section{{{}}}\n".format(name))
-        paragraphs = 2
         for p in range(paragraphs):
             sentences = []
             for _ in range(rng.randint(5, 7)):

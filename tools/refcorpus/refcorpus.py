@@ -395,7 +395,7 @@ def typeset(doc, records, workdir):
     style = STYLES[doc["style"]]
     layout = LAYOUTS[doc["layout"]]
     keys = [r["key"] for r in records]
-    body = filler.body(keys, random.Random(doc["name"]), style["cite"])
+    body = filler.body(keys, random.Random(doc["name"]), style["cite"], doc.get("paragraphs", 2))
     tex = layout["tex"](style, body, doc)
     with open(os.path.join(workdir, "doc.tex"), "w", encoding="utf-8") as fh:
         fh.write(tex)
@@ -528,7 +528,7 @@ def dump_truth(meta):
 
 def build_one(doc, pool, args, outdir):
     rng = random.Random(doc["name"])
-    n = rng.randint(25, 40)
+    n = doc.get("refs") or rng.randint(25, 40)
     records = [dict(r) for r in choose(pool, rng, n)]
     fakes = [fabricate(rng, i) for i in range(args.fabricate)]
     for f in fakes:
@@ -565,10 +565,21 @@ def build_one(doc, pool, args, outdir):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def unused_by(pool, docs):
+    """The records of `pool` that none of `docs` draws (the draw is seeded by the document's
+    name, as in build_one, so this needs no output of an earlier run)."""
+    used = set()
+    for d in docs:
+        rng = random.Random(d["name"])
+        n = d.get("refs") or rng.randint(25, 40)
+        used.update(norm(r["title"]) for r in choose(pool, rng, n))
+    return [r for r in pool if norm(r["title"]) not in used]
+
+
 def write_sources(root):
     """SOURCES.tsv beside the truth: where every entry of every document comes from."""
     rows = []
-    for set_name in ("dev", "heldout"):
+    for set_name in ("dev", "heldout", "fresh"):
         for p in sorted(glob.glob(os.path.join(root, set_name, "*.json"))):
             with open(p, encoding="utf-8") as fh:
                 t = json.load(fh)
@@ -593,7 +604,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--shared", default=default_shared(), help="folder holding fixtures/bib-corpus and fixtures/hallmark (default: the nearest ../shared above the repository)")
     ap.add_argument("--out", default="/work/refcorpus-out", help="where {dev,heldout}/ are written (PDFs and all)")
-    ap.add_argument("--set", choices=["dev", "heldout", "all"], default="all")
+    ap.add_argument("--set", choices=["dev", "heldout", "fresh", "long", "all"], default="all", help="all: dev, heldout and fresh")
     ap.add_argument("--only", help="regular expression: only documents whose name matches")
     ap.add_argument("--fabricate", type=int, default=0, metavar="N", help="mix N made-up references into each document (marked in the truth)")
     ap.add_argument("--jobs", type=int, default=2)
@@ -602,14 +613,18 @@ def main():
 
     dev, held = pools(args.shared)
     print("pools: dev {} records, heldout {} records".format(len(dev), len(held)), file=sys.stderr)
-    docs = [d for d in DOCS if args.set in ("all", d["set"]) and (not args.only or re.search(args.only, d["name"]))]
+    fresh = unused_by(held, [d for d in DOCS if d["set"] == "heldout"])
+    print("fresh held-out pool: {} records no held-out document uses".format(len(fresh)), file=sys.stderr)
+    pool_of = {"dev": dev, "long": dev, "heldout": held, "fresh": fresh}
+    wanted = ("dev", "heldout", "fresh") if args.set == "all" else (args.set,)
+    docs = [d for d in DOCS if d["set"] in wanted and (not args.only or re.search(args.only, d["name"]))]
     # made-up references make other documents: they go to their own folder
     folder = "{}-fab" + str(args.fabricate) if args.fabricate else "{}"
     jobs = []
     for d in docs:
         outdir = os.path.join(args.out, folder.format(d["set"]))
         os.makedirs(outdir, exist_ok=True)
-        jobs.append((d, dev if d["set"] == "dev" else held, outdir))
+        jobs.append((d, pool_of[d["set"]], outdir))
     failed = 0
     with ThreadPoolExecutor(max_workers=args.jobs) as ex:
         for name, nrefs, pages, secs, err in ex.map(lambda j: build_one(j[0], j[1], args, j[2]), jobs):

@@ -110,5 +110,22 @@ class Records(unittest.TestCase):
             self.assertIsNone(refcorpus._record({"corpus": "x"}, "article", dict(base, **extra)), extra)
 
 
+    def test_fresh_pool_holds_no_record_a_heldout_document_drew(self):
+        pool = [
+            {"title": "Record number {} of the pool".format(i), "fields": {"title": "Record {}".format(i), "author": "A B"}, "authors": [{}],
+             "doi": "10.1/x{}".format(i) if i % 5 == 0 else "", "arxiv": "", "type": "article", "source": {"corpus": "hallmark" if i % 3 else "bib-corpus"}}
+            for i in range(60)
+        ]
+        docs = [{"name": "heldout-a", "refs": 10}, {"name": "heldout-b", "refs": 12}]
+        fresh = refcorpus.unused_by(pool, docs)
+        drawn = set()
+        for d in docs:
+            rng = refcorpus.random.Random(d["name"])
+            drawn.update(r["title"] for r in refcorpus.choose(pool, rng, d["refs"]))
+        self.assertTrue(drawn)
+        self.assertEqual(len(fresh), len(pool) - len(drawn))
+        self.assertFalse(drawn & {r["title"] for r in fresh})
+
+
 if __name__ == "__main__":
     unittest.main()
