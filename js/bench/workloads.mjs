@@ -48,3 +48,21 @@ export async function loadInputs(read, texNames) {
 
 /** The tree's file names: main.tex and its 50 sections. */
 export const TEX_NAMES = ["main.tex", ...Array.from({ length: 50 }, (_, s) => `sections/s${String(s).padStart(2, "0")}.tex`)];
+
+/**
+ * A paper's references read from its PDF bytes, as the app's "Check a paper"
+ * does (readReferences: text with positions, the bibliography found, split,
+ * each reference parsed into fields), best of `runs`. The PDF is issue 29's
+ * 20-page two-column document (tools/refcorpus: --set long).
+ */
+export function runPdf(cg, name, bytes, log = console.log, runs = 7) {
+  let refs = 0;
+  let t = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    refs = cg.readReferences(name, bytes).references.length;
+    t = Math.min(t, performance.now() - t0);
+  }
+  log(`read_pdf_${name}\t${t.toFixed(2)} ms\t(${refs} references)`);
+  return { ms: t, refs };
+}
