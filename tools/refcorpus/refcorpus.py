@@ -487,7 +487,7 @@ def truth(doc, records, bbl, pdftext):
         li = loose(item)
         printed = {}
         if style["engine"] == "biber":
-            printed["title"] = True
+            printed["title"] = r["type"] not in style.get("untitled", ())
             printed["year"] = True
             printed["venue"] = bool(r["venue"])
             printed["authors"] = biblatex_names_printed(style, len(r["authors"]))
