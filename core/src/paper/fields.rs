@@ -14,6 +14,7 @@
 //! the `.bbl` strings' fields without a model to ship (the figures are in
 //! ARCHITECTURE.md, "Reading a paper's references").
 
+use super::untitled::Shape;
 use super::{Author, Confidence, Reference, Source};
 use crate::ids::{ArxivId, Doi};
 
@@ -482,11 +483,33 @@ pub fn person(name: &str) -> Author {
         && words
             .last()
             .is_some_and(|w| is_initial(w) && !w.contains('.'))
+        && !words
+            .iter()
+            .rev()
+            .skip(1)
+            .any(|w| is_initial(w) && w.contains('.'))
     {
         let given = words.pop().unwrap_or_default();
         return Author {
             family: words.join(" "),
             given: given.to_string(),
+        };
+    }
+    // Astronomy's `Family I. I.` (`Oudeyer P.-Y.`, `Assimos J. A`): a
+    // family name first, then initials only.
+    let initials_from = words
+        .iter()
+        .rposition(|w| !is_initial(w))
+        .map_or(0, |i| i + 1);
+    if initials_from >= 1
+        && initials_from < words.len()
+        && !is_initial(words[0])
+        && words[initials_from..].iter().any(|w| w.contains('.'))
+        && words[..initials_from].iter().all(|w| !w.contains('.'))
+    {
+        return Author {
+            family: words[..initials_from].join(" "),
+            given: with_dot(&words[initials_from..].join(" ")),
         };
     }
     let mut start = (1..words.len())
@@ -785,33 +808,57 @@ pub fn parse_marked(input: &str) -> Reference {
         .find('“')
         .map(|q| (q, '”'))
         .or_else(|| t.find(" \"").map(|q| (q + 1, '"')));
-    let (author_block, title, rest, year_hint) = if let Some((q, close)) = quote {
-        let after = t.get(q + close.len_utf8().max(1)..).unwrap_or("");
-        let after = after.trim_start_matches('“').trim_start_matches('"');
-        let end = after.find(close).unwrap_or(after.len());
-        let title = after.get(..end).unwrap_or("");
-        let rest = after.get(end..).unwrap_or("").trim_start_matches(close);
-        conf.title = 0.95;
-        (
-            t.get(..q).unwrap_or(""),
-            title.to_string(),
-            rest.to_string(),
-            None,
-        )
-    } else {
-        let (a_end, title_start, comma_style, year) = author_end(t);
-        let body = t.get(title_start..).unwrap_or("");
-        let (title, rest) = title_of(body, comma_style);
-        conf.title = if comma_style { 0.6 } else { 0.8 };
-        (t.get(..a_end).unwrap_or(""), title, rest, year)
-    };
+    // Physics, chemistry and astronomy print no title for most works.
+    let shape = quote.is_none().then(|| super::untitled::read(t)).flatten();
+    if let Some(Shape::Untitled(u)) = shape {
+        let (people, others) = authors(t.get(..u.names).unwrap_or(""));
+        conf.authors = if people.is_empty() { 0.0 } else { 0.7 };
+        conf.title = 0.0;
+        conf.venue = if u.venue.is_some() { 0.5 } else { 0.0 };
+        conf.year = if u.year.is_some() { 0.85 } else { 0.0 };
+        r.authors = people;
+        r.others = others;
+        r.venue = u.venue;
+        r.volume = u.volume;
+        r.pages = u.pages;
+        r.year = u.year;
+        r.confidence = conf;
+        return r;
+    }
+    let (author_block, title, rest, year_hint) =
+        if let Some(Shape::YearFirst { names, year, rest }) = shape {
+            let (title, after) = title_of(t.get(rest..).unwrap_or(""), false);
+            conf.title = 0.7;
+            (t.get(..names).unwrap_or(""), title, after, Some(year))
+        } else if let Some((q, close)) = quote {
+            let after = t.get(q + close.len_utf8().max(1)..).unwrap_or("");
+            let after = after.trim_start_matches('“').trim_start_matches('"');
+            let end = after.find(close).unwrap_or(after.len());
+            let title = after.get(..end).unwrap_or("");
+            let rest = after.get(end..).unwrap_or("").trim_start_matches(close);
+            conf.title = 0.95;
+            (
+                t.get(..q).unwrap_or(""),
+                title.to_string(),
+                rest.to_string(),
+                None,
+            )
+        } else {
+            let (a_end, title_start, comma_style, year) = author_end(t);
+            let body = t.get(title_start..).unwrap_or("");
+            let (title, rest) = title_of(body, comma_style);
+            conf.title = if comma_style { 0.6 } else { 0.8 };
+            (t.get(..a_end).unwrap_or(""), title, rest, year)
+        };
     let (author_block, year_in_authors) = split_year(author_block);
     let (people, others) = authors(author_block.trim_end_matches([',', ':', ' ']));
     conf.authors = if people.is_empty() { 0.0 } else { 0.7 };
     r.authors = people;
     r.others = others;
     let title = trim_title(cut_title_tail(&strip_marks(&title)));
-    r.title = (title.chars().filter(|c| c.is_alphanumeric()).count() >= 2).then_some(title);
+    // A title has words: a year or a number read as one (`2014`, where the
+    // style printed none) would be searched for and found nowhere.
+    r.title = (title.chars().filter(|c| c.is_alphabetic()).count() >= 2).then_some(title);
     r.venue = venue_of(&rest);
     conf.venue = if r.venue.is_some() { 0.5 } else { 0.0 };
     r.year = year_hint
@@ -946,7 +993,7 @@ fn leading_initials(piece: &str) -> usize {
 }
 
 /// Whether every comma piece of `text` looks like (part of) a name.
-fn names_only(text: &str) -> bool {
+pub(super) fn names_only(text: &str) -> bool {
     let mut t = text.to_string();
     for m in ["et al.", "et al", "and others", ". . .", "…"] {
         t = t.replace(m, "");

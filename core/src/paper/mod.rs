@@ -25,6 +25,7 @@ pub mod fields;
 pub mod plain;
 #[cfg(test)]
 mod tests;
+pub mod untitled;
 
 use crate::bibtex::parse::{Bibliography, Entry, Field};
 use crate::error::{Error, ErrorKind, Result};

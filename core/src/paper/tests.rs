@@ -283,6 +283,43 @@ fn a_pdf_s_references_are_parsed_into_fields_with_their_page() {
     );
 }
 
+/// (file, how many references, whether the Jumper et al. Nature article
+/// prints its title): the styles that print none (APS's PRL, ACS) leave the
+/// title empty, never a journal or a year in its place.
+#[test]
+fn styles_that_print_no_article_title_leave_the_title_empty() {
+    for (name, titled) in [("prl", false), ("acs", false), ("phys", true)] {
+        let path = format!(
+            "{}/tests/fixtures/pdf/{name}.pdf",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let refs = read(&path, &std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(refs.references.len(), 36, "{name}");
+        let jumper = refs
+            .references
+            .iter()
+            .find(|r| r.authors.first().is_some_and(|a| a.family == "Jumper"))
+            .unwrap_or_else(|| panic!("{name}: Jumper et al. read"));
+        assert_eq!(jumper.year, Some(2021), "{name}");
+        assert_eq!(jumper.venue.as_deref(), Some("Nature"), "{name}");
+        let want = titled.then_some("Highly accurate protein structure prediction with AlphaFold");
+        assert_eq!(
+            jumper.title.as_deref().map(str::to_lowercase),
+            want.map(str::to_lowercase),
+            "{name}"
+        );
+        // no reference of these styles gets a year or a number for a title
+        for r in &refs.references {
+            let t = r.title.as_deref().unwrap_or("x");
+            assert!(
+                t.chars().any(char::is_alphabetic),
+                "{name}: {:?} titled {t:?}",
+                r.raw
+            );
+        }
+    }
+}
+
 #[test]
 fn a_bbl_without_items_is_an_error_not_an_empty_list() {
     let e = read("x.bbl", b"nothing here").unwrap_err();

@@ -48,9 +48,16 @@ const AFTER: &[&str] = &[
 ];
 
 /// The index of the line that heads the bibliography: the last line that is
-/// one of its names, alone or after a section number.
+/// one of its names, alone or after a section number, and not a running
+/// head over the bibliography's later pages (`REFERENCES 3`: one of the
+/// first two lines of its page, after an earlier candidate).
 fn heading(lines: &[Line]) -> Option<usize> {
-    lines.iter().rposition(|l| {
+    // The page number may be a line of its own beside the head's words.
+    let running_head = |i: usize| {
+        let page = lines[i].page;
+        (i == 0 || lines[i - 1].page != page) || (i == 1 || i >= 2 && lines[i - 2].page != page)
+    };
+    let named = |l: &Line| {
         let t = l.text.trim();
         let t =
             t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ' || c == '§');
@@ -73,6 +80,25 @@ fn heading(lines: &[Line]) -> Option<usize> {
             .flat_map(char::to_lowercase)
             .collect();
         t.len() < 40 && HEADINGS.contains(&key.as_str())
+    };
+    let mut found = (0..lines.len()).filter(|&i| named(&lines[i]));
+    let first = found.next()?;
+    Some(found.rfind(|&i| !running_head(i)).unwrap_or(first))
+}
+
+/// Where a bibliography printed without a heading starts (APS's Physical
+/// Review Letters prints none): the last line opening with `[1]` or `(1)`
+/// that a `[2]` or `(2)` follows within a few lines.
+fn unheaded(lines: &[Line]) -> Option<usize> {
+    (0..lines.len()).rev().find(|&i| {
+        [Labels::Bracket, Labels::Paren].into_iter().any(|labels| {
+            label_of(&lines[i].text, labels).is_some_and(|(_, _, n)| n == Some(1))
+                && lines
+                    .iter()
+                    .skip(i + 1)
+                    .take(12)
+                    .any(|l| label_of(&l.text, labels).is_some_and(|(_, _, n)| n == Some(2)))
+        })
     })
 }
 
@@ -100,6 +126,11 @@ enum Labels {
     Bracket,
     /// `1.`, `2.`…
     Dotted,
+    /// `(1)`, `(2)`… (ACS)
+    Paren,
+    /// A superscript number against the first name (`¹L. Graf`, biblatex's
+    /// phys style): smaller type than the reference's.
+    Raised,
     /// `[Knu84]`, `[ABC+99]`…
     Alpha,
     /// None: author–year.
@@ -138,12 +169,35 @@ fn label_of(text: &str, labels: Labels) -> Option<(String, usize, Option<u32>)> 
             let n = text.get(..digits)?.parse::<u32>().ok();
             Some((text.get(..digits + 1)?.to_string(), digits + 1, n))
         }
+        Labels::Paren => {
+            let rest = text.strip_prefix('(')?;
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            if digits == 0 || digits > 4 || !rest.get(digits..)?.starts_with(") ") {
+                return None;
+            }
+            let n = rest.get(..digits)?.parse::<u32>().ok();
+            Some((text.get(..digits + 2)?.to_string(), digits + 3, n))
+        }
+        Labels::Raised => {
+            let digits = text.chars().take_while(char::is_ascii_digit).count();
+            let next = text.get(digits..)?.chars().next()?;
+            if digits == 0 || digits > 3 || !next.is_uppercase() {
+                return None;
+            }
+            let n = text.get(..digits)?.parse::<u32>().ok();
+            Some((text.get(..digits)?.to_string(), digits, n))
+        }
         Labels::None => None,
     }
 }
 
 fn labels_of(first: &str) -> Labels {
-    for labels in [Labels::Bracket, Labels::Dotted, Labels::Alpha] {
+    for labels in [
+        Labels::Bracket,
+        Labels::Dotted,
+        Labels::Paren,
+        Labels::Alpha,
+    ] {
         if let Some((_, _, n)) = label_of(first, labels) {
             if labels == Labels::Alpha || n == Some(1) {
                 return labels;
@@ -155,10 +209,13 @@ fn labels_of(first: &str) -> Labels {
 
 /// The references in the lines after the bibliography's heading.
 pub(crate) fn split(lines: &[Line], vocabulary: &HashSet<String>) -> Vec<PdfRef> {
-    let Some(h) = heading(lines) else {
-        return Vec::new();
+    let body = match heading(lines) {
+        Some(h) => lines.get(h + 1..).unwrap_or_default(),
+        None => match unheaded(lines) {
+            Some(start) => lines.get(start..).unwrap_or_default(),
+            None => return Vec::new(),
+        },
     };
-    let body = lines.get(h + 1..).unwrap_or_default();
     let Some(first) = body.first() else {
         return Vec::new();
     };
@@ -168,7 +225,14 @@ pub(crate) fn split(lines: &[Line], vocabulary: &HashSet<String>) -> Vec<PdfRef>
         .position(|l| ends_bibliography(l, size))
         .unwrap_or(body.len());
     let body = body.get(..end).unwrap_or_default();
-    let labels = labels_of(&first.text);
+    let mut labels = labels_of(&first.text);
+    let raised = |l: &Line| l.size < size * 0.9;
+    if labels == Labels::None
+        && raised(first)
+        && label_of(&first.text, Labels::Raised).is_some_and(|(_, _, n)| n == Some(1))
+    {
+        labels = Labels::Raised;
+    }
 
     // Each reference as its lines, found by label or by layout.
     let mut groups: Vec<(Option<String>, Vec<&Line>)> = Vec::new();
@@ -177,13 +241,16 @@ pub(crate) fn split(lines: &[Line], vocabulary: &HashSet<String>) -> Vec<PdfRef>
     let gaps = normal_gap(body);
     for (i, line) in body.iter().enumerate() {
         let starts = match labels {
-            Labels::Bracket | Labels::Dotted => match label_of(&line.text, labels) {
-                Some((label, _, Some(n))) if n == expected => {
-                    expected += 1;
-                    Some(label)
+            Labels::Raised if !raised(line) => None,
+            Labels::Bracket | Labels::Dotted | Labels::Paren | Labels::Raised => {
+                match label_of(&line.text, labels) {
+                    Some((label, _, Some(n))) if n == expected => {
+                        expected += 1;
+                        Some(label)
+                    }
+                    _ => None,
                 }
-                _ => None,
-            },
+            }
             Labels::Alpha => label_of(&line.text, labels).map(|(l, _, _)| l),
             Labels::None => {
                 let prev = i.checked_sub(1).and_then(|p| body.get(p));

@@ -24,10 +24,25 @@ fn fixture(name: &str) -> Vec<u8> {
 fn bibitems(name: &str) -> usize {
     let path = fixture_path(name, "bbl");
     let bbl = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    bbl.matches("\\bibitem").count()
+    // `\bibitem[…]{key}` or `\bibitem{key}` opening a line (apsrev's preamble
+    // defines `\bibitemStop` and the like), or biber's `\entry{key}`
+    bbl.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("\\entry{")
+                || ["\\bibitem[", "\\bibitem{", "\\bibitem ["]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+        })
+        .count()
 }
 
-const LAYOUTS: [&str; 6] = ["onecol", "twocol", "ieee", "acm", "llncs", "els"];
+/// The layouts, and what each adds: `prl` no heading over the references
+/// and no article titles, `acs` `(n)` labels and a running head over the
+/// bibliography's second page, `phys` superscript labels against the names.
+const LAYOUTS: [&str; 9] = [
+    "onecol", "twocol", "ieee", "acm", "llncs", "els", "prl", "acs", "phys",
+];
 
 #[test]
 fn every_layout_yields_as_many_references_as_its_bbl() {
