@@ -231,9 +231,7 @@ fn thesis(t: &str) -> Option<Untitled> {
     let kind = THESES.iter().find(|k| rest.starts_with(*k))?;
     let after = rest.get(kind.len()..)?.trim_start_matches([',', ' ']);
     let school = after.split(", ").next().filter(|s| year_word(s).is_none());
-    let year = after
-        .rsplit([',', ' ', '(', ')'])
-        .find_map(year_word);
+    let year = after.rsplit([',', ' ', '(', ')']).find_map(year_word);
     Some(Untitled {
         names,
         venue: school.and_then(nonempty),
