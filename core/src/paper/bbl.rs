@@ -386,9 +386,64 @@ fn read_items(text: &str, from: usize, to: usize, refs: &mut Vec<Reference>) {
     }
 }
 
+/// MNRAS's `\mn@doi [Journal] {10.…}` (the journal's name linked to the
+/// DOI) and `\mn@eprint {arXiv} {id}` as the text and links they print.
+fn mnras_links(item: &str) -> String {
+    if !item.contains("\\mn@") {
+        return item.to_string();
+    }
+    let chars: Vec<char> = item.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let rest: String = chars
+            .get(i..(i + 10).min(chars.len()))
+            .unwrap_or(&[])
+            .iter()
+            .collect();
+        let skip_ws = |mut j: usize| {
+            while chars.get(j).is_some_and(|c| c.is_whitespace()) {
+                j += 1;
+            }
+            j
+        };
+        if rest.starts_with("\\mn@doi") {
+            let mut j = skip_ws(i + "\\mn@doi".len());
+            let mut shown = None;
+            if let Some((a, b, n)) = bracket(&chars, j) {
+                shown = Some(text_of(&chars, a, b));
+                j = skip_ws(n);
+            }
+            if let Some((a, b, n)) = group(&chars, j) {
+                let doi = text_of(&chars, a, b);
+                if let Some(name) = shown {
+                    out.push_str(&name);
+                    out.push_str(", ");
+                }
+                out.push_str(&format!("\\url{{https://doi.org/{doi}}}"));
+                i = n;
+                continue;
+            }
+        } else if rest.starts_with("\\mn@eprint") {
+            let j = skip_ws(i + "\\mn@eprint".len());
+            if let Some((a, b, n)) = group(&chars, j) {
+                let kind = text_of(&chars, a, b);
+                if let Some((c, d, m)) = group(&chars, skip_ws(n)) {
+                    out.push_str(&format!("{kind}:{}", text_of(&chars, c, d)));
+                    i = m;
+                    continue;
+                }
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
 /// One `\bibitem[label]{key} …` into a reference.
 fn read_item(item: &str, line: usize) -> Reference {
-    let item = strip_comments(item);
+    let item = mnras_links(&strip_comments(item));
     let chars: Vec<char> = item.chars().collect();
     let mut i = "\\bibitem".len();
     while chars.get(i).is_some_and(|c| c.is_whitespace()) {
@@ -426,7 +481,7 @@ fn read_item(item: &str, line: usize) -> Reference {
         || marks.get("person").is_some()
         || marks.get("author").is_some()
     {
-        from_marks(&marks, &blocks)
+        from_marks(&marks, &blocks, booktitle_after_in(&item))
     } else {
         from_blocks(&blocks)
     };
@@ -465,8 +520,46 @@ fn ids_from(r: &mut Reference, urls: &[String], text: &str) {
     r.arxiv = r.arxiv.take().or(found.arxiv);
 }
 
-/// An item whose fields are marked (`\bibinfo`: elsarticle, ACM).
-fn from_marks(marks: &Marks, blocks: &[String]) -> Reference {
+/// Whether the item's `\bibinfo{booktitle}` follows the word "in": the
+/// proceedings a paper appeared in (APS's `in \emph{\bibinfo{booktitle}{AAAI}}`
+/// prints no title before it), not a book's own title (ACM).
+fn booktitle_after_in(item: &str) -> bool {
+    let Some(at) = item
+        .find("\\bibinfo {booktitle}")
+        .or_else(|| item.find("\\bibinfo{booktitle}"))
+    else {
+        return false;
+    };
+    let mut before = item.get(..at).unwrap_or("");
+    // what may stand between: `\emph {`, `\href@noop {} {`, `\href {url} {`, `\ `
+    loop {
+        let t = before.trim_end().trim_end_matches('{').trim_end();
+        let t = t.strip_suffix("\\emph").unwrap_or(t).trim_end();
+        let t = t.strip_suffix("{}").unwrap_or(t).trim_end();
+        let t = t.strip_suffix("\\href@noop").unwrap_or(t).trim_end();
+        let t = match t
+            .strip_suffix('}')
+            .and_then(|u| u.rfind("\\href").map(|h| (u, h)))
+        {
+            Some((u, h)) => u.get(..h).unwrap_or(""),
+            None => t,
+        };
+        let t = t.strip_suffix("\\").unwrap_or(t).trim_end();
+        if t.len() == before.len() {
+            break;
+        }
+        before = t;
+    }
+    let before = before.trim_end_matches(['\\', ' ', '~']);
+    before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .is_some_and(|w| w == "in" || w == "In")
+}
+
+/// An item whose fields are marked (`\bibinfo`: elsarticle, ACM); `in_proceedings`:
+/// the booktitle names where the paper appeared ([`booktitle_after_in`]).
+fn from_marks(marks: &Marks, blocks: &[String], in_proceedings: bool) -> Reference {
     let mut r = Reference::new("", Source::Thebibliography);
     let names: Vec<&str> = marks
         .info
@@ -487,7 +580,7 @@ fn from_marks(marks: &Marks, blocks: &[String]) -> Reference {
         "school",
         "institution",
     ];
-    if r.title.is_none() {
+    if r.title.is_none() && !in_proceedings {
         // A book: ACM prints its title as the booktitle.
         r.title = booktitle;
         venue_fields.retain(|f| *f != "booktitle");

@@ -320,6 +320,38 @@ fn styles_that_print_no_article_title_leave_the_title_empty() {
     }
 }
 
+/// (item, venue, doi): the `.bbl` items of styles that print no title keep
+/// an empty title (regression: APS's `in \emph{\bibinfo{booktitle}{AAAI}}`
+/// read as a book titled "AAAI"; MNRAS's `\mn@doi[Journal]{doi}` lost both).
+#[test]
+fn bbl_items_printed_without_a_title_keep_their_venue_and_doi() {
+    fn check(item: &str, venue: &str, doi: Option<&str>) {
+        let text = format!("\\begin{{thebibliography}}{{1}}\n{item}\n\\end{{thebibliography}}\n");
+        let refs = bbl::read_thebibliography(&text);
+        assert_eq!(refs.len(), 1, "{item}");
+        let r = &refs[0];
+        assert_eq!(r.title, None, "{item}");
+        assert_eq!(r.venue.as_deref(), Some(venue), "{item}");
+        assert_eq!(r.doi.as_ref().map(|d| d.as_str()), doi, "{item}");
+        assert!(r.year.is_some(), "{item}");
+    }
+    check(
+        "\\bibitem [{\\citenamefont {Wu}(2023)}]{k}%\n  \\BibitemOpen\n  \\bibfield  {author} {\\bibinfo {author} {\\bibfnamefont {X.}~\\bibnamefont\n  {Wu}},\\ }in\\ \\href\n  {https://doi.org/10.1609/AAAI.V37I9.26237} {\\emph {\\bibinfo {booktitle}\n  {AAAI}}}\\ (\\bibinfo {year} {2023})\\BibitemShut {NoStop}%",
+        "AAAI",
+        Some("10.1609/AAAI.V37I9.26237"),
+    );
+    check(
+        "\\bibitem [{\\citenamefont {Li}(2021)}]{k}%\n  \\BibitemOpen\n  \\bibfield  {author} {\\bibinfo {author} {\\bibfnamefont {W.}~\\bibnamefont\n  {Li}},\\ }in\\ \\href@noop {} {\\emph {\\bibinfo {booktitle}\n  {ICLR}}}\\ (\\bibinfo {year} {2021})\\BibitemShut {NoStop}%",
+        "ICLR",
+        None,
+    );
+    check(
+        "\\bibitem[\\protect\\citeauthoryear{Bolshakov}{Bolshakov}{2013}]{k}\nBolshakov A.~D., Dubrovskii V.~G., 2013,\n  \\mn@doi [Tech. Phys. Lett.] {10.1134/S1063785013120043}, 39, 1047",
+        "Tech. Phys. Lett",
+        Some("10.1134/S1063785013120043"),
+    );
+}
+
 #[test]
 fn a_bbl_without_items_is_an_error_not_an_empty_list() {
     let e = read("x.bbl", b"nothing here").unwrap_err();
