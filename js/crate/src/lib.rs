@@ -19,13 +19,15 @@
 //! the message. The TypeScript types of every argument and result are
 //! declared once, in the custom section below.
 
-use crate::bibtex::{existence, matching, parse as bibparse, write as bibwrite};
-use crate::candidates::{self, Candidate};
-use crate::error::{Error, ErrorKind, Location};
-use crate::pool::{self, Pool, PoolPaper};
-use crate::search::{self, BackendRun, Outcome, ProbeConfig, ProbeMachine, ProbeOutcome};
-use crate::works::{self, Service, Work};
-use crate::{coverage, crossindex, cutoff, library, tex, title, verify};
+#![deny(missing_docs)]
+
+use citegate_core::bibtex::{existence, matching, parse as bibparse, write as bibwrite};
+use citegate_core::candidates::{self, Candidate};
+use citegate_core::error::{Error, ErrorKind, Location};
+use citegate_core::pool::{self, Pool, PoolPaper};
+use citegate_core::search::{self, BackendRun, Outcome, ProbeConfig, ProbeMachine, ProbeOutcome};
+use citegate_core::works::{self, Service, Work};
+use citegate_core::{coverage, crossindex, cutoff, library, tex, title, verify};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
@@ -412,7 +414,7 @@ fn opt_js<T: DeserializeOwned>(value: JsValue, arg: &str) -> Result<Option<T>, J
 fn text_or<T: DeserializeOwned>(
     value: JsValue,
     arg: &str,
-    parse: impl FnOnce(&str) -> crate::Result<T>,
+    parse: impl FnOnce(&str) -> citegate_core::Result<T>,
 ) -> Result<T, JsValue> {
     match value.as_string() {
         Some(text) => parse(&text).map_err(throw),
@@ -438,7 +440,7 @@ fn papers_arg(value: JsValue) -> Result<Vec<PoolPaper>, JsValue> {
 fn bib_arg(value: JsValue) -> Result<bibparse::Bibliography, JsValue> {
     match value.as_string() {
         // BibTeX, CSL-JSON or RIS, told apart by the content.
-        Some(text) => Ok(crate::bibtex::read_bibliography("", &text)),
+        Some(text) => Ok(citegate_core::bibtex::read_bibliography("", &text)),
         None => Err(throw(Error::new(
             ErrorKind::Shape,
             "argument `bib` must be the text of a .bib, CSL-JSON or RIS file",
@@ -501,7 +503,7 @@ pub fn check_cutoff(paper_date: &str, cutoff_date: &str) -> JsResult {
 /// page). Throws `not_pdf`, `pdf_encrypted`, `pdf_no_text` or `pdf_damaged`.
 #[wasm_bindgen(js_name = readPdfReferences, unchecked_return_type = "PdfRefs")]
 pub fn read_pdf_references(bytes: &[u8]) -> JsResult {
-    to_js(&crate::pdf::references(bytes).map_err(throw)?)
+    to_js(&citegate_core::pdf::references(bytes).map_err(throw)?)
 }
 
 // ---------------------------------------------------------------- candidates, verification, pool
@@ -611,14 +613,14 @@ pub fn parse_bib(text: &str) -> JsResult {
 /// entries are the ones `parseBib` gives for the same records.
 #[wasm_bindgen(js_name = readBibliography, unchecked_return_type = "Bibliography")]
 pub fn read_bibliography(name: &str, text: &str) -> JsResult {
-    to_js(&crate::bibtex::read_bibliography(name, text))
+    to_js(&citegate_core::bibtex::read_bibliography(name, text))
 }
 
 /// A bibliography in any format (as `readBibliography` reads it) written
 /// as CSL-JSON text.
 #[wasm_bindgen(js_name = toCslJson)]
 pub fn to_csl_json(name: &str, text: &str) -> String {
-    crate::bibtex::csl::write(&crate::bibtex::read_bibliography(name, text).entries)
+    citegate_core::bibtex::csl::write(&citegate_core::bibtex::read_bibliography(name, text).entries)
 }
 
 // ---------------------------------------------------------------- LaTeX, coverage, keys
@@ -760,26 +762,26 @@ pub fn cross_classify(
 
 // ---------------------------------------------------------------- a paper's references
 
-/// A paper's references read from a file ([`crate::paper::read`]): a
+/// A paper's references read from a file ([`citegate_core::paper::read`]): a
 /// `.bbl`, a `.tex`, a text list, a `.bib`/CSL-JSON/RIS; `name` picks the
 /// reader with the content (a string: `new TextEncoder().encode(text)`).
 /// The same as `citegate refs --json`.
 #[wasm_bindgen(js_name = readReferences, unchecked_return_type = "PaperRefs")]
 pub fn read_references(name: &str, bytes: &[u8]) -> JsResult {
-    to_js(&crate::paper::read(name, bytes).map_err(throw)?)
+    to_js(&citegate_core::paper::read(name, bytes).map_err(throw)?)
 }
 
-/// One reference string parsed into fields ([`crate::paper::fields::parse`]).
+/// One reference string parsed into fields ([`citegate_core::paper::fields::parse`]).
 #[wasm_bindgen(js_name = parseReference, unchecked_return_type = "PaperReference")]
 pub fn parse_reference(text: &str) -> JsResult {
-    to_js(&crate::paper::fields::parse(text))
+    to_js(&citegate_core::paper::fields::parse(text))
 }
 
 // ---------------------------------------------------------------- bibcheck layers
 
 /// Layer 1: format checks of a `.bib` (required fields, year, DOI,
 /// duplicates) and, with LaTeX sources, cite consistency: the report of
-/// [`crate::bibtex::check::check_file`], the same as `citegate bibcheck --json`.
+/// [`citegate_core::bibtex::check::check_file`], the same as `citegate bibcheck --json`.
 #[wasm_bindgen(js_name = bibCheckFormat, unchecked_return_type = "BibCheck")]
 pub fn bib_check_format(
     bib: JsValue,
@@ -793,7 +795,7 @@ pub fn bib_check_format(
     } else {
         Some(project_arg(files, roots)?)
     };
-    to_js(&crate::bibtex::check::check_file(
+    to_js(&citegate_core::bibtex::check::check_file(
         "",
         &parsed,
         project.as_ref(),
@@ -865,7 +867,7 @@ pub fn bib_verify(
         None => matching::verify(
             entry,
             &existence::Existence::NotFound {
-                reason: crate::bibtex::check::NOTHING_TO_LOOK_UP.to_string(),
+                reason: citegate_core::bibtex::check::NOTHING_TO_LOOK_UP.to_string(),
             },
             mode,
         ),
@@ -879,15 +881,15 @@ pub fn bib_verify(
 }
 
 /// The references a `VerificationRun` over the bibliography takes, one per
-/// entry in file order ([`crate::bibtex::check::references`]).
+/// entry in file order ([`citegate_core::bibtex::check::references`]).
 #[wasm_bindgen(js_name = bibReferences, unchecked_return_type = "Reference[]")]
 pub fn bib_references(bib: JsValue) -> JsResult {
-    to_js(&crate::bibtex::check::references(&bib_arg(bib)?))
+    to_js(&citegate_core::bibtex::check::references(&bib_arg(bib)?))
 }
 
 /// Layers 2–4: each entry judged against a finished `VerificationRun`'s
 /// report over `bibReferences(bib)`, on the day `today` (`YYYY-MM-DD`):
-/// the report of [`crate::bibtex::check::online_report`], the same as the
+/// the report of [`citegate_core::bibtex::check::online_report`], the same as the
 /// `online` part of `citegate bibcheck --online --json`.
 #[wasm_bindgen(js_name = bibJudge, unchecked_return_type = "OnlineReport")]
 pub fn bib_judge(
@@ -896,7 +898,7 @@ pub fn bib_judge(
     today: &str,
 ) -> JsResult {
     let parsed = bib_arg(bib)?;
-    let report: crate::resolve::Report = from_js(report, "report")?;
+    let report: citegate_core::resolve::Report = from_js(report, "report")?;
     if report.resolutions.len() != parsed.entries.len() {
         return Err(throw(
             Error::new(
@@ -911,7 +913,7 @@ pub fn bib_judge(
         ));
     }
     let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
-    to_js(&crate::bibtex::check::online_report(
+    to_js(&citegate_core::bibtex::check::online_report(
         &parsed,
         &report,
         date_arg(today)?,
@@ -1119,19 +1121,19 @@ pub fn library_add(
 #[derive(Deserialize)]
 struct RunSettings {
     endpoints: works::request::Endpoints,
-    surface: crate::resolve::Surface,
+    surface: citegate_core::resolve::Surface,
     s2_interval_ms: Option<u64>,
     s2_backoff_ms: Option<u64>,
     title_hits: Option<usize>,
     batch: Option<bool>,
 }
 
-/// [`crate::resolve::Next`] in a JSON shape.
+/// [`citegate_core::resolve::Next`] in a JSON shape.
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum RunNext {
     Send {
-        requests: Vec<crate::resolve::Outgoing>,
+        requests: Vec<citegate_core::resolve::Outgoing>,
     },
     WaitUntil {
         at: f64,
@@ -1140,12 +1142,12 @@ enum RunNext {
     Done,
 }
 
-/// The verification engine ([`crate::resolve::Run`]) as a machine the
+/// The verification engine ([`citegate_core::resolve::Run`]) as a machine the
 /// caller drives: `next(nowMs)`, send what it gives, `answer(id, reply,
 /// nowMs)`, until `next` says `done`; then `report()`.
 #[wasm_bindgen(js_name = VerificationRun)]
 pub struct VerificationRun {
-    run: crate::resolve::Run,
+    run: citegate_core::resolve::Run,
 }
 
 #[wasm_bindgen(js_class = VerificationRun)]
@@ -1156,9 +1158,9 @@ impl VerificationRun {
         #[wasm_bindgen(unchecked_param_type = "Reference[]")] refs: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RunSettings")] settings: JsValue,
     ) -> Result<VerificationRun, JsValue> {
-        let refs: Vec<crate::resolve::Reference> = from_js(refs, "refs")?;
+        let refs: Vec<citegate_core::resolve::Reference> = from_js(refs, "refs")?;
         let s: RunSettings = from_js(settings, "settings")?;
-        let mut opts = crate::resolve::Options::new(s.endpoints, s.surface);
+        let mut opts = citegate_core::resolve::Options::new(s.endpoints, s.surface);
         if let Some(v) = s.s2_interval_ms {
             opts.s2_interval_ms = v;
         }
@@ -1172,7 +1174,7 @@ impl VerificationRun {
             opts.batch = v;
         }
         Ok(VerificationRun {
-            run: crate::resolve::Run::new(refs, opts),
+            run: citegate_core::resolve::Run::new(refs, opts),
         })
     }
 
@@ -1180,10 +1182,10 @@ impl VerificationRun {
     #[wasm_bindgen(unchecked_return_type = "RunNext")]
     pub fn next(&mut self, now_ms: f64) -> JsResult {
         let next = match self.run.next(now_ms) {
-            crate::resolve::Next::Send(requests) => RunNext::Send { requests },
-            crate::resolve::Next::WaitUntil(at) => RunNext::WaitUntil { at },
-            crate::resolve::Next::AwaitReplies => RunNext::AwaitReplies,
-            crate::resolve::Next::Done => RunNext::Done,
+            citegate_core::resolve::Next::Send(requests) => RunNext::Send { requests },
+            citegate_core::resolve::Next::WaitUntil(at) => RunNext::WaitUntil { at },
+            citegate_core::resolve::Next::AwaitReplies => RunNext::AwaitReplies,
+            citegate_core::resolve::Next::Done => RunNext::Done,
         };
         to_js(&next)
     }
@@ -1195,7 +1197,7 @@ impl VerificationRun {
         #[wasm_bindgen(unchecked_param_type = "RunReply")] reply: JsValue,
         now_ms: f64,
     ) -> Result<(), JsValue> {
-        let reply: crate::resolve::Reply = from_js(reply, "reply")?;
+        let reply: citegate_core::resolve::Reply = from_js(reply, "reply")?;
         self.run.answer(id as u64, reply, now_ms);
         Ok(())
     }
