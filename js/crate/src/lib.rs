@@ -17,9 +17,14 @@
 //! `kind` and `location` properties carry the core error's kind and
 //! location, so a caller can branch on `e.kind === "json"` without parsing
 //! the message. The TypeScript types of every argument and result are
-//! declared once, in the custom section below.
+//! generated from the Rust types (`citegate.d.ts`, written by the test in
+//! `src/types.rs`) and put into wasm-bindgen's `.d.ts` by the custom section
+//! below.
 
 #![deny(missing_docs)]
+
+#[cfg(test)]
+mod types;
 
 use citegate_core::bibtex::{existence, matching, parse as bibparse, write as bibwrite};
 use citegate_core::candidates::{self, Candidate};
@@ -33,286 +38,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use wasm_bindgen::prelude::*;
 
+/// The TypeScript types of every argument and result, generated from the
+/// Rust types by ts-rs (`src/types.rs`, whose test keeps the file current).
 #[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &str = r#"
-/** The kinds of `CitegateError.kind` (snake_case, as in the CLI's JSON). */
-export type ErrorKind = "json" | "shape" | "missing_field" | "invalid_value" | "invalid_date"
-  | "bibtex" | "tex" | "api" | "encoding" | "query" | "not_pdf" | "pdf_encrypted" | "pdf_no_text" | "pdf_damaged"
-  | "unsupported";
-/** Where an error happened; only the known parts are set. */
-export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string; page?: number }
-/** Every function of this package throws this: a JS `Error` with the core error's kind and location. */
-export interface CitegateError extends Error { kind: ErrorKind; location: Location }
-
-/** A service name. */
-export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "asta" | "datacite" | "dblp";
-/** A calendar day as `YYYY-MM-DD`. */
-export type IsoDate = string;
-
-/** One reference printed in a PDF: its text (label left out), its label, its page (1-based). */
-export interface PdfRef { raw: string; label?: string; page: number }
-/** What `readPdfReferences` read: the page count and the references in order. */
-export interface PdfRefs { pages: number; references: PdfRef[] }
-export interface TitleMatch {
-  candidate_normalized: string; found_normalized: string;
-  ratio: number; score: number; threshold: number; pass: boolean;
-}
-export interface CutoffCheck { paper: IsoDate; cutoff: IsoDate; pass: boolean }
-
-/** One search result of `raw_candidates.json`; unknown fields are kept. */
-export interface Candidate {
-  title: string; snippet?: string | null; source_url?: string | null; url?: string | null;
-  discovered_for?: string[] | null; [field: string]: unknown;
-}
-export interface PreDedup {
-  candidates: Candidate[]; n_before_dedup: number; n_after_dedup: number; n_removed: number;
-}
-/** One paper of `citation_pool.json` (a Semantic Scholar record plus pipeline fields). */
-export interface PoolPaper {
-  paperId?: string | null; title?: string | null; abstract?: string | null; year?: number | null;
-  publicationDate?: string | null; venue?: string | null;
-  authors?: Array<{ name?: string | null; authorId?: string | null; [field: string]: unknown }> | null;
-  externalIds?: Record<string, unknown> | null; match_score?: number | null;
-  discovered_for?: string[] | null; key?: string | null; bibtex_key?: string | null;
-  cross_verification?: unknown; [field: string]: unknown;
-}
-/** The whole `citation_pool.json`. */
-export interface Pool {
-  papers: PoolPaper[]; min_cite_paper_count?: number | null; n_total?: number | null;
-  n_collisions_merged?: number | null; cutoff_date?: string | null; [field: string]: unknown;
-}
-export interface VerifyOptions {
-  /** Research cutoff, `YYYY-MM-DD`: a paper must be dated strictly before it. */
-  cutoff: IsoDate;
-  /** A title score must be strictly greater (default 70). */
-  threshold?: number;
-  /** Short candidates contained in the found title pass (default true). */
-  substringBypass?: boolean;
-  /** Take the top hit only, as the paper does (default false). */
-  paperFaithful?: boolean;
-}
-export type Rejection =
-  | { reason: "no_hit" }
-  | { reason: "low_score"; found_title: string; score: number; threshold: number }
-  | { reason: "no_abstract"; paper_id: string | null; found_title: string }
-  | { reason: "no_date"; paper_id: string | null; found_title: string }
-  | { reason: "after_cutoff"; found_title: string; paper_date: IsoDate;
-      date_source: "publication_date" | "year"; cutoff: IsoDate };
-export type Decision =
-  | { decision: "accepted"; paper: PoolPaper; score: number; year_bonus: boolean }
-  | ({ decision: "rejected" } & Rejection);
-export interface Deduped { pool: Pool; n_in: number; collisions: Array<{ key: string; title: string }> }
-/** `refs.bib` written from a pool; `pool` has each paper's `bibtex_key` set. */
-export interface WrittenBib { text: string; keys: string[]; pool: Pool }
-
-export interface BibField { name: string; value: string; raw: string; line: number }
-export interface BibEntry { kind: string; key: string; line: number; fields: BibField[] }
-export interface BibProblem {
-  kind: "syntax" | "unclosed" | "missing_comma" | "missing_key" | "repeated_field" | "undefined_macro" | "damaged" | "encoding"
-    | "comment_holds_entries";
-  error: { kind: ErrorKind; location: Location; message: string };
-}
-export interface Bibliography {
-  entries: BibEntry[]; strings: Array<[string, string]>; preambles: string[];
-  comments: string[]; problems: BibProblem[];
-}
-
-export interface Cite { key: string; command: string; line: number; column: number; start: number; end: number; nocite: boolean }
-/** LaTeX sources by file name, e.g. `{ "main.tex": "...", "sections/intro.tex": "..." }`. */
-export type TexFiles = Record<string, string>;
-export interface TexProject {
-  files: Array<{ name: string; scan: {
-    cites: Cite[]; nocite_all: Array<{ line: number; column: number }>;
-    includes: Array<{ name: string; command: string; dir?: string; line: number; column: number }>;
-    definitions: Array<{ name: string; form: unknown }>; in_definitions: Cite[];
-    [field: string]: unknown } }>;
-  missing: Array<{ file: string; line: number; name: string }>;
-}
-export interface Coverage {
-  pass: boolean; n_pool: number; n_cited: number; min_required: number; percent: number;
-  threshold: string; cited: string[]; nocite_only: string[];
-  foreign: Array<{ key: string; places: Array<{ file: string; line: number }> }>;
-  uncited: Uncited[]; uncited_by_tag: Array<{ tag: string; papers: Uncited[] }>;
-}
-/** The gate's report, the same as `citegate coverage --json`: the `Coverage` fields at the top level and under `coverage`. */
-export interface CoverageResult extends Coverage {
-  coverage: Coverage;
-  unkeyed: Array<{ index: number; title: string }>;
-  files: string[];
-  missing_includes: Array<{ file: string; line: number; name: string }>;
-  /** One line such as the CLI prints. */
-  summary: string;
-  /** The re-prompt for the writing agent (empty when it passes). */
-  reprompt: string;
-}
-export interface Uncited { key: string; title: string; discovered_for: string[] }
-export interface KeySync { text: string; replacements: Array<{ old: string; new: string; line: number; column: number }> }
-
-/** One paper as any backend returns it, normalized. */
-export interface Work {
-  source: Service; id?: string; doi?: string; arxiv_id?: string; s2_id?: string;
-  openalex_id?: string; pmid?: string; pmcid?: string; title: string;
-  authors: Array<{ name: string; [field: string]: unknown }>;
-  published?: { year: number; month?: number | null; day?: number | null };
-  venue?: string; abstract?: string; citation_count?: number; type?: string;
-  /** Notices about this work (Crossref `updated-by`, OpenAlex `is_retracted`). */
-  updated_by?: Notice[];
-  /** When this record is itself a notice: the works it updates (Crossref `update-to`). */
-  update_to?: Notice[];
-}
-export type NoticeKind = "retraction" | "expression_of_concern" | "correction";
-export interface Notice {
-  kind: NoticeKind; doi?: string; date?: { year: number; month?: number | null; day?: number | null };
-  source?: string;
-}
-export interface ApiError { service: Service; status: number; kind: string; message: string }
-export interface Page { works: Work[]; total: number | null; missing: number[] }
-
-/** What one index answered for one paper: unavailable, or a DOI hit and/or title-search hits. */
-export interface IndexAnswer { service: Service; unavailable?: boolean; byDoi?: Work | null; search?: Work[] }
-export interface CrossConfig { threshold?: number; strongThreshold?: number; yearTolerance?: number }
-export interface CrossVerdict {
-  confidence: "high" | "medium" | "low" | "conflict"; indices_found: string[];
-  doi_conflict: boolean; year_conflict: boolean; per_index: Record<string, unknown>; notes: string[];
-}
-
-/** Layer 1 finding. */
-export interface Finding {
-  severity: "error" | "warning";
-  code: "parse" | "missing_field" | "invalid_year" | "year_out_of_range" | "invalid_doi" | "doi_not_bare"
-    | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry" | "missing_parent";
-  key?: string; file?: string; line?: number; field?: string; message: string; suggestion?: string;
-}
-/** One reference of a paper, the shape of `citegate refs --json`'s `references`. */
-export interface PaperReference {
-  raw: string; title: string | null; authors: Array<{ family: string; given: string }>; others: boolean;
-  year: number | null; venue: string | null; volume?: string; pages?: string;
-  doi: string | null; arxiv: string | null; url: string | null; page: number | null;
-  key?: string; line?: number; source: "biblatex" | "thebibliography" | "text" | "bibliography" | "pdf";
-  confidence: { title: number; authors: number; year: number; venue: number };
-}
-/** A paper's references as read from one file (`citegate refs --json`). */
-export interface PaperRefs {
-  file: string; format: "biblatex" | "thebibliography" | "bibliography" | "text" | "pdf";
-  references: PaperReference[]; problems: Array<{ kind: ErrorKind; location: Location; message: string }>;
-}
-/** The BibTeX report, the same shape as `citegate bibcheck --json` (without `online`). */
-export interface BibCheck {
-  bib: string; mode: MatchMode; entries: number; tex_files: string[];
-  missing_includes: Array<{ file: string; line: number; name: string }>;
-  errors: number; warnings: number; undefined: string[]; unused: string[];
-  nothing_to_look_up: string[]; findings: Finding[]; problems: BibProblem[];
-}
-export interface Lookup {
-  service: Service; route: string; path: string; query: Array<[string, string]>; id: string;
-}
-export type Existence =
-  | { status: "exists"; work: Work }
-  | { status: "not_found"; reason: string }
-  | { status: "api_error"; error: ApiError };
-export type MatchMode = "default" | "strict" | "loose";
-export interface BibVerdict {
-  key: string; status: "verified" | "partial_match" | "low_match" | "failed" | "unverified";
-  score?: number; reason?: string; corrected?: string;
-  evidence: Array<{ field: string; ours: string; theirs: string; similarity: number; matched: boolean }>;
-}
-export interface BibVerification { key: string; lookup: Lookup | null; existence: Existence | null; verdict: BibVerdict }
-
-/** One backend's answer: the HTTP status and body, or why it was skipped. */
-export interface BackendAnswer { service: Service; status?: number; body?: string; skipped?: string }
-export interface Fused extends Work {
-  rrf: number; rank: number; mean_rank: number; sources: string[]; found_by: number; in_library: boolean;
-}
-export interface Probe {
-  state: "not_run" | "hits" | "empty" | "inconclusive";
-  reason: string | null; backend: string | null; content_terms: number; drops_tried: number;
-  max_drops: number; dropped_term: string | null; query: string | null;
-}
-export interface ProbeSettings { max_drops: number; delay_ms: number; min_terms: number }
-export interface ProbeRequest { backend: Service; query: string; dropped_term: string | null; delay_ms: number }
-export interface SearchResponse {
-  status: "ok" | "partial" | "error"; summary: string; count?: number; results?: Fused[];
-  failed_backends: string[]; skipped_backends: string[]; partial: boolean; complete: boolean;
-  probe: Probe; error?: { kind: string; message: string; dropped_term?: string; query?: string };
-  notes: Array<{ backend: string; note: string }>;
-}
-
-/** One line of `refs.jsonl`. */
-export interface LibraryRecord {
-  id: string; doi?: string | null; title: string;
-  authors: Array<{ first: string; last: string; [field: string]: unknown }>;
-  [field: string]: unknown;
-}
-export interface LibraryRead { records: LibraryRecord[]; errors: Array<{ kind: ErrorKind; location: Location; message: string }> }
-export interface LibraryAdded { id: string; text: string }
-
-/** What a chair does with an entry (see core::bibtex::verdict::Class). */
-export type VerdictClass = "fabricated" | "miscited" | "retracted" | "unverified" | "valid";
-/** HALLMARK's fourteen types, plus `not_checked`. */
-export type ReasonKind = "fabricated_doi" | "nonexistent_venue" | "placeholder_authors" | "future_date"
-  | "chimeric_title" | "wrong_venue" | "swapped_authors" | "preprint_as_published" | "hybrid_fabrication"
-  | "near_miss_title" | "plausible_fabrication" | "merged_citation" | "partial_author_list"
-  | "arxiv_version_mismatch" | "not_checked";
-/** The online verdict on one entry, as in `citegate bibcheck --online --json`. */
-export interface OnlineEntry {
-  key: string; line: number;
-  /** The benchmark's answer, unchanged. */
-  verdict: "valid" | "hallucinated" | "uncertain";
-  class: VerdictClass;
-  reasons: Array<{ kind: ReasonKind; message: string }>;
-  outcome: "found" | "wrong_id" | "not_found" | "unverified"; summary: string; corrected?: string;
-  /** The corrections one field at a time, each for a person to accept or refuse. */
-  changes?: Array<{ field: string; cited?: string | null; record: string; source: string; why: string }>;
-  /** Retractions, expressions of concern, corrections of the cited work. */
-  notices?: Array<{ kind: NoticeKind; doi?: string; date?: string; link?: string; source?: string; message: string }>;
-  /** The entry's fingerprint, for a reviewer's mark. */
-  fingerprint: string;
-  /** A reviewer's mark, when one applies. */
-  accepted?: { status: "confirmed" | "false_alarm"; note: string; message: string };
-  evidence: Array<{ source: string; route: "doi" | "arxiv" | "title"; asked: string;
-    answered: "found" | "hits" | "not_here" | "failed"; records: Work[]; error?: ApiError }>;
-}
-/** Layers 2–4 of the BibTeX report (`online` of `citegate bibcheck --online --json`). */
-export interface OnlineReport {
-  valid: number; hallucinated: number; uncertain: number;
-  classes: Record<VerdictClass, number>;
-  requests: number; from_cache: number; entries: OnlineEntry[];
-  /** Reviewer marks not applied (no such entry, or the entry changed since). */
-  stale_marks?: Array<{ key: string; message: string }>;
-}
-/** One reference for `VerificationRun` (see core::resolve::Reference). */
-export interface Reference {
-  key: string; title?: string; authors?: string[]; others?: boolean; year?: number;
-  venue?: string; doi?: string; arxiv?: string;
-}
-/** Settings of a `VerificationRun`; `endpoints` as in the app's settings. */
-export interface RunSettings {
-  endpoints: { s2_base: string; openalex_base: string; crossref_base: string;
-    datacite_base?: string; dblp_base?: string; arxiv_base?: string;
-    s2_api_key?: string | null; openalex_api_key?: string | null; mailto?: string | null };
-  surface: "browser" | "native" | "relayed"; s2_interval_ms?: number; s2_backoff_ms?: number;
-  title_hits?: number; batch?: boolean;
-}
-export interface RunRequest { service: Service; method: "GET" | "POST"; url: string; headers: [string, string][]; body?: string }
-/** What a `VerificationRun` wants next. */
-export type RunNext =
-  | { kind: "send"; requests: { id: number; request: RunRequest }[] }
-  | { kind: "wait_until"; at: number }
-  | { kind: "await_replies" }
-  | { kind: "done" };
-export interface RunReply { status: number; body?: string; retry_after_ms?: number | null; blocked_by_policy?: boolean }
-export type RunAnswer =
-  | { status: "found"; work: Work } | { status: "hits"; works: Work[] }
-  | { status: "not_here" } | { status: "failed"; error: { service: Service; status: number; kind: string; message: string } };
-export type RunOutcome =
-  | { status: "found"; work: Work; via: Service } | { status: "wrong_id"; cited: string; record: Work }
-  | { status: "not_found" } | { status: "unverified"; reasons: string[] };
-export interface RunReport {
-  resolutions: { key: string; evidence: { service: Service; route: "doi" | "arxiv" | "title"; asked: string; answer: RunAnswer }[];
-    outcome: RunOutcome }[];
-  requests: number;
-}
-"#;
+const TS_TYPES: &str = include_str!("../citegate.d.ts");
 
 #[wasm_bindgen]
 extern "C" {
@@ -527,6 +256,8 @@ pub fn pre_dedup(
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "VerifyOptions", optional_fields))]
 #[serde(rename_all = "camelCase")]
 struct VerifyOptionsIn {
     cutoff: String,
@@ -580,21 +311,24 @@ pub fn parse_pool(text: &str) -> JsResult {
 
 // ---------------------------------------------------------------- BibTeX
 
+/// `refs.bib` written from a pool; `pool` has each paper's `bibtex_key` set.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct WrittenBib<'a> {
+    text: String,
+    keys: Vec<String>,
+    pool: &'a Pool,
+}
+
 /// Writes `refs.bib` for a pool: unique keys, one entry per paper. The
 /// returned pool has every paper's `bibtex_key` set.
 #[wasm_bindgen(js_name = writeBib, unchecked_return_type = "WrittenBib")]
 pub fn write_bib(
     #[wasm_bindgen(unchecked_param_type = "string | Pool")] pool: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Written<'a> {
-        text: String,
-        keys: Vec<String>,
-        pool: &'a Pool,
-    }
     let mut pool = pool_arg(pool)?;
     let bib = bibwrite::write_bib(&mut pool);
-    to_js(&Written {
+    to_js(&WrittenBib {
         text: bib.text,
         keys: bib.keys,
         pool: &pool,
@@ -687,36 +421,45 @@ pub fn coverage_against_bib(
     to_js(&coverage::gate(&project, &against, &threshold).map_err(throw)?)
 }
 
+/// A source with its cite keys rewritten, and each replacement.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct KeySync {
+    text: String,
+    replacements: Vec<tex::Replacement>,
+}
+
 /// Rewrites cite keys of a source to the pool's `bibtex_key`s.
 #[wasm_bindgen(js_name = syncKeys, unchecked_return_type = "KeySync")]
 pub fn sync_keys(
     source: &str,
     #[wasm_bindgen(unchecked_param_type = "string | Pool | PoolPaper[]")] pool: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        text: String,
-        replacements: Vec<tex::Replacement>,
-    }
     let map = tex::pool_key_map(&papers_arg(pool)?);
     let (text, replacements) = tex::sync_keys(source, &map);
-    to_js(&Out { text, replacements })
+    to_js(&KeySync { text, replacements })
 }
 
 // ---------------------------------------------------------------- cross-index
 
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "IndexAnswer", optional_fields))]
 #[serde(rename_all = "camelCase")]
 struct IndexAnswerIn {
     service: Service,
     #[serde(default)]
+    #[cfg_attr(test, ts(optional = nullable))]
     unavailable: bool,
     by_doi: Option<Work>,
     #[serde(default)]
+    #[cfg_attr(test, ts(optional = nullable))]
     search: Vec<Work>,
 }
 
 #[derive(Deserialize, Default)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "CrossConfig", optional_fields))]
 #[serde(rename_all = "camelCase")]
 struct CrossConfigIn {
     threshold: Option<i64>,
@@ -803,6 +546,14 @@ pub fn bib_check_format(
     ))
 }
 
+/// The lookup an entry needs (`null` when it has nothing to look up by).
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct PlannedLookup {
+    key: String,
+    lookup: Option<existence::Lookup>,
+}
+
 /// Layer 2, first half: the lookup each entry needs (`null` when an entry
 /// has nothing to look up by).
 ///
@@ -811,21 +562,26 @@ pub fn bib_check_format(
 /// falls through every source and says "not found" only when all answered.
 #[wasm_bindgen(js_name = bibPlan, unchecked_return_type = "Array<{ key: string; lookup: Lookup | null }>")]
 pub fn bib_plan(bib: JsValue) -> JsResult {
-    #[derive(Serialize)]
-    struct Planned {
-        key: String,
-        lookup: Option<existence::Lookup>,
-    }
     let parsed = bib_arg(bib)?;
-    let out: Vec<Planned> = parsed
+    let out: Vec<PlannedLookup> = parsed
         .entries
         .iter()
-        .map(|e| Planned {
+        .map(|e| PlannedLookup {
             key: e.key.clone(),
             lookup: existence::plan(e),
         })
         .collect();
     to_js(&out)
+}
+
+/// One entry's lookup, what it found and the verdict.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct BibVerification {
+    key: String,
+    lookup: Option<existence::Lookup>,
+    existence: Option<existence::Existence>,
+    verdict: matching::Verdict,
 }
 
 /// Layers 2–4 for one entry: reads the answer (`status`, `body`) to the
@@ -840,13 +596,6 @@ pub fn bib_verify(
     body: &str,
     #[wasm_bindgen(unchecked_param_type = "MatchMode | undefined")] mode: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        key: String,
-        lookup: Option<existence::Lookup>,
-        existence: Option<existence::Existence>,
-        verdict: matching::Verdict,
-    }
     let parsed = bib_arg(bib)?;
     let mode: matching::Mode = opt_js(mode, "mode")?.unwrap_or_default();
     let Some(entry) = parsed.entries.iter().find(|e| e.key == key) else {
@@ -872,7 +621,7 @@ pub fn bib_verify(
             mode,
         ),
     };
-    to_js(&Out {
+    to_js(&BibVerification {
         key: key.to_string(),
         lookup,
         existence: found,
@@ -947,15 +696,19 @@ pub fn parse_response(
     to_js(&page)
 }
 
+/// One backend's answer: the HTTP status and body, or why it was skipped.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
+struct BackendAnswer {
+    service: Service,
+    status: Option<u16>,
+    body: Option<String>,
+    skipped: Option<String>,
+}
+
 fn runs_arg(answers: JsValue) -> Result<Vec<BackendRun>, JsValue> {
-    #[derive(Deserialize)]
-    struct AnswerIn {
-        service: Service,
-        status: Option<u16>,
-        body: Option<String>,
-        skipped: Option<String>,
-    }
-    let answers: Vec<AnswerIn> = from_js(answers, "answers")?;
+    let answers: Vec<BackendAnswer> = from_js(answers, "answers")?;
     Ok(answers
         .into_iter()
         .map(|a| {
@@ -977,6 +730,14 @@ fn runs_arg(answers: JsValue) -> Result<Vec<BackendRun>, JsValue> {
         .collect())
 }
 
+/// The works one backend returned.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct ServiceWorks {
+    service: Service,
+    works: Vec<Work>,
+}
+
 /// Reciprocal-rank fusion of several backends' works; `libraryDois` marks
 /// results already in the reference library.
 #[wasm_bindgen(js_name = fuse, unchecked_return_type = "Fused[]")]
@@ -985,12 +746,7 @@ pub fn fuse(
     lists: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] library_dois: JsValue,
 ) -> JsResult {
-    #[derive(Deserialize)]
-    struct ListIn {
-        service: Service,
-        works: Vec<Work>,
-    }
-    let lists: Vec<ListIn> = from_js(lists, "lists")?;
+    let lists: Vec<ServiceWorks> = from_js(lists, "lists")?;
     let library = doi_set(library_dois)?;
     let refs: Vec<(Service, &[Work])> = lists
         .iter()
@@ -1078,19 +834,30 @@ impl ProbeSession {
 
 // ---------------------------------------------------------------- refs.jsonl
 
+/// `refs.jsonl` read: its records, and the lines that could not be read.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct LibraryRead<'a> {
+    records: Vec<&'a library::Record>,
+    errors: Vec<Error>,
+}
+
 /// Reads `refs.jsonl`; unreadable lines are listed in `errors` and skipped.
 #[wasm_bindgen(js_name = libraryParse, unchecked_return_type = "LibraryRead")]
 pub fn library_parse(text: &str) -> JsResult {
-    #[derive(Serialize)]
-    struct Out<'a> {
-        records: Vec<&'a library::Record>,
-        errors: Vec<Error>,
-    }
     let (lib, errors) = library::Library::parse(text);
-    to_js(&Out {
+    to_js(&LibraryRead {
         records: lib.records().collect(),
         errors,
     })
+}
+
+/// The id a work was added under, and the new `refs.jsonl` text.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct LibraryAdded {
+    id: String,
+    text: String,
 }
 
 /// Adds a work to `refs.jsonl` text: refuses a DOI already there (kind
@@ -1101,15 +868,10 @@ pub fn library_add(
     text: &str,
     #[wasm_bindgen(unchecked_param_type = "Work")] work: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        id: String,
-        text: String,
-    }
     let work: Work = from_js(work, "work")?;
     let (mut lib, _) = library::Library::parse(text);
     let id = lib.add(library::record_from_work(&work)).map_err(throw)?;
-    to_js(&Out {
+    to_js(&LibraryAdded {
         id,
         text: lib.to_jsonl(),
     })
@@ -1119,6 +881,8 @@ pub fn library_add(
 
 /// The settings a `VerificationRun` is built from.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
 struct RunSettings {
     endpoints: works::request::Endpoints,
     surface: citegate_core::resolve::Surface,
@@ -1130,6 +894,7 @@ struct RunSettings {
 
 /// [`citegate_core::resolve::Next`] in a JSON shape.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum RunNext {
     Send {
