@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds citegate-core's JavaScript packages from one wasm32 build:
+# Builds citegate's JavaScript packages from one wasm32 build of the crate
+# citegate-js (js/crate/, the core's functions for wasm-bindgen):
 #   js/pkg-web/   ES module for browsers (`wasm-bindgen --target web`)
 #   js/pkg-node/  CommonJS module for Node (`wasm-bindgen --target nodejs`)
 # Both are generated (gitignored). No wasm-opt pass: Debian's binaryen 108
@@ -9,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
 
-cargo build -p citegate-core --features js --target wasm32-unknown-unknown --profile js
-wasm="$target/wasm32-unknown-unknown/js/citegate_core.wasm"
+cargo build -p citegate-js --target wasm32-unknown-unknown --profile js
+wasm="$target/wasm32-unknown-unknown/js/citegate_js.wasm"
 
 for kind in web node; do
   out="js/pkg-$kind"

@@ -20,6 +20,8 @@ WASM_BINDGEN_TEST_TIMEOUT=120 \
 
 echo "== JavaScript API (js/pkg-node, js/pkg-web, the packed tarball) under node --test"
 js/build.sh
+echo "== the package's TypeScript declarations under tsc --noEmit --strict (js/types-check/check.ts)"
+(cd js/types-check && npm ci --no-audit --no-fund && npm run check)
 echo "== packaging: the crates publish (dry run), the npm package packs"
 scripts/package-check.sh
 echo "== the pre-commit hooks under PyPI's pre-commit (try-repo)"

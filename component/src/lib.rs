@@ -1,7 +1,7 @@
 //! citegate-core as a WebAssembly component: the `citegate` world of
 //! `wit/citegate.wit`, built for `wasm32-wasip2` (`component/build.sh`).
 //!
-//! Like the JavaScript module (`core/src/js.rs`), this crate only converts:
+//! Like the JavaScript crate (`js/crate/`, `citegate-js`), this crate only converts:
 //! WIT records in, core calls, WIT records out. Every decision is the core's.
 
 use citegate_core::bibtex::{self, format};

@@ -140,6 +140,7 @@ pub struct PoolEntry {
 
 /// A pool paper that has no `bibtex_key` and so cannot be counted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Unkeyed {
     /// 0-based index in `papers`.
     pub index: usize,
@@ -195,6 +196,7 @@ pub fn cites_of(project: &crate::tex::Project) -> Vec<CiteAt> {
 
 /// A file and line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FileLine {
     /// The file: its name shared by all its places (a draft's foreign keys
     /// can have thousands, and a `String` each cost an allocation apiece).
@@ -205,6 +207,7 @@ pub struct FileLine {
 
 /// A key cited in the draft that the pool does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Foreign {
     /// The key.
     pub key: String,
@@ -214,6 +217,7 @@ pub struct Foreign {
 
 /// A pool paper the draft does not cite.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Uncited {
     /// Its key.
     pub key: String,
@@ -225,6 +229,7 @@ pub struct Uncited {
 
 /// The uncited papers found for one outline tag.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TagGroup {
     /// The tag, or `(untagged)`.
     pub tag: String,
@@ -234,6 +239,7 @@ pub struct TagGroup {
 
 /// The gate's verdict and everything needed to act on it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Coverage {
     /// True iff `n_cited ≥ min_required`.
     pub pass: bool,

@@ -22,7 +22,13 @@ use std::fmt;
 /// A calendar date (proleptic Gregorian, years 1 to 9999), always valid once
 /// constructed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Date(NaiveDate);
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "IsoDate"))]
+pub struct Date(
+    /// Serialized as `YYYY-MM-DD` (the `Serialize` below).
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    NaiveDate,
+);
 
 impl Date {
     /// A date, or an `InvalidDate` error when it does not exist.
@@ -302,6 +308,7 @@ impl PaperDate {
 
 /// The outcome of a cutoff check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CutoffCheck {
     /// The day the paper's date stands for.
     pub paper: Date,

@@ -10,6 +10,7 @@ use std::fmt;
 /// What went wrong.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The input is not valid JSON.
@@ -46,24 +47,31 @@ pub enum ErrorKind {
 
 /// Where an error happened. Every part is optional; the ones known are set.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Location {
     /// The file's name, as the user gave it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub file: Option<String>,
     /// 1-based line.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub line: Option<usize>,
     /// 1-based column.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub column: Option<usize>,
     /// 0-based index of the item (paper, candidate, entry) in its list.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub index: Option<usize>,
     /// The field, e.g. `title` or `papers[3].authors`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub field: Option<String>,
     /// 1-based page of a PDF.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub page: Option<u32>,
 }
 
@@ -133,6 +141,8 @@ impl fmt::Display for Location {
 
 /// An error of the core: what, where, and a sentence for a person.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "CoreError"))]
 pub struct Error {
     /// What went wrong.
     pub kind: ErrorKind,

@@ -87,6 +87,7 @@ pub fn strip_arxiv_version(id: &str) -> String {
 
 /// A DOI, bare (`10.1038/nature14539`), case kept, compared case-insensitively.
 #[derive(Debug, Clone, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Doi(String);
 
 impl Doi {
@@ -150,6 +151,7 @@ impl<'de> Deserialize<'de> for Doi {
 /// An arXiv id without version: new style `1706.03762`, old style
 /// `hep-th/9711200` (archive lowercased, as arXiv writes it).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ArxivId(String);
 
 /// Whether `s` (without version) is `YYMM.NNNN(N)` or `archive(.SUB)/YYMMNNN`.

@@ -82,8 +82,6 @@ pub mod error;
 pub mod fetch;
 pub mod ids;
 pub mod inert;
-#[cfg(feature = "js")]
-pub mod js;
 pub mod latex;
 pub mod library;
 pub mod names;

@@ -20,6 +20,8 @@ use std::collections::HashSet;
 
 /// An author as `{first, last}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "LibraryName"))]
 pub struct Name {
     /// Given names.
     #[serde(default, deserialize_with = "lenient_string")]
@@ -34,6 +36,8 @@ pub struct Name {
 
 /// `published.{year, month, day}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "LibraryPublished"))]
 pub struct Published {
     /// Year.
     #[serde(
@@ -63,6 +67,8 @@ pub struct Published {
 
 /// `source.{type, id}`: which backend the record came from, and its id there.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "LibrarySource"))]
 pub struct Source {
     /// `s2`, `asta`, `openalex`, `crossref`, …
     #[serde(rename = "type", default, deserialize_with = "lenient_string")]
@@ -77,6 +83,8 @@ pub struct Source {
 
 /// One library record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "LibraryRecord"))]
 pub struct Record {
     /// Citation id, e.g. `Vaswani2017-s2`.
     #[serde(default, deserialize_with = "lenient_string")]

@@ -19,6 +19,8 @@ use serde_json::{Map, Number, Value};
 /// A bare string is read as `{"name": string}`, so a pool written with
 /// string authors still loads; `validate-pool --fix` rewrites the file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "PoolAuthor"))]
 pub struct Author {
     /// The author's name as one string, e.g. `Ashish Vaswani` or `Vaswani, Ashish`.
     #[serde(default)]
@@ -83,6 +85,7 @@ fn de_year<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option
 
 /// One paper of the pool: a Semantic Scholar record plus what the pipeline adds.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PoolPaper {
     /// Semantic Scholar's paper id (the first dedup key).
     #[serde(rename = "paperId", default, skip_serializing_if = "Option::is_none")]
@@ -161,6 +164,7 @@ impl PoolPaper {
 
 /// The whole `citation_pool.json`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Pool {
     /// The papers, in order.
     #[serde(default)]
@@ -364,6 +368,7 @@ pub fn merge_tags(tags: &[String], more: &[String]) -> Vec<String> {
 
 /// One merge made by [`dedupe`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Collision {
     /// The shared key.
     pub key: String,
@@ -373,6 +378,7 @@ pub struct Collision {
 
 /// The result of [`dedupe`]: the pool and the merges made.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Deduped {
     /// The deduplicated pool with counts filled in.
     pub pool: Pool,

@@ -367,6 +367,7 @@ impl TitleScorer {
 
 /// The full result of matching two titles, for display and reports.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TitleMatch {
     /// The candidate, normalized.
     pub candidate_normalized: String,

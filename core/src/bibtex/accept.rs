@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 /// What the reviewer found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum MarkStatus {
     /// The flag is right: the entry stays flagged.
@@ -42,6 +43,7 @@ pub struct Mark {
 
 /// A mark applied to an entry, as the report shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Accepted {
     /// Confirmed or false alarm.
     pub status: MarkStatus,
@@ -53,6 +55,7 @@ pub struct Accepted {
 
 /// A mark that was not applied, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StaleMark {
     /// The mark's key.
     pub key: String,

@@ -24,6 +24,7 @@ use serde::Serialize;
 /// An `\input`/`\include` whose file was not supplied: its cites are not
 /// checked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MissingFile {
     /// The file holding the command.
     pub file: String,
@@ -45,6 +46,8 @@ impl MissingFile {
 
 /// The BibTeX report, one shape on every surface.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "BibCheck"))]
 pub struct FileReport {
     /// The bibliography's name as given.
     pub bib: String,
@@ -74,6 +77,7 @@ pub struct FileReport {
     pub problems: Vec<Problem>,
     /// Layers 2–4, when they were run.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub online: Option<OnlineReport>,
 }
 
@@ -269,6 +273,7 @@ fn report(
 /// The online layers' part of the report; the schema is in the README and
 /// stable.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OnlineReport {
     /// Entries the sources confirm.
     pub valid: usize,
@@ -286,6 +291,7 @@ pub struct OnlineReport {
     /// Reviewer marks not applied: on no entry, or on an entry that changed
     /// since ([`super::accept::apply`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub stale_marks: Vec<StaleMark>,
     /// One per entry, in file order.
     pub entries: Vec<OnlineEntry>,
@@ -301,6 +307,7 @@ impl OnlineReport {
 
 /// The online verdict on one entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OnlineEntry {
     /// The entry's key.
     pub key: String,
@@ -319,26 +326,31 @@ pub struct OnlineEntry {
     pub summary: String,
     /// The entry with every change applied, when it misstates its record.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub corrected: Option<String>,
     /// The corrections one field at a time (field, the entry's value, the
     /// record's, where it comes from, why), each for a person to accept or
     /// refuse.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub changes: Vec<verdict::Change>,
     /// Retractions, expressions of concern and corrections of the cited
     /// work, each with its DOI, date and link.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub notices: Vec<NoticeNote>,
     /// The entry's [`super::accept::fingerprint`], for a reviewer's mark.
     pub fingerprint: String,
     /// A reviewer's mark on the entry ([`super::accept::apply`]).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub accepted: Option<Accepted>,
     /// What each source answered.
     pub evidence: Vec<SourceEvidence>,
     /// The reference as the paper printed it, when it was read from a
     /// paper's text ([`crate::paper`]) rather than a `.bib`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub raw: Option<String>,
 }
 
@@ -368,6 +380,7 @@ impl OnlineEntry {
 
 /// What one source answered about one entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SourceEvidence {
     /// The service's name.
     pub source: &'static str,
@@ -381,9 +394,11 @@ pub struct SourceEvidence {
     pub records: Vec<Work>,
     /// Why it could not be asked.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub error: Option<ApiError>,
     /// The local dump that answered, with its date, when not the service.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub dump: Option<String>,
 }
 

@@ -27,6 +27,8 @@ use crate::works::{self, ApiError, ApiErrorKind, Service, Work};
 
 /// Which rule picked the lookup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "LookupRoute"))]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
     /// A DOI, looked up in Crossref.
@@ -41,6 +43,7 @@ pub enum Route {
 
 /// One request to make, as data.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Lookup {
     /// The service to ask.
     pub service: Service,
@@ -126,6 +129,7 @@ pub fn plan(entry: &Entry) -> Option<Lookup> {
 
 /// What the service's answer says about the work.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Existence {
     /// The work exists; this is its record.

@@ -16,6 +16,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "FindingSeverity"))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// The bibliography is wrong or an entry was lost.
@@ -26,6 +28,8 @@ pub enum Severity {
 
 /// What a finding is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "FindingCode"))]
 #[serde(rename_all = "snake_case")]
 pub enum Code {
     /// The reader met a problem (see [`super::parse::ProblemKind`]).
@@ -54,6 +58,7 @@ pub enum Code {
 
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Finding {
     /// How bad.
     pub severity: Severity,
@@ -61,20 +66,25 @@ pub struct Finding {
     pub code: Code,
     /// The citation key concerned, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub key: Option<String>,
     /// The file: the `.tex` file for an undefined cite, else none (the `.bib`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub file: Option<String>,
     /// 1-based line in that file (or in the `.bib`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub line: Option<usize>,
     /// The field concerned, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub field: Option<String>,
     /// Lowercase, no trailing period.
     pub message: String,
     /// A value to put instead, when the fix is mechanical.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub suggestion: Option<String>,
 }
 

@@ -29,6 +29,8 @@ use crate::works::Work;
 
 /// How demanding the matching is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "MatchMode"))]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// For everyday checks.
@@ -78,6 +80,7 @@ impl Mode {
 
 /// A compared field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Compared {
     /// The title.
@@ -104,6 +107,8 @@ impl Compared {
 
 /// One field compared: both values as shown to the user, and the result.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "FieldEvidence"))]
 pub struct Evidence {
     /// Which field.
     pub field: Compared,
@@ -119,6 +124,8 @@ pub struct Evidence {
 
 /// The verdict on one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "BibStatus"))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// The record agrees with the entry.
@@ -135,6 +142,8 @@ pub enum Status {
 
 /// The result of layers 2–4 for one entry.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "BibVerdict"))]
 pub struct Verdict {
     /// The entry's key.
     pub key: String,
@@ -142,14 +151,17 @@ pub struct Verdict {
     pub status: Status,
     /// The weighted score, when a record was compared.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub score: Option<f64>,
     /// Why, when there was no record to compare or nothing in common.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub reason: Option<String>,
     /// Per-field comparison.
     pub evidence: Vec<Evidence>,
     /// For a low or failed match with a record: the entry rebuilt from the record.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub corrected: Option<String>,
 }
 

@@ -39,6 +39,7 @@ use crate::error::{Error, ErrorKind, Location, Result};
 
 /// A parsed `.bib` file: its entries and everything reported while reading it.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Bibliography {
     /// The regular entries (`@article`, `@book`, …), in file order.
     pub entries: Vec<Entry>,
@@ -55,6 +56,7 @@ pub struct Bibliography {
 
 /// What kind of problem the reader met.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
     /// The entry could not be read and was dropped.
@@ -94,6 +96,8 @@ impl ProblemKind {
 /// A problem met while reading, with its typed error (kind
 /// [`ErrorKind::Bibtex`], line and column set).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "BibProblem"))]
 pub struct Problem {
     /// What kind of problem.
     pub kind: ProblemKind,
@@ -103,6 +107,8 @@ pub struct Problem {
 
 /// One entry: type, citation key and fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "BibEntry"))]
 pub struct Entry {
     /// The entry type, lowercased (`article`, `inproceedings`, …).
     pub kind: String,
@@ -118,11 +124,14 @@ pub struct Entry {
     /// list, a PDF), not written as BibTeX: the verdict rules allow for
     /// what a parse loses (`crate::paper`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub parsed: bool,
 }
 
 /// One `name = value` pair.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "BibField"))]
 pub struct Field {
     /// The field name, lowercased.
     pub name: String,

@@ -38,6 +38,8 @@ pub use fix::Change;
 
 /// The verdict on one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "HallmarkVerdict"))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// The entry is a real paper and says what its record says.
@@ -66,6 +68,8 @@ impl Verdict {
 /// unchecked one could not be asked or is of a kind no index holds
 /// (unverified, with the reason saying which).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "VerdictClass"))]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     /// No such work: every source that could hold it answered, none has
@@ -142,6 +146,7 @@ impl Class {
 /// How many entries fell in each class; every class is written, zeros
 /// included, so the JSON has one shape.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClassCounts {
     /// No such work.
     pub fabricated: usize,
@@ -213,6 +218,7 @@ impl ClassCounts {
 
 /// What is wrong with an entry: HALLMARK's types, plus `not_checked`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ReasonKind {
     /// The DOI resolves nowhere (or to another paper) while the title exists.
@@ -249,6 +255,7 @@ pub enum ReasonKind {
 
 /// One finding, in words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Reason {
     /// Machine-readable kind.
     pub kind: ReasonKind,
@@ -284,20 +291,25 @@ pub struct EntryVerdict {
 /// An editorial notice about the cited work, for people: what it is, its
 /// DOI, date and link, and a sentence saying so.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NoticeNote {
     /// Retraction, expression of concern or correction.
     pub kind: NoticeKind,
     /// The notice's DOI.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub doi: Option<String>,
     /// When it was issued (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub date: Option<String>,
     /// The notice's page (its DOI's address).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub link: Option<String>,
     /// Who recorded it (`retraction-watch`, `publisher`, `openalex`, `title`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub source: Option<String>,
     /// The notice in a sentence.
     pub message: String,

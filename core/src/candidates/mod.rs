@@ -36,6 +36,7 @@ use serde_json::{Map, Value};
 
 /// One search result waiting for verification.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Candidate {
     /// The title as the search engine showed it.
     pub title: String,

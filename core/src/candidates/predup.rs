@@ -123,6 +123,7 @@ fn ratio_from(d: usize, m: usize) -> f64 {
 
 /// The result of [`pre_dedup`], in the shape of `deduped_candidates.json`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PreDedup {
     /// The surviving candidates, in input order of their first appearance.
     pub candidates: Vec<Candidate>,

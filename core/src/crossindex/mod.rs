@@ -101,6 +101,7 @@ pub struct IndexResult {
 
 /// The tier of a paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Confidence {
     /// Corroborated, no conflicts.
@@ -146,6 +147,8 @@ impl Confidence {
 
 /// A paper's verdict, as written to its `cross_verification` field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "CrossVerdict"))]
 pub struct Verdict {
     /// Tier.
     pub confidence: Confidence,

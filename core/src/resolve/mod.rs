@@ -131,6 +131,7 @@ use serde::{Deserialize, Serialize};
 
 /// One reference to resolve, from a `.bib` entry, a candidate or a pool paper.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Reference {
     /// The caller's key (a BibTeX key, a row number); never sent anywhere.
     pub key: String,
@@ -243,6 +244,7 @@ impl Reference {
 
 /// Where the run executes: what a browser cannot reach is left out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Surface {
     /// A web page: only services that answer cross-origin requests.
@@ -303,6 +305,8 @@ impl Options {
 
 /// Which route a lookup belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunRoute"))]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
     /// The cited DOI.
@@ -315,6 +319,8 @@ pub enum Route {
 
 /// What one source said about one reference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunEvidence"))]
 pub struct Evidence {
     /// The source.
     pub service: Service,
@@ -332,6 +338,8 @@ pub struct Evidence {
 
 /// One source's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunAnswer"))]
 #[serde(tag = "status", rename_all = "snake_case")]
 // Answers are few (one per source asked) and read often; the record stays inline.
 #[allow(clippy::large_enum_variant)]
@@ -357,6 +365,8 @@ pub enum Answer {
 
 /// The decision for one reference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunOutcome"))]
 #[serde(tag = "status", rename_all = "snake_case")]
 #[allow(clippy::large_enum_variant)]
 pub enum Outcome {
@@ -425,6 +435,8 @@ impl Outcome {
 
 /// Every source consulted for one reference, and the decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunResolution"))]
 pub struct Resolution {
     /// The reference's key.
     pub key: String,
@@ -436,6 +448,8 @@ pub struct Resolution {
 
 /// The result of a run: one resolution per reference, in input order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunReport"))]
 pub struct Report {
     /// One per reference, in input order.
     pub resolutions: Vec<Resolution>,

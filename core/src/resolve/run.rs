@@ -30,6 +30,8 @@ pub enum Next {
 
 /// One request to send, with the id its reply is handed back under.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunOutgoing"))]
 pub struct Outgoing {
     /// The id to pass to [`Run::answer`].
     pub id: u64,
@@ -39,24 +41,31 @@ pub struct Outgoing {
 
 /// What came back for one request.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunReply"))]
+// Read from JavaScript: what serde may go without is optional there.
+#[cfg_attr(feature = "ts", ts(optional_fields = nullable))]
 pub struct Reply {
     /// HTTP status; 0 when no readable response came (offline, timed out,
     /// or blocked for want of CORS headers).
     pub status: u16,
     /// The body (empty when none).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub body: String,
     /// `Retry-After` in ms, when the edge could read it.
     #[serde(default)]
     pub retry_after_ms: Option<u64>,
     /// The page's Content-Security-Policy refused the request.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub blocked_by_policy: bool,
     /// The edge did not send the request because the run is offline (the
     /// local index and the cache only): it fails at once, without retries,
     /// and leaves its references unverified unless another answer settles
     /// them.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub offline: bool,
 }
 

@@ -192,6 +192,7 @@ pub struct BackendRun {
 
 /// One fused result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Fused {
     /// The merged work (the record of the first backend in [`Service`]
     /// order, gaps filled from the others).
@@ -405,6 +406,7 @@ pub fn fuse(lists: &[(Service, &[Work])], library: &HashSet<String>) -> Vec<Fuse
 
 /// Error kinds of a failed search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKindName {
     /// Over the 1500-character ceiling; no request was sent.
@@ -419,6 +421,7 @@ pub enum ErrorKindName {
 
 /// The `error` object of a failed search.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SearchError {
     /// Kind.
     pub kind: ErrorKindName,
@@ -426,9 +429,11 @@ pub struct SearchError {
     pub message: String,
     /// For `query_over_constrained`: the term whose drop recovered hits.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub dropped_term: Option<String>,
     /// For `query_over_constrained`: the near-query to retry.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub query: Option<String>,
 }
 
@@ -445,6 +450,8 @@ impl SearchError {
 
 /// Overall status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SearchStatus"))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Every requested backend was searched.
@@ -457,6 +464,7 @@ pub enum Status {
 
 /// A failed or skipped backend with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BackendNote {
     /// Backend name.
     pub backend: String,
@@ -466,6 +474,7 @@ pub struct BackendNote {
 
 /// A search response. Field order is the output order; `status` first.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SearchResponse {
     /// `ok`, `partial` or `error`.
     pub status: Status,
@@ -473,9 +482,11 @@ pub struct SearchResponse {
     pub summary: String,
     /// Number of results (absent on error).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub count: Option<usize>,
     /// Fused results (absent on error).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub results: Option<Vec<Fused>>,
     /// Requested, attempted and errored.
     pub failed_backends: Vec<String>,
@@ -489,6 +500,7 @@ pub struct SearchResponse {
     pub probe: Probe,
     /// On error: what failed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub error: Option<SearchError>,
     /// Per-backend notes for failures and skips.
     pub notes: Vec<BackendNote>,

@@ -40,6 +40,8 @@ const STOPWORDS: &[&str] = &[
 
 /// Probe settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ProbeSettings"))]
 pub struct ProbeConfig {
     /// Most leave-one-out drops to try.
     pub max_drops: usize,
@@ -61,6 +63,7 @@ impl Default for ProbeConfig {
 
 /// What the probe did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ProbeState {
     /// Not run: results came back, or too few content terms.
@@ -75,6 +78,7 @@ pub enum ProbeState {
 
 /// Why the probe ended as it did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ProbeReason {
     /// The search returned papers; nothing to probe.
@@ -93,6 +97,7 @@ pub enum ProbeReason {
 
 /// The probe's report, as it appears in a search response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Probe {
     /// Outcome.
     pub state: ProbeState,
@@ -132,6 +137,7 @@ impl Probe {
 
 /// One probe request to make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ProbeRequest {
     /// Backend to send it to.
     pub backend: Service,

@@ -6,15 +6,20 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// One source file of a project and what was found in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TexSourceFile"))]
 pub struct SourceFile {
     /// The file's name as given or as resolved from an include.
     pub name: String,
     /// What the scanner found in it.
+    // `Scan` serializes itself; its shape is declared by hand (js/crate/src/types.rs).
+    #[cfg_attr(feature = "ts", ts(type = "TexScan"))]
     pub scan: Scan,
 }
 
 /// An `\input`/`\include` whose file was not supplied.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MissingInclude {
     /// The file holding the command.
     pub file: String,
@@ -26,6 +31,8 @@ pub struct MissingInclude {
 
 /// Several sources scanned together, includes followed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TexProject"))]
 pub struct Project {
     /// Each file once, roots first in the order given, then included files
     /// in the order they were first reached.

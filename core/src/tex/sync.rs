@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 /// A key rewritten by [`sync_keys`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Replacement {
     /// The key as it was.
     pub old: String,

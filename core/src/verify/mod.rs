@@ -220,6 +220,7 @@ pub fn read_s2_body(body: &str, status: Option<u16>) -> Result<S2Body> {
 
 /// Where the date used for the cutoff came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DateSource {
     /// `publicationDate`.
@@ -230,6 +231,7 @@ pub enum DateSource {
 
 /// Why a candidate was not accepted, with the figures behind it.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Rejection {
     /// The answer had no hit.
@@ -363,6 +365,7 @@ impl Decision {
 
 /// The outcome for one candidate.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// The paper enters the pool.

@@ -14,6 +14,7 @@ use std::fmt;
 
 /// A literature service citegate talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Service {
     /// Semantic Scholar Graph API.
@@ -71,6 +72,7 @@ impl fmt::Display for Service {
 /// What kind of failure an API reported, decided by the HTTP status.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ApiErrorKind {
     /// 429: too many requests; wait and retry.
@@ -131,6 +133,7 @@ impl ApiErrorKind {
 
 /// An error answered by (or about) one service.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ApiError {
     /// Which service.
     pub service: Service,

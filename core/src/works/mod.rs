@@ -23,27 +23,34 @@ use serde::{Deserialize, Serialize};
 
 /// One author as a backend gave it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "WorkAuthor"))]
 pub struct Author {
     /// Full display name (`Ashish Vaswani`).
     pub name: String,
     /// Given name, when the backend splits names (Crossref does).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub given: Option<String>,
     /// Family name, when the backend splits names.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub family: Option<String>,
 }
 
 /// A publication date, as precise as the backend knows it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PubDate {
     /// Year.
     pub year: i32,
     /// Month 1–12, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub month: Option<u8>,
     /// Day 1–31, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub day: Option<u8>,
 }
 
@@ -68,6 +75,7 @@ impl PubDate {
 
 /// What an editorial notice does to the work it is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum NoticeKind {
     /// Retracted (Crossref's `retraction`, `withdrawal`, `removal`;
@@ -111,6 +119,7 @@ impl NoticeKind {
 /// An editorial notice about a work: a retraction, an expression of
 /// concern or a correction, as an index records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Notice {
     /// What the notice does.
     pub kind: NoticeKind,
@@ -137,29 +146,37 @@ impl Notice {
 
 /// One paper, normalized from any backend.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Work {
     /// The backend the record came from.
     pub source: Service,
     /// The backend's own id: S2 paperId, OpenAlex `W…`, or the DOI for Crossref.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub id: Option<String>,
     /// Bare DOI as deposited (no `https://doi.org/`, case kept).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub doi: Option<String>,
     /// arXiv id without version.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub arxiv_id: Option<String>,
     /// Semantic Scholar paperId.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub s2_id: Option<String>,
     /// OpenAlex work id (`W…`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub openalex_id: Option<String>,
     /// PubMed id.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub pmid: Option<String>,
     /// PubMed Central id (`PMC…`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub pmcid: Option<String>,
     /// Title (empty when the response did not include it).
     pub title: String,
@@ -167,18 +184,23 @@ pub struct Work {
     pub authors: Vec<Author>,
     /// Publication date.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub published: Option<PubDate>,
     /// Journal, conference or repository name.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub venue: Option<String>,
     /// Abstract as plain text (OpenAlex's inverted index rebuilt, JATS tags removed).
     #[serde(rename = "abstract", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub abstract_text: Option<String>,
     /// Citation count.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub citation_count: Option<u64>,
     /// The backend's record type (`journal-article`, `preprint`, …).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub kind: Option<String>,
     /// Notices about this work: retractions, expressions of concern,
     /// corrections (Crossref's `updated-by`, OpenAlex's `is_retracted`).

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 
 /// What one response contained.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Page {
     /// The works, in the backend's order.
     pub works: Vec<Work>,

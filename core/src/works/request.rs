@@ -31,6 +31,7 @@ pub const S2_FIELDS: &str = "paperId,externalIds,title,abstract,authors,year,pub
 
 /// HTTP method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Method {
     /// GET.
@@ -41,6 +42,8 @@ pub enum Method {
 
 /// One request to execute.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RunRequest"))]
 pub struct Request {
     /// The service answering it.
     pub service: Service,
@@ -52,11 +55,15 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// JSON body, for POST.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub body: Option<String>,
 }
 
 /// Base URLs and credentials.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+// Read from JavaScript: what serde may go without is optional there.
+#[cfg_attr(feature = "ts", ts(optional_fields = nullable))]
 pub struct Endpoints {
     /// Semantic Scholar Graph base, e.g. `https://api.semanticscholar.org/graph/v1`.
     pub s2_base: String,
@@ -67,12 +74,15 @@ pub struct Endpoints {
     /// DataCite REST base, `https://api.datacite.org` (absent in settings
     /// saved before it existed: the public base is used).
     #[serde(default = "default_datacite_base")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub datacite_base: String,
     /// DBLP base, `https://dblp.org`.
     #[serde(default = "default_dblp_base")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub dblp_base: String,
     /// arXiv export API base, `https://export.arxiv.org`.
     #[serde(default = "default_arxiv_base")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub arxiv_base: String,
     /// Semantic Scholar API key (sent as `x-api-key`).
     pub s2_api_key: Option<String>,

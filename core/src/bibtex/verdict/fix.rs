@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 /// One field the record gives otherwise, for a person to accept or refuse.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Change {
     /// The field, lowercased (`author`, `journal`, `booktitle`, `year`,
     /// `doi`, `title`).

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// A cite command defined in a document, learned so that its uses are read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Definition {
     /// The command's name without the backslash.
     pub name: String,
@@ -14,6 +15,8 @@ pub struct Definition {
 
 /// How a learned cite command reads its arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DefinitionForm"))]
 #[serde(rename_all = "snake_case")]
 pub enum Form {
     /// Takes its arguments as a built-in command of this shape does

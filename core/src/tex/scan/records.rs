@@ -126,6 +126,8 @@ impl Cited<'_> {
 /// A [`Cited`] that owns its text ([`extract_cites`]), for a short text or
 /// a caller that keeps the cites without the scan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "Cite"))]
 pub struct OwnedCite {
     /// See [`Cited::key`].
     pub key: String,
@@ -238,6 +240,7 @@ pub(super) fn count_newlines(b: &[u8]) -> usize {
 
 /// A 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Place {
     /// 1-based line.
     pub line: usize,
@@ -248,6 +251,7 @@ pub struct Place {
 /// An `\input{…}`, `\include{…}`, `\import{dir/}{file}`, `\subimport{…}{…}`
 /// or `\subfile{…}` found in a source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Include {
     /// The file name as written (trimmed); for the `import` package's
     /// commands, the file argument alone.
@@ -258,6 +262,7 @@ pub struct Include {
     /// The directory argument of the `import` package's commands: the
     /// imported file and the files it includes are read from there.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub dir: Option<String>,
     /// 1-based line of the command.
     pub line: usize,

@@ -17,300 +17,31 @@
 //! `kind` and `location` properties carry the core error's kind and
 //! location, so a caller can branch on `e.kind === "json"` without parsing
 //! the message. The TypeScript types of every argument and result are
-//! declared once, in the custom section below.
+//! generated from the Rust types (`citegate.d.ts`, written by the test in
+//! `src/types.rs`) and put into wasm-bindgen's `.d.ts` by the custom section
+//! below.
 
-use crate::bibtex::{existence, matching, parse as bibparse, write as bibwrite};
-use crate::candidates::{self, Candidate};
-use crate::error::{Error, ErrorKind, Location};
-use crate::pool::{self, Pool, PoolPaper};
-use crate::search::{self, BackendRun, Outcome, ProbeConfig, ProbeMachine, ProbeOutcome};
-use crate::works::{self, Service, Work};
-use crate::{coverage, crossindex, cutoff, library, tex, title, verify};
+#![deny(missing_docs)]
+
+#[cfg(test)]
+mod types;
+
+use citegate_core::bibtex::{existence, matching, parse as bibparse, write as bibwrite};
+use citegate_core::candidates::{self, Candidate};
+use citegate_core::error::{Error, ErrorKind, Location};
+use citegate_core::pool::{self, Pool, PoolPaper};
+use citegate_core::search::{self, BackendRun, Outcome, ProbeConfig, ProbeMachine, ProbeOutcome};
+use citegate_core::works::{self, Service, Work};
+use citegate_core::{coverage, crossindex, cutoff, library, tex, title, verify};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use wasm_bindgen::prelude::*;
 
+/// The TypeScript types of every argument and result, generated from the
+/// Rust types by ts-rs (`src/types.rs`, whose test keeps the file current).
 #[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &str = r#"
-/** The kinds of `CitegateError.kind` (snake_case, as in the CLI's JSON). */
-export type ErrorKind = "json" | "shape" | "missing_field" | "invalid_value" | "invalid_date"
-  | "bibtex" | "tex" | "api" | "encoding" | "query" | "not_pdf" | "pdf_encrypted" | "pdf_no_text" | "pdf_damaged"
-  | "unsupported";
-/** Where an error happened; only the known parts are set. */
-export interface Location { file?: string; line?: number; column?: number; index?: number; field?: string; page?: number }
-/** Every function of this package throws this: a JS `Error` with the core error's kind and location. */
-export interface CitegateError extends Error { kind: ErrorKind; location: Location }
-
-/** A service name. */
-export type Service = "semantic_scholar" | "openalex" | "crossref" | "arxiv" | "asta" | "datacite" | "dblp";
-/** A calendar day as `YYYY-MM-DD`. */
-export type IsoDate = string;
-
-/** One reference printed in a PDF: its text (label left out), its label, its page (1-based). */
-export interface PdfRef { raw: string; label?: string; page: number }
-/** What `readPdfReferences` read: the page count and the references in order. */
-export interface PdfRefs { pages: number; references: PdfRef[] }
-export interface TitleMatch {
-  candidate_normalized: string; found_normalized: string;
-  ratio: number; score: number; threshold: number; pass: boolean;
-}
-export interface CutoffCheck { paper: IsoDate; cutoff: IsoDate; pass: boolean }
-
-/** One search result of `raw_candidates.json`; unknown fields are kept. */
-export interface Candidate {
-  title: string; snippet?: string | null; source_url?: string | null; url?: string | null;
-  discovered_for?: string[] | null; [field: string]: unknown;
-}
-export interface PreDedup {
-  candidates: Candidate[]; n_before_dedup: number; n_after_dedup: number; n_removed: number;
-}
-/** One paper of `citation_pool.json` (a Semantic Scholar record plus pipeline fields). */
-export interface PoolPaper {
-  paperId?: string | null; title?: string | null; abstract?: string | null; year?: number | null;
-  publicationDate?: string | null; venue?: string | null;
-  authors?: Array<{ name?: string | null; authorId?: string | null; [field: string]: unknown }> | null;
-  externalIds?: Record<string, unknown> | null; match_score?: number | null;
-  discovered_for?: string[] | null; key?: string | null; bibtex_key?: string | null;
-  cross_verification?: unknown; [field: string]: unknown;
-}
-/** The whole `citation_pool.json`. */
-export interface Pool {
-  papers: PoolPaper[]; min_cite_paper_count?: number | null; n_total?: number | null;
-  n_collisions_merged?: number | null; cutoff_date?: string | null; [field: string]: unknown;
-}
-export interface VerifyOptions {
-  /** Research cutoff, `YYYY-MM-DD`: a paper must be dated strictly before it. */
-  cutoff: IsoDate;
-  /** A title score must be strictly greater (default 70). */
-  threshold?: number;
-  /** Short candidates contained in the found title pass (default true). */
-  substringBypass?: boolean;
-  /** Take the top hit only, as the paper does (default false). */
-  paperFaithful?: boolean;
-}
-export type Rejection =
-  | { reason: "no_hit" }
-  | { reason: "low_score"; found_title: string; score: number; threshold: number }
-  | { reason: "no_abstract"; paper_id: string | null; found_title: string }
-  | { reason: "no_date"; paper_id: string | null; found_title: string }
-  | { reason: "after_cutoff"; found_title: string; paper_date: IsoDate;
-      date_source: "publication_date" | "year"; cutoff: IsoDate };
-export type Decision =
-  | { decision: "accepted"; paper: PoolPaper; score: number; year_bonus: boolean }
-  | ({ decision: "rejected" } & Rejection);
-export interface Deduped { pool: Pool; n_in: number; collisions: Array<{ key: string; title: string }> }
-/** `refs.bib` written from a pool; `pool` has each paper's `bibtex_key` set. */
-export interface WrittenBib { text: string; keys: string[]; pool: Pool }
-
-export interface BibField { name: string; value: string; raw: string; line: number }
-export interface BibEntry { kind: string; key: string; line: number; fields: BibField[] }
-export interface BibProblem {
-  kind: "syntax" | "unclosed" | "missing_comma" | "missing_key" | "repeated_field" | "undefined_macro" | "damaged" | "encoding"
-    | "comment_holds_entries";
-  error: { kind: ErrorKind; location: Location; message: string };
-}
-export interface Bibliography {
-  entries: BibEntry[]; strings: Array<[string, string]>; preambles: string[];
-  comments: string[]; problems: BibProblem[];
-}
-
-export interface Cite { key: string; command: string; line: number; column: number; start: number; end: number; nocite: boolean }
-/** LaTeX sources by file name, e.g. `{ "main.tex": "...", "sections/intro.tex": "..." }`. */
-export type TexFiles = Record<string, string>;
-export interface TexProject {
-  files: Array<{ name: string; scan: {
-    cites: Cite[]; nocite_all: Array<{ line: number; column: number }>;
-    includes: Array<{ name: string; command: string; dir?: string; line: number; column: number }>;
-    definitions: Array<{ name: string; form: unknown }>; in_definitions: Cite[];
-    [field: string]: unknown } }>;
-  missing: Array<{ file: string; line: number; name: string }>;
-}
-export interface Coverage {
-  pass: boolean; n_pool: number; n_cited: number; min_required: number; percent: number;
-  threshold: string; cited: string[]; nocite_only: string[];
-  foreign: Array<{ key: string; places: Array<{ file: string; line: number }> }>;
-  uncited: Uncited[]; uncited_by_tag: Array<{ tag: string; papers: Uncited[] }>;
-}
-/** The gate's report, the same as `citegate coverage --json`: the `Coverage` fields at the top level and under `coverage`. */
-export interface CoverageResult extends Coverage {
-  coverage: Coverage;
-  unkeyed: Array<{ index: number; title: string }>;
-  files: string[];
-  missing_includes: Array<{ file: string; line: number; name: string }>;
-  /** One line such as the CLI prints. */
-  summary: string;
-  /** The re-prompt for the writing agent (empty when it passes). */
-  reprompt: string;
-}
-export interface Uncited { key: string; title: string; discovered_for: string[] }
-export interface KeySync { text: string; replacements: Array<{ old: string; new: string; line: number; column: number }> }
-
-/** One paper as any backend returns it, normalized. */
-export interface Work {
-  source: Service; id?: string; doi?: string; arxiv_id?: string; s2_id?: string;
-  openalex_id?: string; pmid?: string; pmcid?: string; title: string;
-  authors: Array<{ name: string; [field: string]: unknown }>;
-  published?: { year: number; month?: number | null; day?: number | null };
-  venue?: string; abstract?: string; citation_count?: number; type?: string;
-  /** Notices about this work (Crossref `updated-by`, OpenAlex `is_retracted`). */
-  updated_by?: Notice[];
-  /** When this record is itself a notice: the works it updates (Crossref `update-to`). */
-  update_to?: Notice[];
-}
-export type NoticeKind = "retraction" | "expression_of_concern" | "correction";
-export interface Notice {
-  kind: NoticeKind; doi?: string; date?: { year: number; month?: number | null; day?: number | null };
-  source?: string;
-}
-export interface ApiError { service: Service; status: number; kind: string; message: string }
-export interface Page { works: Work[]; total: number | null; missing: number[] }
-
-/** What one index answered for one paper: unavailable, or a DOI hit and/or title-search hits. */
-export interface IndexAnswer { service: Service; unavailable?: boolean; byDoi?: Work | null; search?: Work[] }
-export interface CrossConfig { threshold?: number; strongThreshold?: number; yearTolerance?: number }
-export interface CrossVerdict {
-  confidence: "high" | "medium" | "low" | "conflict"; indices_found: string[];
-  doi_conflict: boolean; year_conflict: boolean; per_index: Record<string, unknown>; notes: string[];
-}
-
-/** Layer 1 finding. */
-export interface Finding {
-  severity: "error" | "warning";
-  code: "parse" | "missing_field" | "invalid_year" | "year_out_of_range" | "invalid_doi" | "doi_not_bare"
-    | "duplicate_key" | "duplicate_entry" | "undefined_cite" | "unused_entry" | "missing_parent";
-  key?: string; file?: string; line?: number; field?: string; message: string; suggestion?: string;
-}
-/** One reference of a paper, the shape of `citegate refs --json`'s `references`. */
-export interface PaperReference {
-  raw: string; title: string | null; authors: Array<{ family: string; given: string }>; others: boolean;
-  year: number | null; venue: string | null; volume?: string; pages?: string;
-  doi: string | null; arxiv: string | null; url: string | null; page: number | null;
-  key?: string; line?: number; source: "biblatex" | "thebibliography" | "text" | "bibliography" | "pdf";
-  confidence: { title: number; authors: number; year: number; venue: number };
-}
-/** A paper's references as read from one file (`citegate refs --json`). */
-export interface PaperRefs {
-  file: string; format: "biblatex" | "thebibliography" | "bibliography" | "text" | "pdf";
-  references: PaperReference[]; problems: Array<{ kind: ErrorKind; location: Location; message: string }>;
-}
-/** The BibTeX report, the same shape as `citegate bibcheck --json` (without `online`). */
-export interface BibCheck {
-  bib: string; mode: MatchMode; entries: number; tex_files: string[];
-  missing_includes: Array<{ file: string; line: number; name: string }>;
-  errors: number; warnings: number; undefined: string[]; unused: string[];
-  nothing_to_look_up: string[]; findings: Finding[]; problems: BibProblem[];
-}
-export interface Lookup {
-  service: Service; route: string; path: string; query: Array<[string, string]>; id: string;
-}
-export type Existence =
-  | { status: "exists"; work: Work }
-  | { status: "not_found"; reason: string }
-  | { status: "api_error"; error: ApiError };
-export type MatchMode = "default" | "strict" | "loose";
-export interface BibVerdict {
-  key: string; status: "verified" | "partial_match" | "low_match" | "failed" | "unverified";
-  score?: number; reason?: string; corrected?: string;
-  evidence: Array<{ field: string; ours: string; theirs: string; similarity: number; matched: boolean }>;
-}
-export interface BibVerification { key: string; lookup: Lookup | null; existence: Existence | null; verdict: BibVerdict }
-
-/** One backend's answer: the HTTP status and body, or why it was skipped. */
-export interface BackendAnswer { service: Service; status?: number; body?: string; skipped?: string }
-export interface Fused extends Work {
-  rrf: number; rank: number; mean_rank: number; sources: string[]; found_by: number; in_library: boolean;
-}
-export interface Probe {
-  state: "not_run" | "hits" | "empty" | "inconclusive";
-  reason: string | null; backend: string | null; content_terms: number; drops_tried: number;
-  max_drops: number; dropped_term: string | null; query: string | null;
-}
-export interface ProbeSettings { max_drops: number; delay_ms: number; min_terms: number }
-export interface ProbeRequest { backend: Service; query: string; dropped_term: string | null; delay_ms: number }
-export interface SearchResponse {
-  status: "ok" | "partial" | "error"; summary: string; count?: number; results?: Fused[];
-  failed_backends: string[]; skipped_backends: string[]; partial: boolean; complete: boolean;
-  probe: Probe; error?: { kind: string; message: string; dropped_term?: string; query?: string };
-  notes: Array<{ backend: string; note: string }>;
-}
-
-/** One line of `refs.jsonl`. */
-export interface LibraryRecord {
-  id: string; doi?: string | null; title: string;
-  authors: Array<{ first: string; last: string; [field: string]: unknown }>;
-  [field: string]: unknown;
-}
-export interface LibraryRead { records: LibraryRecord[]; errors: Array<{ kind: ErrorKind; location: Location; message: string }> }
-export interface LibraryAdded { id: string; text: string }
-
-/** What a chair does with an entry (see core::bibtex::verdict::Class). */
-export type VerdictClass = "fabricated" | "miscited" | "retracted" | "unverified" | "valid";
-/** HALLMARK's fourteen types, plus `not_checked`. */
-export type ReasonKind = "fabricated_doi" | "nonexistent_venue" | "placeholder_authors" | "future_date"
-  | "chimeric_title" | "wrong_venue" | "swapped_authors" | "preprint_as_published" | "hybrid_fabrication"
-  | "near_miss_title" | "plausible_fabrication" | "merged_citation" | "partial_author_list"
-  | "arxiv_version_mismatch" | "not_checked";
-/** The online verdict on one entry, as in `citegate bibcheck --online --json`. */
-export interface OnlineEntry {
-  key: string; line: number;
-  /** The benchmark's answer, unchanged. */
-  verdict: "valid" | "hallucinated" | "uncertain";
-  class: VerdictClass;
-  reasons: Array<{ kind: ReasonKind; message: string }>;
-  outcome: "found" | "wrong_id" | "not_found" | "unverified"; summary: string; corrected?: string;
-  /** The corrections one field at a time, each for a person to accept or refuse. */
-  changes?: Array<{ field: string; cited?: string | null; record: string; source: string; why: string }>;
-  /** Retractions, expressions of concern, corrections of the cited work. */
-  notices?: Array<{ kind: NoticeKind; doi?: string; date?: string; link?: string; source?: string; message: string }>;
-  /** The entry's fingerprint, for a reviewer's mark. */
-  fingerprint: string;
-  /** A reviewer's mark, when one applies. */
-  accepted?: { status: "confirmed" | "false_alarm"; note: string; message: string };
-  evidence: Array<{ source: string; route: "doi" | "arxiv" | "title"; asked: string;
-    answered: "found" | "hits" | "not_here" | "failed"; records: Work[]; error?: ApiError }>;
-}
-/** Layers 2–4 of the BibTeX report (`online` of `citegate bibcheck --online --json`). */
-export interface OnlineReport {
-  valid: number; hallucinated: number; uncertain: number;
-  classes: Record<VerdictClass, number>;
-  requests: number; from_cache: number; entries: OnlineEntry[];
-  /** Reviewer marks not applied (no such entry, or the entry changed since). */
-  stale_marks?: Array<{ key: string; message: string }>;
-}
-/** One reference for `VerificationRun` (see core::resolve::Reference). */
-export interface Reference {
-  key: string; title?: string; authors?: string[]; others?: boolean; year?: number;
-  venue?: string; doi?: string; arxiv?: string;
-}
-/** Settings of a `VerificationRun`; `endpoints` as in the app's settings. */
-export interface RunSettings {
-  endpoints: { s2_base: string; openalex_base: string; crossref_base: string;
-    datacite_base?: string; dblp_base?: string; arxiv_base?: string;
-    s2_api_key?: string | null; openalex_api_key?: string | null; mailto?: string | null };
-  surface: "browser" | "native" | "relayed"; s2_interval_ms?: number; s2_backoff_ms?: number;
-  title_hits?: number; batch?: boolean;
-}
-export interface RunRequest { service: Service; method: "GET" | "POST"; url: string; headers: [string, string][]; body?: string }
-/** What a `VerificationRun` wants next. */
-export type RunNext =
-  | { kind: "send"; requests: { id: number; request: RunRequest }[] }
-  | { kind: "wait_until"; at: number }
-  | { kind: "await_replies" }
-  | { kind: "done" };
-export interface RunReply { status: number; body?: string; retry_after_ms?: number | null; blocked_by_policy?: boolean }
-export type RunAnswer =
-  | { status: "found"; work: Work } | { status: "hits"; works: Work[] }
-  | { status: "not_here" } | { status: "failed"; error: { service: Service; status: number; kind: string; message: string } };
-export type RunOutcome =
-  | { status: "found"; work: Work; via: Service } | { status: "wrong_id"; cited: string; record: Work }
-  | { status: "not_found" } | { status: "unverified"; reasons: string[] };
-export interface RunReport {
-  resolutions: { key: string; evidence: { service: Service; route: "doi" | "arxiv" | "title"; asked: string; answer: RunAnswer }[];
-    outcome: RunOutcome }[];
-  requests: number;
-}
-"#;
+const TS_TYPES: &str = include_str!("../citegate.d.ts");
 
 #[wasm_bindgen]
 extern "C" {
@@ -412,7 +143,7 @@ fn opt_js<T: DeserializeOwned>(value: JsValue, arg: &str) -> Result<Option<T>, J
 fn text_or<T: DeserializeOwned>(
     value: JsValue,
     arg: &str,
-    parse: impl FnOnce(&str) -> crate::Result<T>,
+    parse: impl FnOnce(&str) -> citegate_core::Result<T>,
 ) -> Result<T, JsValue> {
     match value.as_string() {
         Some(text) => parse(&text).map_err(throw),
@@ -438,7 +169,7 @@ fn papers_arg(value: JsValue) -> Result<Vec<PoolPaper>, JsValue> {
 fn bib_arg(value: JsValue) -> Result<bibparse::Bibliography, JsValue> {
     match value.as_string() {
         // BibTeX, CSL-JSON or RIS, told apart by the content.
-        Some(text) => Ok(crate::bibtex::read_bibliography("", &text)),
+        Some(text) => Ok(citegate_core::bibtex::read_bibliography("", &text)),
         None => Err(throw(Error::new(
             ErrorKind::Shape,
             "argument `bib` must be the text of a .bib, CSL-JSON or RIS file",
@@ -501,7 +232,7 @@ pub fn check_cutoff(paper_date: &str, cutoff_date: &str) -> JsResult {
 /// page). Throws `not_pdf`, `pdf_encrypted`, `pdf_no_text` or `pdf_damaged`.
 #[wasm_bindgen(js_name = readPdfReferences, unchecked_return_type = "PdfRefs")]
 pub fn read_pdf_references(bytes: &[u8]) -> JsResult {
-    to_js(&crate::pdf::references(bytes).map_err(throw)?)
+    to_js(&citegate_core::pdf::references(bytes).map_err(throw)?)
 }
 
 // ---------------------------------------------------------------- candidates, verification, pool
@@ -525,6 +256,8 @@ pub fn pre_dedup(
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "VerifyOptions", optional_fields))]
 #[serde(rename_all = "camelCase")]
 struct VerifyOptionsIn {
     cutoff: String,
@@ -578,21 +311,24 @@ pub fn parse_pool(text: &str) -> JsResult {
 
 // ---------------------------------------------------------------- BibTeX
 
+/// `refs.bib` written from a pool; `pool` has each paper's `bibtex_key` set.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct WrittenBib<'a> {
+    text: String,
+    keys: Vec<String>,
+    pool: &'a Pool,
+}
+
 /// Writes `refs.bib` for a pool: unique keys, one entry per paper. The
 /// returned pool has every paper's `bibtex_key` set.
 #[wasm_bindgen(js_name = writeBib, unchecked_return_type = "WrittenBib")]
 pub fn write_bib(
     #[wasm_bindgen(unchecked_param_type = "string | Pool")] pool: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Written<'a> {
-        text: String,
-        keys: Vec<String>,
-        pool: &'a Pool,
-    }
     let mut pool = pool_arg(pool)?;
     let bib = bibwrite::write_bib(&mut pool);
-    to_js(&Written {
+    to_js(&WrittenBib {
         text: bib.text,
         keys: bib.keys,
         pool: &pool,
@@ -611,14 +347,14 @@ pub fn parse_bib(text: &str) -> JsResult {
 /// entries are the ones `parseBib` gives for the same records.
 #[wasm_bindgen(js_name = readBibliography, unchecked_return_type = "Bibliography")]
 pub fn read_bibliography(name: &str, text: &str) -> JsResult {
-    to_js(&crate::bibtex::read_bibliography(name, text))
+    to_js(&citegate_core::bibtex::read_bibliography(name, text))
 }
 
 /// A bibliography in any format (as `readBibliography` reads it) written
 /// as CSL-JSON text.
 #[wasm_bindgen(js_name = toCslJson)]
 pub fn to_csl_json(name: &str, text: &str) -> String {
-    crate::bibtex::csl::write(&crate::bibtex::read_bibliography(name, text).entries)
+    citegate_core::bibtex::csl::write(&citegate_core::bibtex::read_bibliography(name, text).entries)
 }
 
 // ---------------------------------------------------------------- LaTeX, coverage, keys
@@ -685,36 +421,45 @@ pub fn coverage_against_bib(
     to_js(&coverage::gate(&project, &against, &threshold).map_err(throw)?)
 }
 
+/// A source with its cite keys rewritten, and each replacement.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct KeySync {
+    text: String,
+    replacements: Vec<tex::Replacement>,
+}
+
 /// Rewrites cite keys of a source to the pool's `bibtex_key`s.
 #[wasm_bindgen(js_name = syncKeys, unchecked_return_type = "KeySync")]
 pub fn sync_keys(
     source: &str,
     #[wasm_bindgen(unchecked_param_type = "string | Pool | PoolPaper[]")] pool: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        text: String,
-        replacements: Vec<tex::Replacement>,
-    }
     let map = tex::pool_key_map(&papers_arg(pool)?);
     let (text, replacements) = tex::sync_keys(source, &map);
-    to_js(&Out { text, replacements })
+    to_js(&KeySync { text, replacements })
 }
 
 // ---------------------------------------------------------------- cross-index
 
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "IndexAnswer", optional_fields))]
 #[serde(rename_all = "camelCase")]
 struct IndexAnswerIn {
     service: Service,
     #[serde(default)]
+    #[cfg_attr(test, ts(optional = nullable))]
     unavailable: bool,
     by_doi: Option<Work>,
     #[serde(default)]
+    #[cfg_attr(test, ts(optional = nullable))]
     search: Vec<Work>,
 }
 
 #[derive(Deserialize, Default)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "CrossConfig", optional_fields))]
 #[serde(rename_all = "camelCase")]
 struct CrossConfigIn {
     threshold: Option<i64>,
@@ -760,26 +505,26 @@ pub fn cross_classify(
 
 // ---------------------------------------------------------------- a paper's references
 
-/// A paper's references read from a file ([`crate::paper::read`]): a
+/// A paper's references read from a file ([`citegate_core::paper::read`]): a
 /// `.bbl`, a `.tex`, a text list, a `.bib`/CSL-JSON/RIS; `name` picks the
 /// reader with the content (a string: `new TextEncoder().encode(text)`).
 /// The same as `citegate refs --json`.
 #[wasm_bindgen(js_name = readReferences, unchecked_return_type = "PaperRefs")]
 pub fn read_references(name: &str, bytes: &[u8]) -> JsResult {
-    to_js(&crate::paper::read(name, bytes).map_err(throw)?)
+    to_js(&citegate_core::paper::read(name, bytes).map_err(throw)?)
 }
 
-/// One reference string parsed into fields ([`crate::paper::fields::parse`]).
+/// One reference string parsed into fields ([`citegate_core::paper::fields::parse`]).
 #[wasm_bindgen(js_name = parseReference, unchecked_return_type = "PaperReference")]
 pub fn parse_reference(text: &str) -> JsResult {
-    to_js(&crate::paper::fields::parse(text))
+    to_js(&citegate_core::paper::fields::parse(text))
 }
 
 // ---------------------------------------------------------------- bibcheck layers
 
 /// Layer 1: format checks of a `.bib` (required fields, year, DOI,
 /// duplicates) and, with LaTeX sources, cite consistency: the report of
-/// [`crate::bibtex::check::check_file`], the same as `citegate bibcheck --json`.
+/// [`citegate_core::bibtex::check::check_file`], the same as `citegate bibcheck --json`.
 #[wasm_bindgen(js_name = bibCheckFormat, unchecked_return_type = "BibCheck")]
 pub fn bib_check_format(
     bib: JsValue,
@@ -793,12 +538,20 @@ pub fn bib_check_format(
     } else {
         Some(project_arg(files, roots)?)
     };
-    to_js(&crate::bibtex::check::check_file(
+    to_js(&citegate_core::bibtex::check::check_file(
         "",
         &parsed,
         project.as_ref(),
         now_year,
     ))
+}
+
+/// The lookup an entry needs (`null` when it has nothing to look up by).
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct PlannedLookup {
+    key: String,
+    lookup: Option<existence::Lookup>,
 }
 
 /// Layer 2, first half: the lookup each entry needs (`null` when an entry
@@ -809,21 +562,26 @@ pub fn bib_check_format(
 /// falls through every source and says "not found" only when all answered.
 #[wasm_bindgen(js_name = bibPlan, unchecked_return_type = "Array<{ key: string; lookup: Lookup | null }>")]
 pub fn bib_plan(bib: JsValue) -> JsResult {
-    #[derive(Serialize)]
-    struct Planned {
-        key: String,
-        lookup: Option<existence::Lookup>,
-    }
     let parsed = bib_arg(bib)?;
-    let out: Vec<Planned> = parsed
+    let out: Vec<PlannedLookup> = parsed
         .entries
         .iter()
-        .map(|e| Planned {
+        .map(|e| PlannedLookup {
             key: e.key.clone(),
             lookup: existence::plan(e),
         })
         .collect();
     to_js(&out)
+}
+
+/// One entry's lookup, what it found and the verdict.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct BibVerification {
+    key: String,
+    lookup: Option<existence::Lookup>,
+    existence: Option<existence::Existence>,
+    verdict: matching::Verdict,
 }
 
 /// Layers 2–4 for one entry: reads the answer (`status`, `body`) to the
@@ -838,13 +596,6 @@ pub fn bib_verify(
     body: &str,
     #[wasm_bindgen(unchecked_param_type = "MatchMode | undefined")] mode: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        key: String,
-        lookup: Option<existence::Lookup>,
-        existence: Option<existence::Existence>,
-        verdict: matching::Verdict,
-    }
     let parsed = bib_arg(bib)?;
     let mode: matching::Mode = opt_js(mode, "mode")?.unwrap_or_default();
     let Some(entry) = parsed.entries.iter().find(|e| e.key == key) else {
@@ -865,12 +616,12 @@ pub fn bib_verify(
         None => matching::verify(
             entry,
             &existence::Existence::NotFound {
-                reason: crate::bibtex::check::NOTHING_TO_LOOK_UP.to_string(),
+                reason: citegate_core::bibtex::check::NOTHING_TO_LOOK_UP.to_string(),
             },
             mode,
         ),
     };
-    to_js(&Out {
+    to_js(&BibVerification {
         key: key.to_string(),
         lookup,
         existence: found,
@@ -879,15 +630,15 @@ pub fn bib_verify(
 }
 
 /// The references a `VerificationRun` over the bibliography takes, one per
-/// entry in file order ([`crate::bibtex::check::references`]).
+/// entry in file order ([`citegate_core::bibtex::check::references`]).
 #[wasm_bindgen(js_name = bibReferences, unchecked_return_type = "Reference[]")]
 pub fn bib_references(bib: JsValue) -> JsResult {
-    to_js(&crate::bibtex::check::references(&bib_arg(bib)?))
+    to_js(&citegate_core::bibtex::check::references(&bib_arg(bib)?))
 }
 
 /// Layers 2–4: each entry judged against a finished `VerificationRun`'s
 /// report over `bibReferences(bib)`, on the day `today` (`YYYY-MM-DD`):
-/// the report of [`crate::bibtex::check::online_report`], the same as the
+/// the report of [`citegate_core::bibtex::check::online_report`], the same as the
 /// `online` part of `citegate bibcheck --online --json`.
 #[wasm_bindgen(js_name = bibJudge, unchecked_return_type = "OnlineReport")]
 pub fn bib_judge(
@@ -896,7 +647,7 @@ pub fn bib_judge(
     today: &str,
 ) -> JsResult {
     let parsed = bib_arg(bib)?;
-    let report: crate::resolve::Report = from_js(report, "report")?;
+    let report: citegate_core::resolve::Report = from_js(report, "report")?;
     if report.resolutions.len() != parsed.entries.len() {
         return Err(throw(
             Error::new(
@@ -911,7 +662,7 @@ pub fn bib_judge(
         ));
     }
     let requests = usize::try_from(report.requests).unwrap_or(usize::MAX);
-    to_js(&crate::bibtex::check::online_report(
+    to_js(&citegate_core::bibtex::check::online_report(
         &parsed,
         &report,
         date_arg(today)?,
@@ -945,15 +696,19 @@ pub fn parse_response(
     to_js(&page)
 }
 
+/// One backend's answer: the HTTP status and body, or why it was skipped.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
+struct BackendAnswer {
+    service: Service,
+    status: Option<u16>,
+    body: Option<String>,
+    skipped: Option<String>,
+}
+
 fn runs_arg(answers: JsValue) -> Result<Vec<BackendRun>, JsValue> {
-    #[derive(Deserialize)]
-    struct AnswerIn {
-        service: Service,
-        status: Option<u16>,
-        body: Option<String>,
-        skipped: Option<String>,
-    }
-    let answers: Vec<AnswerIn> = from_js(answers, "answers")?;
+    let answers: Vec<BackendAnswer> = from_js(answers, "answers")?;
     Ok(answers
         .into_iter()
         .map(|a| {
@@ -975,6 +730,14 @@ fn runs_arg(answers: JsValue) -> Result<Vec<BackendRun>, JsValue> {
         .collect())
 }
 
+/// The works one backend returned.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct ServiceWorks {
+    service: Service,
+    works: Vec<Work>,
+}
+
 /// Reciprocal-rank fusion of several backends' works; `libraryDois` marks
 /// results already in the reference library.
 #[wasm_bindgen(js_name = fuse, unchecked_return_type = "Fused[]")]
@@ -983,12 +746,7 @@ pub fn fuse(
     lists: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] library_dois: JsValue,
 ) -> JsResult {
-    #[derive(Deserialize)]
-    struct ListIn {
-        service: Service,
-        works: Vec<Work>,
-    }
-    let lists: Vec<ListIn> = from_js(lists, "lists")?;
+    let lists: Vec<ServiceWorks> = from_js(lists, "lists")?;
     let library = doi_set(library_dois)?;
     let refs: Vec<(Service, &[Work])> = lists
         .iter()
@@ -1076,19 +834,30 @@ impl ProbeSession {
 
 // ---------------------------------------------------------------- refs.jsonl
 
+/// `refs.jsonl` read: its records, and the lines that could not be read.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct LibraryRead<'a> {
+    records: Vec<&'a library::Record>,
+    errors: Vec<Error>,
+}
+
 /// Reads `refs.jsonl`; unreadable lines are listed in `errors` and skipped.
 #[wasm_bindgen(js_name = libraryParse, unchecked_return_type = "LibraryRead")]
 pub fn library_parse(text: &str) -> JsResult {
-    #[derive(Serialize)]
-    struct Out<'a> {
-        records: Vec<&'a library::Record>,
-        errors: Vec<Error>,
-    }
     let (lib, errors) = library::Library::parse(text);
-    to_js(&Out {
+    to_js(&LibraryRead {
         records: lib.records().collect(),
         errors,
     })
+}
+
+/// The id a work was added under, and the new `refs.jsonl` text.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct LibraryAdded {
+    id: String,
+    text: String,
 }
 
 /// Adds a work to `refs.jsonl` text: refuses a DOI already there (kind
@@ -1099,15 +868,10 @@ pub fn library_add(
     text: &str,
     #[wasm_bindgen(unchecked_param_type = "Work")] work: JsValue,
 ) -> JsResult {
-    #[derive(Serialize)]
-    struct Out {
-        id: String,
-        text: String,
-    }
     let work: Work = from_js(work, "work")?;
     let (mut lib, _) = library::Library::parse(text);
     let id = lib.add(library::record_from_work(&work)).map_err(throw)?;
-    to_js(&Out {
+    to_js(&LibraryAdded {
         id,
         text: lib.to_jsonl(),
     })
@@ -1117,21 +881,24 @@ pub fn library_add(
 
 /// The settings a `VerificationRun` is built from.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
 struct RunSettings {
     endpoints: works::request::Endpoints,
-    surface: crate::resolve::Surface,
+    surface: citegate_core::resolve::Surface,
     s2_interval_ms: Option<u64>,
     s2_backoff_ms: Option<u64>,
     title_hits: Option<usize>,
     batch: Option<bool>,
 }
 
-/// [`crate::resolve::Next`] in a JSON shape.
+/// [`citegate_core::resolve::Next`] in a JSON shape.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum RunNext {
     Send {
-        requests: Vec<crate::resolve::Outgoing>,
+        requests: Vec<citegate_core::resolve::Outgoing>,
     },
     WaitUntil {
         at: f64,
@@ -1140,12 +907,12 @@ enum RunNext {
     Done,
 }
 
-/// The verification engine ([`crate::resolve::Run`]) as a machine the
+/// The verification engine ([`citegate_core::resolve::Run`]) as a machine the
 /// caller drives: `next(nowMs)`, send what it gives, `answer(id, reply,
 /// nowMs)`, until `next` says `done`; then `report()`.
 #[wasm_bindgen(js_name = VerificationRun)]
 pub struct VerificationRun {
-    run: crate::resolve::Run,
+    run: citegate_core::resolve::Run,
 }
 
 #[wasm_bindgen(js_class = VerificationRun)]
@@ -1156,9 +923,9 @@ impl VerificationRun {
         #[wasm_bindgen(unchecked_param_type = "Reference[]")] refs: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RunSettings")] settings: JsValue,
     ) -> Result<VerificationRun, JsValue> {
-        let refs: Vec<crate::resolve::Reference> = from_js(refs, "refs")?;
+        let refs: Vec<citegate_core::resolve::Reference> = from_js(refs, "refs")?;
         let s: RunSettings = from_js(settings, "settings")?;
-        let mut opts = crate::resolve::Options::new(s.endpoints, s.surface);
+        let mut opts = citegate_core::resolve::Options::new(s.endpoints, s.surface);
         if let Some(v) = s.s2_interval_ms {
             opts.s2_interval_ms = v;
         }
@@ -1172,7 +939,7 @@ impl VerificationRun {
             opts.batch = v;
         }
         Ok(VerificationRun {
-            run: crate::resolve::Run::new(refs, opts),
+            run: citegate_core::resolve::Run::new(refs, opts),
         })
     }
 
@@ -1180,10 +947,10 @@ impl VerificationRun {
     #[wasm_bindgen(unchecked_return_type = "RunNext")]
     pub fn next(&mut self, now_ms: f64) -> JsResult {
         let next = match self.run.next(now_ms) {
-            crate::resolve::Next::Send(requests) => RunNext::Send { requests },
-            crate::resolve::Next::WaitUntil(at) => RunNext::WaitUntil { at },
-            crate::resolve::Next::AwaitReplies => RunNext::AwaitReplies,
-            crate::resolve::Next::Done => RunNext::Done,
+            citegate_core::resolve::Next::Send(requests) => RunNext::Send { requests },
+            citegate_core::resolve::Next::WaitUntil(at) => RunNext::WaitUntil { at },
+            citegate_core::resolve::Next::AwaitReplies => RunNext::AwaitReplies,
+            citegate_core::resolve::Next::Done => RunNext::Done,
         };
         to_js(&next)
     }
@@ -1195,7 +962,7 @@ impl VerificationRun {
         #[wasm_bindgen(unchecked_param_type = "RunReply")] reply: JsValue,
         now_ms: f64,
     ) -> Result<(), JsValue> {
-        let reply: crate::resolve::Reply = from_js(reply, "reply")?;
+        let reply: citegate_core::resolve::Reply = from_js(reply, "reply")?;
         self.run.answer(id as u64, reply, now_ms);
         Ok(())
     }
