@@ -208,11 +208,7 @@ const THESES: [&str; 6] = [
 
 /// APS: `X. Wu, H. Huang, and Q. Xu, in AAAI (2023)`.
 fn aps_conference(t: &str) -> Option<Untitled> {
-    let body = t.strip_suffix(')')?;
-    let open = body.rfind(" (")?;
-    let y = body.get(open + 2..)?;
-    let year = year_word(y).filter(|_| y.len() == 4)?;
-    let head = body.get(..open)?;
+    let (head, year) = paren_year_tail(t)?;
     let at = head.rfind(", in ")?;
     let names = head.get(..at)?;
     let venue = head.get(at + ", in ".len()..)?;
@@ -240,13 +236,19 @@ fn thesis(t: &str) -> Option<Untitled> {
     })
 }
 
+/// `Head (YEAR)`: what comes before a closing four-digit year in parentheses.
+fn paren_year_tail(t: &str) -> Option<(&str, i32)> {
+    let body = t.strip_suffix(')')?;
+    let open = body.rfind(" (")?;
+    let y = body.get(open + 2..)?;
+    let year = year_word(y).filter(|_| y.len() == 4)?;
+    Some((body.get(..open)?, year))
+}
+
 /// `Head VOL, PAGES (YEAR)`, with an arXiv id Science prints before the
 /// year (`…, 076001, arXiv: 1702.08823 (2017)`).
 fn aps_tail(t: &str) -> Option<(&str, &str, Option<&str>, i32)> {
-    let body = t.strip_suffix(')')?;
-    let open = body.rfind(" (")?;
-    let year = year_word(body.get(open + 2..)?).filter(|_| body.len() - open - 2 == 4)?;
-    let mut before = body.get(..open)?;
+    let (mut before, year) = paren_year_tail(t)?;
     if let Some(a) = before.rfind(", arXiv") {
         before = before.get(..a)?;
     }

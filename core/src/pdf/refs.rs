@@ -55,7 +55,7 @@ fn heading(lines: &[Line]) -> Option<usize> {
     // The page number may be a line of its own beside the head's words.
     let running_head = |i: usize| {
         let page = lines[i].page;
-        (i == 0 || lines[i - 1].page != page) || (i == 1 || i >= 2 && lines[i - 2].page != page)
+        i < 2 || lines[i - 2..i].iter().any(|l| l.page != page)
     };
     let named = |l: &Line| {
         let t = l.text.trim();
