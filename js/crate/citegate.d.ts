@@ -16,23 +16,6 @@ export type CoverageResult = Coverage & {
   /** The re-prompt for the writing agent (empty when it passes). */
   reprompt: string;
 };
-/** Hand-written until `core/src/pdf/` derives it (that folder is not touched here). One reference printed in a PDF: its text (label left out), its label, its page (1-based). */
-export interface PdfRef { raw: string; label?: string; page: number }
-/** Hand-written, as `PdfRef`. What `readPdfReferences` read: the page count and the references in order. */
-export interface PdfRefs { pages: number; references: PdfRef[] }
-/** Hand-written until `core/src/paper/` derives it (that folder is not touched here). One reference of a paper, the shape of `citegate refs --json`'s `references`. */
-export interface PaperReference {
-  raw: string; title: string | null; authors: Array<{ family: string; given: string }>; others: boolean;
-  year: number | null; venue: string | null; volume?: string; pages?: string;
-  doi: string | null; arxiv: string | null; url: string | null; page: number | null;
-  key?: string; line?: number; source: "biblatex" | "thebibliography" | "text" | "bibliography" | "pdf";
-  confidence: { title: number; authors: number; year: number; venue: number };
-}
-/** Hand-written, as `PaperReference`. A paper's references as read from one file (`citegate refs --json`). */
-export interface PaperRefs {
-  file: string; format: "biblatex" | "thebibliography" | "bibliography" | "text" | "pdf";
-  references: PaperReference[]; problems: CoreError[];
-}
 
 /**
  * A mark applied to an entry, as the report shows it.
@@ -1452,6 +1435,152 @@ export type Page = {
 };
 
 /**
+ * One author as read: family name and given names (or initials).
+ */
+export type PaperAuthor = {
+  /**
+   * Family name (`Knuth`, `van der Walt`).
+   */
+  family: string,
+  /**
+   * Given names or initials (`Donald E.`, `D. E.`); empty when unknown.
+   */
+  given: string,
+};
+
+/**
+ * What a file held, as the reader saw it.
+ */
+export type PaperFormat = "biblatex" | "thebibliography" | "bibliography" | "text" | "pdf";
+
+/**
+ * One reference of a paper: its raw text and the fields read from it.
+ * The JSON names `raw`, `title`, `authors` (`family`, `given`), `year`,
+ * `venue`, `doi`, `arxiv`, `url` and `page` are a promise to scripts.
+ */
+export type PaperReference = {
+  /**
+   * The reference as written (LaTeX for a `.bbl`, text otherwise).
+   */
+  raw: string,
+  /**
+   * The title, decoded to Unicode.
+   */
+  title: string | null,
+  /**
+   * The authors in order.
+   */
+  authors: Array<PaperAuthor>,
+  /**
+   * The list ends in "et al." (or BibTeX's `and others`).
+   */
+  others: boolean,
+  /**
+   * The year.
+   */
+  year: number | null,
+  /**
+   * Journal, proceedings, publisher or other container.
+   */
+  venue: string | null,
+  /**
+   * The volume.
+   */
+  volume?: string,
+  /**
+   * The pages (`31--39`, `A33`).
+   */
+  pages?: string,
+  /**
+   * The DOI.
+   */
+  doi: Doi | null,
+  /**
+   * The arXiv id, without version.
+   */
+  arxiv: ArxivId | null,
+  /**
+   * The first URL that is neither a DOI nor an arXiv link.
+   */
+  url: string | null,
+  /**
+   * The 1-based page of the document the reference is on (PDFs).
+   */
+  page: number | null,
+  /**
+   * The citation key (`\bibitem{key}`, `\entry{key}`), when the file names one.
+   */
+  key?: string,
+  /**
+   * 1-based line in the file where the reference starts.
+   */
+  line?: number,
+  /**
+   * Which reader read it.
+   */
+  source: ReadSource,
+  /**
+   * How sure the reader is of each field.
+   */
+  confidence: ReadConfidence,
+};
+
+/**
+ * A paper's references as read from one file.
+ */
+export type PaperRefs = {
+  /**
+   * The file's name as given.
+   */
+  file: string,
+  /**
+   * What the file held.
+   */
+  format: PaperFormat,
+  /**
+   * The references, in the file's order.
+   */
+  references: Array<PaperReference>,
+  /**
+   * What could not be read (a broken `.bib` entry, an unclosed
+   * environment); the references read are kept.
+   */
+  problems: Array<CoreError>,
+};
+
+/**
+ * One reference as printed.
+ */
+export type PdfRef = {
+  /**
+   * The reference's text, its lines joined, its label left out.
+   */
+  raw: string,
+  /**
+   * Its label as printed (`[12]`, `12.`, `[Knu84]`), if it has one.
+   */
+  label?: string,
+  /**
+   * The 1-based page its first line is on.
+   */
+  page: number,
+};
+
+/**
+ * What a PDF's bibliography holds.
+ */
+export type PdfRefs = {
+  /**
+   * Pages in the file.
+   */
+  pages: number,
+  /**
+   * The references in the order printed.
+   */
+  references: Array<PdfRef>,
+};
+
+/**
  * A 1-based line and column.
  */
 export type Place = {
@@ -1716,6 +1845,34 @@ export type PubDate = {
    */
   day?: number,
 };
+
+/**
+ * How sure the reader is of each field, from 0 (a guess) to 1 (read from
+ * a field the file names, as in biblatex's `.bbl`).
+ */
+export type ReadConfidence = {
+  /**
+   * Of the title's extent.
+   */
+  title: number,
+  /**
+   * Of the author list.
+   */
+  authors: number,
+  /**
+   * Of the year.
+   */
+  year: number,
+  /**
+   * Of the venue.
+   */
+  venue: number,
+};
+
+/**
+ * Where a reference was read from.
+ */
+export type ReadSource = "biblatex" | "thebibliography" | "text" | "bibliography" | "pdf";
 
 /**
  * One finding, in words.

@@ -6,8 +6,8 @@
 import {
   VerificationRun, ProbeSession, bibCheckFormat, bibJudge, bibReferences, checkCutoff,
   coverage, crossClassify, decide, dedupe, extractCites, fuse, libraryAdd, libraryParse,
-  matchTitles, parseBib, parseCandidates, parseResponse, preDedup, scanProject, searchStatus,
-  syncKeys, titleScore, writeBib,
+  matchTitles, parseBib, parseCandidates, parseReference, parseResponse, preDedup,
+  readPdfReferences, readReferences, scanProject, searchStatus, syncKeys, titleScore, writeBib,
 } from "../pkg-web/citegate.js";
 import type {
   CitegateError, Decision, ErrorKind, Existence, Location, PoolPaper, RunNext, RunOutcome,
@@ -113,11 +113,25 @@ function kindOf(e: unknown): ErrorKind | undefined {
   return where.line !== undefined ? err.kind : undefined;
 }
 
+// A paper's references: from a PDF, from a `.bbl` or a list, one string.
+const pdf = readPdfReferences(new Uint8Array());
+const firstPage: number = pdf.pages + (pdf.references[0]?.page ?? 0);
+const label: string | undefined = pdf.references[0]?.label;
+const read = readReferences("paper.bbl", new TextEncoder().encode(""));
+const readFormat: "biblatex" | "thebibliography" | "bibliography" | "text" | "pdf" = read.format;
+// @ts-expect-error: a format is one of the readers', not any string
+const anyFormat: "docx" = read.format;
+const one = parseReference("A. Author. A title. 2020.");
+const family: string | undefined = one.authors[0]?.family;
+const titleSure: number = one.confidence.title;
+// @ts-expect-error: a reference's year is a number or null, not a string
+const yearText: string = one.year;
+
 // The Node build declares the same types.
 const nodeWork: NodeTypes.Work = works[0];
 
 export const used = [
   pass, day, keys, badKind, cites, gateFigures, findingCodes, nAfter, bibKeys, noService, titles,
   ranks, state, confidence, ids, decided, total, found, verdicts, probeQuery, existence, kindOf,
-  nodeWork,
+  nodeWork, firstPage, label, readFormat, anyFormat, family, titleSure, yearText,
 ];

@@ -34,6 +34,8 @@ use serde::Serialize;
 
 /// One author as read: family name and given names (or initials).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "PaperAuthor"))]
 pub struct Author {
     /// Family name (`Knuth`, `van der Walt`).
     pub family: String,
@@ -44,6 +46,8 @@ pub struct Author {
 /// How sure the reader is of each field, from 0 (a guess) to 1 (read from
 /// a field the file names, as in biblatex's `.bbl`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReadConfidence"))]
 pub struct Confidence {
     /// Of the title's extent.
     pub title: f32,
@@ -67,6 +71,8 @@ impl Confidence {
 
 /// Where a reference was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReadSource"))]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// biblatex's `.bbl` (`\entry` with fields).
@@ -85,6 +91,8 @@ pub enum Source {
 /// The JSON names `raw`, `title`, `authors` (`family`, `given`), `year`,
 /// `venue`, `doi`, `arxiv`, `url` and `page` are a promise to scripts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "PaperReference"))]
 pub struct Reference {
     /// The reference as written (LaTeX for a `.bbl`, text otherwise).
     pub raw: String,
@@ -100,9 +108,11 @@ pub struct Reference {
     pub venue: Option<String>,
     /// The volume.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub volume: Option<String>,
     /// The pages (`31--39`, `A33`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub pages: Option<String>,
     /// The DOI.
     pub doi: Option<Doi>,
@@ -114,9 +124,11 @@ pub struct Reference {
     pub page: Option<u32>,
     /// The citation key (`\bibitem{key}`, `\entry{key}`), when the file names one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub key: Option<String>,
     /// 1-based line in the file where the reference starts.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub line: Option<usize>,
     /// Which reader read it.
     pub source: Source,
@@ -299,6 +311,8 @@ fn protect(text: &str) -> String {
 
 /// What a file held, as the reader saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "PaperFormat"))]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// biblatex's `.bbl`.
@@ -315,6 +329,7 @@ pub enum Format {
 
 /// A paper's references as read from one file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PaperRefs {
     /// The file's name as given.
     pub file: String,
@@ -328,6 +343,7 @@ pub struct PaperRefs {
     /// The file as read, when it was a bibliography file: its entries are
     /// checked as written, not as rebuilt from the references.
     #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub source_bibliography: Option<Bibliography>,
 }
 

@@ -30,6 +30,7 @@ use crate::error::{Error, ErrorKind, Location};
 
 /// What a PDF's bibliography holds.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PdfRefs {
     /// Pages in the file.
     pub pages: u32,

@@ -8,11 +8,13 @@ use std::collections::HashSet;
 
 /// One reference as printed.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PdfRef {
     /// The reference's text, its lines joined, its label left out.
     pub raw: String,
     /// Its label as printed (`[12]`, `12.`, `[Knu84]`), if it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub label: Option<String>,
     /// The 1-based page its first line is on.
     pub page: u32,

@@ -29,23 +29,6 @@ export type CoverageResult = Coverage & {
   /** The re-prompt for the writing agent (empty when it passes). */
   reprompt: string;
 };
-/** Hand-written until `core/src/pdf/` derives it (that folder is not touched here). One reference printed in a PDF: its text (label left out), its label, its page (1-based). */
-export interface PdfRef { raw: string; label?: string; page: number }
-/** Hand-written, as `PdfRef`. What `readPdfReferences` read: the page count and the references in order. */
-export interface PdfRefs { pages: number; references: PdfRef[] }
-/** Hand-written until `core/src/paper/` derives it (that folder is not touched here). One reference of a paper, the shape of `citegate refs --json`'s `references`. */
-export interface PaperReference {
-  raw: string; title: string | null; authors: Array<{ family: string; given: string }>; others: boolean;
-  year: number | null; venue: string | null; volume?: string; pages?: string;
-  doi: string | null; arxiv: string | null; url: string | null; page: number | null;
-  key?: string; line?: number; source: "biblatex" | "thebibliography" | "text" | "bibliography" | "pdf";
-  confidence: { title: number; authors: number; year: number; venue: number };
-}
-/** Hand-written, as `PaperReference`. A paper's references as read from one file (`citegate refs --json`). */
-export interface PaperRefs {
-  file: string; format: "biblatex" | "thebibliography" | "bibliography" | "text" | "pdf";
-  references: PaperReference[]; problems: CoreError[];
-}
 "#;
 
 /// The names the hand-written declarations of earlier versions exported:
@@ -298,6 +281,9 @@ fn roots(c: &mut Collect) {
     c.visit::<crate::BackendAnswer>();
     c.visit::<crate::ServiceWorks>();
     c.visit::<search::Fused>();
+    // A paper's references: from a PDF, and read into fields.
+    c.visit::<core::pdf::PdfRefs>();
+    c.visit::<core::paper::PaperRefs>();
     c.visit::<search::SearchResponse>();
     c.visit::<search::probe::Probe>();
     c.visit::<search::ProbeConfig>();
