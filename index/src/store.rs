@@ -341,6 +341,12 @@ impl Index {
         };
         // A database without our tables is not an index.
         index.dumps()?;
+        // How many titles hold each word, for the fallback title search; a
+        // temporary table, so a read-only index takes it. Without it the
+        // fallback still runs, on the longest words.
+        let _ = index.conn.execute_batch(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.titles_vocab USING fts5vocab(main, titles, 'row')",
+        );
         Ok(index)
     }
 
@@ -625,7 +631,7 @@ impl Index {
         );
         let mut found = self.fts(&sql, &words.join(" "), &norm)?;
         if found.is_empty() && words.len() > 1 {
-            found = self.fts(&sql, &fallback_words(&norm).join(" OR "), &norm)?;
+            found = self.fts(&sql, &self.fallback_query(&norm), &norm)?;
         }
         found.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
         Ok(found)
@@ -670,16 +676,101 @@ impl Index {
 /// How many words the fallback title search asks for.
 const FALLBACK_WORDS: usize = 4;
 
-/// The words a title search falls back to when no record holds every word
-/// of the normalized title: its [`FALLBACK_WORDS`] longest content words
-/// (stopwords dropped), quoted for FTS5. A record that scores above the
-/// title threshold shares most of the title, so it holds some of its
-/// longest words; asking for every word instead made FTS5 rank every
-/// record holding "the" or "learning" (115 ms a title on 180,000 works,
-/// against 7 ms for a title the index holds: `BENCHMARKS.md`, batch).
-fn fallback_words(norm: &str) -> Vec<String> {
-    let mut words = citegate_core::search::probe::content_terms(norm);
-    words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+impl Index {
+    /// The FTS5 query a title search falls back to when no record holds
+    /// every word of the normalized title: its [`FALLBACK_WORDS`] rarest
+    /// content words that the index holds at all, any two of them together
+    /// ([`fallback_match`]). How many titles hold each word comes from the
+    /// `fts5vocab` table [`Index::open`] attaches; without it, the longest
+    /// words stand in for the rarest.
+    fn fallback_query(&self, norm: &str) -> String {
+        let words = citegate_core::search::probe::content_terms(norm);
+        let counted: Option<Vec<(String, u64)>> = self
+            .conn
+            .prepare_cached("SELECT doc FROM temp.titles_vocab WHERE term = ?1")
+            .ok()
+            .and_then(|mut st| {
+                words
+                    .iter()
+                    .map(|w| {
+                        st.query_row([w], |r| r.get::<_, i64>(0))
+                            .optional()
+                            .ok()
+                            .map(|n| (w.clone(), n.unwrap_or(0).max(0) as u64))
+                    })
+                    .collect()
+            });
+        let counted = counted.unwrap_or_else(|| {
+            // No vocabulary: a longer word is likelier a rarer one.
+            words
+                .iter()
+                .map(|w| (w.clone(), u64::MAX - w.chars().count() as u64))
+                .collect()
+        });
+        fallback_match(counted)
+    }
+}
+
+/// The fallback's FTS5 match of `words` with how many titles hold each:
+/// the [`FALLBACK_WORDS`] rarest held ones (a word no title holds cannot
+/// match), any two together when three or more are left, else any one.
+///
+/// A record above the title threshold shares most of the title, so it holds
+/// at least two of its rarest words even with one of them misspelt or
+/// dropped. Asking for any one word instead made FTS5 rank every record
+/// holding one common word: 125 ms a title on 380,000 generated works (a
+/// vocabulary of a few hundred words, so every word is common), against
+/// 15 ms for pairs, and 170 ms for the four longest words
+/// (`BENCHMARKS.md`, batch).
+fn fallback_match(mut words: Vec<(String, u64)>) -> String {
+    words.retain(|(_, n)| *n > 0);
+    words.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    words.dedup_by(|a, b| a.0 == b.0);
     words.truncate(FALLBACK_WORDS);
-    words.into_iter().map(|w| format!("\"{w}\"")).collect()
+    let quoted: Vec<String> = words.iter().map(|(w, _)| format!("\"{w}\"")).collect();
+    if quoted.len() < 3 {
+        return quoted.join(" OR ");
+    }
+    let mut pairs = Vec::new();
+    for (i, a) in quoted.iter().enumerate() {
+        for b in &quoted[i + 1..] {
+            pairs.push(format!("({a} AND {b})"));
+        }
+    }
+    pairs.join(" OR ")
+}
+
+#[cfg(test)]
+mod fallback_tests {
+    use super::fallback_match;
+
+    fn check(words: &[(&str, u64)], expected: &str) {
+        let words = words.iter().map(|(w, n)| (w.to_string(), *n)).collect();
+        assert_eq!(fallback_match(words), expected);
+    }
+
+    #[test]
+    fn the_rarest_held_words_are_asked_for_in_pairs() {
+        check(&[], "");
+        check(&[("zebra", 0)], "");
+        check(&[("learning", 900), ("zebra", 0)], r#""learning""#);
+        check(&[("deep", 800), ("quokka", 2)], r#""quokka" OR "deep""#);
+        check(
+            &[("deep", 800), ("quokka", 2), ("learning", 900)],
+            r#"("quokka" AND "deep") OR ("quokka" AND "learning") OR ("deep" AND "learning")"#,
+        );
+        // The four rarest of six; a repeated word counts once.
+        check(
+            &[
+                ("a1", 6),
+                ("b2", 1),
+                ("c3", 5),
+                ("b2", 1),
+                ("d4", 2),
+                ("e5", 3),
+                ("f6", 4),
+            ],
+            r#"("b2" AND "d4") OR ("b2" AND "e5") OR ("b2" AND "f6") OR ("d4" AND "e5") OR ("d4" AND "f6") OR ("e5" AND "f6")"#,
+        );
+    }
 }
