@@ -395,6 +395,13 @@ pub struct Findings {
     pub hits: Vec<Work>,
     /// Services that could not be asked or failed, each with the reason.
     pub unanswered: Vec<String>,
+    /// When the resolver took one source's title hit for the work and asked
+    /// no further: that record, named (`DBLP's record “…”`). If the rules
+    /// then find it is not the cited work, the sources after it were never
+    /// asked, so its absence is not established (an offline run against a
+    /// local index stops so; two sources without the work are taken as
+    /// having searched).
+    pub stopped_on: Option<String>,
 }
 
 impl Findings {
@@ -455,10 +462,29 @@ impl Findings {
             }
             _ => {}
         }
+        // Two sources that both answered the title search without the work
+        // say more than one: the resolver stops there too.
+        let mut title_answers: Vec<_> = res
+            .evidence
+            .iter()
+            .filter(|e| e.route == Route::Title && !matches!(e.answer, Answer::Failed { .. }))
+            .map(|e| e.service)
+            .collect();
+        title_answers.sort_by_key(|s| s.label());
+        title_answers.dedup();
+        let stopped_on = match &res.outcome {
+            Outcome::Found { work, via }
+                if !matches!(by_id, IdAnswer::Found(_)) && title_answers.len() < 2 =>
+            {
+                Some(format!("{}'s record “{}”", via.label(), work.title))
+            }
+            _ => None,
+        };
         Findings {
             by_id,
             hits,
             unanswered,
+            stopped_on,
         }
     }
 }
@@ -581,6 +607,17 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
                 reasons.push(reason(
                     ReasonKind::NotChecked,
                     format!("no index we can reach lists {kind}, so no source having this one says nothing about whether it exists"),
+                ));
+            } else if let Some(record) = findings
+                .stopped_on
+                .as_ref()
+                .filter(|_| findings.unanswered.is_empty())
+            {
+                // The search ended on a record that is not this work: the
+                // sources it would have asked next never were.
+                reasons.push(reason(
+                    ReasonKind::NotChecked,
+                    format!("the title search ended at {record}, which is not this paper, so the other sources were not asked about it"),
                 ));
             } else if findings.unanswered.is_empty()
                 && !matches!(findings.by_id, IdAnswer::Failed(_))

@@ -63,6 +63,7 @@ fn check(
         } else {
             Vec::new()
         },
+        stopped_on: None,
     };
     let v = judge_findings(entry, &findings, today());
     assert_eq!(v.verdict, verdict, "{fields}: {v:?}");
@@ -176,6 +177,7 @@ fn corrected_entry_only_for_the_cited_work() {
         by_id: NoId,
         hits: vec![resnet()],
         unanswered: vec![],
+        stopped_on: None,
     };
     let v = judge_findings(&bib.entries[0], &fnd, today());
     assert!(v
@@ -197,6 +199,7 @@ fn message(fields: &str, by_id: IdAnswer) -> String {
         by_id,
         hits: vec![resnet()],
         unanswered: vec![],
+        stopped_on: None,
     };
     let v = judge_findings(&bib.entries[0], &fnd, today());
     v.reasons
@@ -235,6 +238,7 @@ fn class_of(fields: &str, by_id: IdAnswer, hits: Vec<Work>, failed: bool) -> Cla
         } else {
             Vec::new()
         },
+        stopped_on: None,
     };
     judge_findings(&bib.entries[0], &findings, today()).class
 }
@@ -336,7 +340,7 @@ fn a_retraction_of_the_cited_work_is_its_class() {
     ];
     for (fields, hits, verdict, class) in cases {
         let bib = parse(&format!("@inproceedings{{k, {fields}}}"));
-        let fnd = Findings { by_id: NoId, hits, unanswered: vec![] };
+        let fnd = Findings { by_id: NoId, hits, unanswered: vec![], stopped_on: None };
         let v = judge_findings(&bib.entries[0], &fnd, today());
         assert_eq!((v.verdict, v.class), (verdict, class), "{fields}: {v:?}");
     }
@@ -354,6 +358,7 @@ fn notices_in_words_with_doi_date_and_link() {
             by_id: NoId,
             hits: vec![resnet_with(notices)],
             unanswered: vec![],
+            stopped_on: None,
         };
         judge_findings(&bib.entries[0], &fnd, today())
             .notices
@@ -409,6 +414,7 @@ fn the_recorded_retraction_is_retracted() {
         by_id: Found(Box::new(record)),
         hits: vec![],
         unanswered: vec![],
+        stopped_on: None,
     };
     let v = judge_findings(&bib.entries[0], &fnd, today());
     assert_eq!((v.verdict, v.class), (Valid, Class::Retracted), "{v:?}");
@@ -425,6 +431,7 @@ fn unfound(bib: &str) -> EntryVerdict {
         by_id: NoId,
         hits: vec![resnet()],
         unanswered: vec![],
+        stopped_on: None,
     };
     judge_findings(&bib.entries[0], &fnd, today())
 }
@@ -493,6 +500,7 @@ fn check_parsed(
         by_id,
         hits,
         unanswered: Vec::new(),
+        stopped_on: None,
     };
     let v = judge_findings(entry, &findings, today());
     assert_eq!(v.verdict, verdict, "{fields}: {v:?}");
@@ -564,7 +572,7 @@ fn printed_theses_and_reports_are_unverified_never_fabricated() {
     ];
     for (printed, class) in cases {
         let entry = crate::paper::fields::parse(printed).to_entry("k");
-        let fnd = Findings { by_id: NoId, hits: vec![resnet()], unanswered: vec![] };
+        let fnd = Findings { by_id: NoId, hits: vec![resnet()], unanswered: vec![], stopped_on: None };
         let v = judge_findings(&entry, &fnd, today());
         assert_eq!(v.class, class, "{printed}: {} {v:?}", entry.kind);
     }
@@ -582,6 +590,7 @@ fn check_changes_by_id(bib: &str, by_id: IdAnswer, hits: Vec<Work>, expected: &[
         by_id,
         hits,
         unanswered: vec![],
+        stopped_on: None,
     };
     let v = judge_findings(&parsed.entries[0], &fnd, today());
     let got: Vec<(&str, &str)> = v
@@ -687,5 +696,58 @@ fn a_corrected_title_keeps_the_entry_brace_protection() {
         "@article{k, title={Single-molecule {FRET} of the ribosomes}, author={Ada Lovelace and Alan Turing}, journal={Nature}, year=2015}",
         vec![real],
         &[("title", "Single-molecule {FRET} of the ribosome")],
+    );
+}
+
+/// Regression: `citegate batch --offline` against a local index stopped at
+/// the index's one title hit; the rules found that record was not the
+/// cited work and called the entry fabricated, though no other source had
+/// been asked. One source's wrong record is "could not check"; two sources
+/// that searched and hold only that record still make the claim.
+#[test]
+fn a_search_that_stopped_on_one_sources_wrong_record_accuses_nothing() {
+    use crate::resolve::Evidence;
+    let near = rec(
+        "Hashing data using self-supervised privacy transformer",
+        "Tomas Chen and Yuki Okafor",
+        2015,
+        "CoRR",
+        "",
+    );
+    let bib = parse(
+        "@article{k, title = {Hashing detection design series privacy transformer neural}, \
+         author = {Imaginary Author and Nobody Real}, journal = {Journal of Invented Results}, year = 2024}",
+    );
+    let class = |services: &[Service]| {
+        let evidence = services
+            .iter()
+            .map(|&service| Evidence {
+                service,
+                route: Route::Title,
+                asked: "hashing detection".into(),
+                answer: Answer::Hits {
+                    works: vec![near.clone()],
+                },
+                dump: None,
+            })
+            .collect();
+        let res = Resolution {
+            key: "k".into(),
+            evidence,
+            outcome: Outcome::Found {
+                work: near.clone(),
+                via: services[0],
+            },
+        };
+        let v = judge(&bib.entries[0], &res, today());
+        (v.class, v.reasons[0].kind)
+    };
+    assert_eq!(
+        class(&[Service::Dblp]),
+        (Class::Unverified, ReasonKind::NotChecked)
+    );
+    assert_eq!(
+        class(&[Service::Dblp, Service::Crossref]),
+        (Class::Fabricated, ReasonKind::PlausibleFabrication)
     );
 }
