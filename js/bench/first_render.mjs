@@ -14,7 +14,10 @@
 // (cd e2e && node ../js/bench/first_render.mjs ../target/e2e-dist [OTHER_DIST…])
 // ROUNDS (default 7) sets the loads per dist; FRAGMENT and READY (default
 // `#/match` and `#score`) time another page, e.g. a link straight to the
-// BibTeX check: FRAGMENT='#/bibtex' READY='#entries'.
+// BibTeX check: FRAGMENT='#/bibtex' READY='#entries'. NETWORK shapes every
+// load through Chromium's network emulation: `slow4g` (1.6 Mbps down, 750 kbps
+// up, 150 ms latency: Lighthouse's "slow 4G" mobile profile), `10mbps`
+// (10 Mbps down, 5 up, 20 ms), or `DOWN_KBPS,UP_KBPS,LATENCY_MS`.
 import path from "node:path";
 import { start } from "../../e2e/server.mjs";
 import { launch } from "../../e2e/browser.mjs";
@@ -23,6 +26,13 @@ const dists = (process.argv.length > 2 ? process.argv.slice(2) : ["../target/e2e
 const rounds = Number(process.env.ROUNDS || 7);
 const fragment = process.env.FRAGMENT || "#/match";
 const ready = process.env.READY || "#score";
+const profiles = { slow4g: [1600, 750, 150], "10mbps": [10000, 5000, 20] };
+const network = process.env.NETWORK
+  ? profiles[process.env.NETWORK] ?? process.env.NETWORK.split(",").map(Number)
+  : null;
+if (network && (network.length !== 3 || network.some((x) => !Number.isFinite(x)))) {
+  throw new Error(`NETWORK: "${process.env.NETWORK}" is neither slow4g, 10mbps nor DOWN_KBPS,UP_KBPS,LATENCY_MS`);
+}
 const servers = await Promise.all(dists.map((dist) => start({ dist })));
 const browser = await launch();
 const times = dists.map(() => []);
@@ -31,6 +41,16 @@ try {
     for (const [k, server] of servers.entries()) {
       const context = await browser.newContext();
       const page = await context.newPage();
+      if (network) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          downloadThroughput: (network[0] * 1000) / 8,
+          uploadThroughput: (network[1] * 1000) / 8,
+          latency: network[2],
+        });
+      }
       await page.addInitScript((ready) => {
         const seen = new MutationObserver(() => {
           if (!document.querySelector(ready)) return;
@@ -66,6 +86,7 @@ const med = (xs) => {
 for (const [k, dist] of dists.entries()) {
   const ts = times[k];
   const m = (k) => med(ts.map((t) => t[k])).toFixed(0);
-  console.log(`${dist}: ${ts.length} cold loads, medians: first render (frame after ${ready}) ${m("score")} ms, first contentful paint ${m("fcp")} ms, seen by the harness ${m("seen")} ms, DOMContentLoaded ${m("dcl")} ms`);
+  const shaped = network ? `, network ${network[0]}/${network[1]} kbps ${network[2]} ms` : "";
+  console.log(`${dist}: ${ts.length} cold loads${shaped}, medians: first render (frame after ${ready}) ${m("score")} ms, first contentful paint ${m("fcp")} ms, seen by the harness ${m("seen")} ms, DOMContentLoaded ${m("dcl")} ms`);
   console.log(`  frame after ${ready}: ${JSON.stringify(ts.map((t) => Math.round(t.score)))}`);
 }
