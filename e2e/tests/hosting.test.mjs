@@ -189,6 +189,41 @@ test("a link straight to a page of the whole app fetches it once, beside the sta
   }
 });
 
+test("a link straight to a page of the whole app paints the frame, the page's name and a progress bar before the whole app arrives, and the page is never blank at the handover", async () => {
+  const errors = await withPage(app.browser, "hosting-frame-first", async (page) => {
+    let release;
+    const held = new Promise((ok) => (release = ok));
+    await page.route(WHOLE_APP_WASM, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Notes whether the header, once painted, ever left the page.
+    await page.addInitScript(() => {
+      window.__seenHeader = false;
+      window.__headerLost = false;
+      new MutationObserver(() => {
+        const n = document.querySelectorAll("header.top").length;
+        if (n > 0) window.__seenHeader = true;
+        else if (window.__seenHeader) window.__headerLost = true;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(app.server.url + "#/bibtex");
+    await page.waitForSelector("#app-loading progress");
+    assert.equal(await page.textContent("#app-loading-title"), "BibTeX check");
+    assert.ok((await page.$$("nav a")).length >= 8, "the navigation is drawn");
+    assert.equal(await page.$$eval("header.top", (n) => n.length), 1);
+    assert.equal(await page.$("main h1"), null, "no page heading before the page");
+    assert.equal(await page.title(), "BibTeX check — citegate");
+    release();
+    await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "BibTeX check");
+    await page.waitForSelector("#entries", { state: "attached" });
+    assert.equal(await page.$("#app-loading"), null);
+    assert.equal(await page.$$eval("header.top", (n) => n.length), 1);
+    assert.equal(await page.evaluate(() => window.__headerLost), false, "the page went blank at the handover");
+  });
+  assert.deepEqual(errors, []);
+});
+
 test("when the whole app cannot be fetched the start module says why, keeps its frame, and fetches it again on request", async () => {
   const errors = await withPage(app.browser, "hosting-app-retry", async (page) => {
     let block = true;

@@ -13,7 +13,7 @@
 //! such a page fetches the two files ahead (nothing of them runs until the
 //! page is opened), so the wait after the click is mostly the start.
 
-use crate::app::{current_fragment, follow_fragment, Frame};
+use crate::app::{follow_fragment, Frame};
 use crate::pages;
 use crate::route::Page;
 use leptos::prelude::*;
@@ -68,29 +68,21 @@ thread_local! {
     static HANDING_OVER: Cell<bool> = const { Cell::new(false) };
 }
 
-/// The start module's entry point: draws the frame and the page, or, when
-/// the address names a page of the whole app, starts that at once (the
-/// page's inline script has been fetching it since the HTML arrived) and
-/// draws the frame only to say why it could not.
+/// The start module's entry point: draws the frame and the page. For a
+/// page of the whole app the frame holds the page's name and a progress
+/// bar while the whole app arrives (the page's inline script has been
+/// fetching it since the HTML arrived), so a slow link shows where it is
+/// going at once rather than a blank page.
 pub fn start() {
-    if Page::from_fragment(&current_fragment()).in_start_module() {
-        mount(None);
-        return;
-    }
-    // Leptos's executor is set up by mounting, which has not happened.
-    wasm_bindgen_futures::spawn_local(async {
-        if let Err(e) = hand_over().await {
-            mount(Some(e));
-        }
-    });
+    mount();
 }
 
-fn mount(failed: Option<String>) {
+fn mount() {
     let Some(body) = document().body() else {
         web_sys::console::error_1(&"citegate: the page has no body".into());
         return;
     };
-    let mounted = leptos::mount::mount_to(body, move || view! { <StartApp failed=failed /> });
+    let mounted = leptos::mount::mount_to(body, move || view! { <StartApp /> });
     MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(mounted)));
 }
 
@@ -100,39 +92,37 @@ async fn fetch_whole_app() -> Result<JsValue, String> {
     JsFuture::from(promise).await.map_err(describe)
 }
 
-/// Fetches the whole app, then gives it the page; a failed fetch comes
-/// back (the start module stays). Only one runs at a time.
+/// Fetches the whole app, then gives it the page; a failed fetch or start
+/// comes back (the start module stays). Only one runs at a time.
+///
+/// The start module's frame stays up until the whole app has drawn its own:
+/// the whole app mounts synchronously inside `start_app`, and the start
+/// module's nodes go in the microtask after, before the browser paints, so
+/// the page is never blank between the two.
 async fn hand_over() -> Result<(), String> {
     if HANDING_OVER.with(|h| h.replace(true)) {
         return Ok(());
     }
-    let loaded = match fetch_whole_app().await {
-        Ok(loaded) => loaded,
-        Err(e) => {
-            HANDING_OVER.with(|h| h.set(false));
-            return Err(e);
-        }
-    };
-    // The start module leaves the page: its nodes, effects and listeners go.
-    let mounted = MOUNTED.with(|m| m.borrow_mut().take());
-    drop(mounted);
-    let started = match start_app(&loaded) {
-        Ok(promise) => JsFuture::from(promise).await.map(|_| ()),
+    let started = match fetch_whole_app().await {
+        Ok(loaded) => match start_app(&loaded) {
+            Ok(promise) => JsFuture::from(promise)
+                .await
+                .map(|_| ())
+                .map_err(|e| format!("it could not start: {}; reload the page", describe(e))),
+            Err(e) => Err(format!(
+                "it could not start: {}; reload the page",
+                describe(e)
+            )),
+        },
         Err(e) => Err(e),
     };
     if let Err(e) = started {
-        // Nothing of the start module is left to show it in.
-        let note = format!(
-            "citegate could not start ({}); reload the page",
-            describe(e)
-        );
-        if let (Ok(p), Some(body)) = (document().create_element("p"), document().body()) {
-            p.set_class_name("banner error");
-            p.set_id("app-start-error");
-            p.set_text_content(Some(&note));
-            let _ = body.append_child(&p);
-        }
+        HANDING_OVER.with(|h| h.set(false));
+        return Err(e);
     }
+    // The start module leaves the page: its nodes, effects and listeners go.
+    let mounted = MOUNTED.with(|m| m.borrow_mut().take());
+    drop(mounted);
     Ok(())
 }
 
@@ -169,13 +159,12 @@ fn prefetch_on_intent() {
 }
 
 /// The start module's root: the frame with Start or Title match, or, for
-/// any other page, a note while the whole app loads.
-/// `failed` is why the whole app could not be fetched, when it was asked
-/// for before the frame was drawn.
+/// any other page, its name and a progress bar while the whole app loads,
+/// and why, when it could not.
 #[component]
-fn StartApp(failed: Option<String>) -> impl IntoView {
+fn StartApp() -> impl IntoView {
     let page = follow_fragment();
-    let failed: RwSignal<Option<String>> = RwSignal::new(failed);
+    let failed: RwSignal<Option<String>> = RwSignal::new(None);
     prefetch_on_intent();
     let retry = move |_| {
         failed.set(None);
@@ -192,7 +181,15 @@ fn StartApp(failed: Option<String>) -> impl IntoView {
                     }
                     view! {
                         {move || match failed.get() {
-                            None => view! { <p class="muted" id="app-loading">"loading…"</p> }.into_any(),
+                            None => view! {
+                                // Not an h1: the whole app's page brings that, and
+                                // its arrival is what "the page is ready" means.
+                                <div class="app-loading" id="app-loading" role="status">
+                                    <p class="page-title" id="app-loading-title">{page.get_untracked().label()}</p>
+                                    <progress aria-label="loading the page"></progress>
+                                    <p class="muted">"Loading the rest of citegate: a few seconds on a slow link the first time, at once after that (the browser keeps it)."</p>
+                                </div>
+                            }.into_any(),
                             Some(e) => view! {
                                 <div class="banner error" id="app-load-error" role="alert">
                                     "The rest of citegate could not be loaded (" {e} "). Check the connection, then "
