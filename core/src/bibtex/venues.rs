@@ -162,6 +162,39 @@ fn contains(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Words a venue's name is framed by that do not make it another venue.
+const FRAME: &[&str] = &[
+    "journal",
+    "conference",
+    "workshop",
+    "workshops",
+    "symposium",
+    "acm",
+    "springer",
+    "volume",
+    "vol",
+    "series",
+];
+
+/// Whether `name`, found inside `ws`, names the row's venue there. A name
+/// of ordinary words only ("Machine Learning", "Neural Computation",
+/// "Management of Data") is also a phrase of other venues' names ("Journal
+/// of Statistical Machine Learning Theory", "Neural Computing and
+/// Applications"): it counts only when every other word is a frame word or
+/// one of the row's acronyms. A name with an acronym in it ("CVPR
+/// Workshops", "Findings of EMNLP") is specific anywhere.
+fn framed_or_specific(ws: &[String], name: &[String], row: &Row) -> bool {
+    if name.iter().any(|w| row.acronyms.contains(w)) || name.len() > 2 {
+        return true;
+    }
+    let mut rest: Vec<&String> = ws.iter().collect();
+    if let Some(at) = ws.windows(name.len()).position(|w| w == name) {
+        rest.drain(at..at + name.len());
+    }
+    rest.iter()
+        .all(|w| FRAME.contains(&w.as_str()) || row.acronyms.contains(w))
+}
+
 /// The table's venue for a name, if the table knows it.
 pub fn lookup(name: &str) -> Option<Venue> {
     let ws = words(name);
@@ -175,7 +208,10 @@ pub fn lookup(name: &str) -> Option<Venue> {
     let mut best: Option<(usize, Venue)> = None;
     for r in rows {
         for n in r.names.iter().filter(|n| n.len() >= 2) {
-            if contains(&ws, n) && best.is_none_or(|(len, _)| n.len() > len) {
+            if contains(&ws, n)
+                && framed_or_specific(&ws, n, r)
+                && best.is_none_or(|(len, _)| n.len() > len)
+            {
                 best = Some((n.len(), r.venue));
             }
         }
@@ -269,6 +305,12 @@ mod tests {
         check("bioRxiv : the preprint server for biology", Some("biorxiv"));
         check("Findings of EMNLP", Some("findings"));
         check("Data Science", None);
+        check("Machine Learning Journal", Some("mlj"));
+        check(
+            "ACM SIGMOD International Conference on Management of Data",
+            Some("sigmod"),
+        );
+        check("Neural Computation", Some("neco"));
         check("Symposium on Neural Scaling Laws", None);
         check("", None);
     }
@@ -349,6 +391,18 @@ mod tests {
         ] {
             check_same(a, b, expected);
         }
+    }
+
+    /// Issue 28: an invented venue that holds a real one's plain name
+    /// ("Machine Learning") read as that venue, so the card said "wrong
+    /// venue" where the venue does not exist.
+    #[test]
+    fn a_plain_name_inside_an_invented_venue_is_not_that_venue() {
+        check("International Conference on Quantum Machine Learning", None);
+        check("Journal of Statistical Machine Learning Theory", None);
+        check("Neural Computing and Applications", None);
+        check("Neural Computation and Applications", None);
+        check("Journal of Adversarial Machine Learning", None);
     }
 
     fn check_same(a: &str, b: &str, expected: bool) {

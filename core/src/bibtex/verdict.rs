@@ -1111,12 +1111,20 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work], complete: bool) -> Vec<Rea
             .venue
             .as_deref()
             .unwrap_or("a preprint server");
-        out.push(reason(
-            ReasonKind::PreprintAsPublished,
-            format!(
-                "the paper is only known as a preprint ({server}), not as published at {venue}"
-            ),
-        ));
+        out.push(if known.is_none() {
+            // Both are true; the venue no table holds is the stronger sign.
+            reason(
+                ReasonKind::NonexistentVenue,
+                format!("“{venue}” is not a venue we know, and the paper is only known as a preprint ({server})"),
+            )
+        } else {
+            reason(
+                ReasonKind::PreprintAsPublished,
+                format!(
+                    "the paper is only known as a preprint ({server}), not as published at {venue}"
+                ),
+            )
+        });
         return out;
     }
     if let Some(w) = with_venue.iter().find(|w| venue_ok(w)) {
@@ -1150,7 +1158,11 @@ fn venue_year_rules(cited: &Cited, matched: &[&Work], complete: bool) -> Vec<Rea
                 w.year().map(|y| y.to_string()).unwrap_or_default()
             ),
         ));
-    } else if known.is_none() {
+    } else if known.is_none() && w.venue.as_deref().and_then(venues::lookup).is_some() {
+        // The table holds the venues of the field the record is in, and
+        // not the cited one: an invented venue is likely. Where it knows
+        // neither (a field it does not cover), the cited venue may be a
+        // real journal it lacks, and only the difference is certain.
         out.push(reason(
             ReasonKind::NonexistentVenue,
             format!("“{venue}” is not a venue we know, and the paper appeared at {real}"),

@@ -138,6 +138,23 @@ fn one_rule_each() {
     check(&f(TITLE, AUTHORS, "booktitle = {ICML}, year = 2019"), NoId, vec![resnet()], false, Hallucinated, Some(ArxivVersionMismatch));
 }
 
+/// Issue 28: which venue claim the evidence bears. An invented venue for a
+/// paper known only as a preprint read "preprint cited as published"; an
+/// invented venue holding a real one's plain name ("Machine Learning") read
+/// as that venue; and a real journal the table lacks, cited for a paper in
+/// another journal it also lacks, read as nonexistent.
+#[test]
+#[rustfmt::skip]
+fn the_venue_claim_is_the_one_the_evidence_bears() {
+    let arxiv_only = || vec![rec(TITLE, AUTHORS, 2016, "arXiv.org", "")];
+    check(&f(TITLE, AUTHORS, "booktitle = {Workshop on Domain Generalization}, year = 2016"), NoId, arxiv_only(), false, Hallucinated, Some(NonexistentVenue));
+    check(&f(TITLE, AUTHORS, "booktitle = {UAI}, year = 2016"), NoId, arxiv_only(), false, Hallucinated, Some(PreprintAsPublished));
+    check(&f(TITLE, AUTHORS, "booktitle = {International Conference on Quantum Machine Learning}, year = 2016"), NoId, vec![rec(TITLE, AUTHORS, 2016, "ICML", "")], false, Hallucinated, Some(NonexistentVenue));
+    let heart = || vec![rec(TITLE, AUTHORS, 2016, "European Heart Journal. Cardiovascular Pharmacotherapy", "")];
+    check(&f(TITLE, AUTHORS, "journal = {Journal of the American Heart Association}, year = 2016"), NoId, heart(), false, Hallucinated, Some(WrongVenue));
+    check(&f(TITLE, AUTHORS, "journal = {European heart journal. Cardiovascular pharmacotherapy}, year = 2016"), NoId, heart(), false, Valid, None);
+}
+
 #[test]
 #[rustfmt::skip]
 fn missing_evidence_is_uncertain() {

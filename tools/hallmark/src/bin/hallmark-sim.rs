@@ -1,4 +1,4 @@
-//! `hallmark-sim --split FILE --world FILE[,FILE…] [--unkind [--seed N]] [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain] [--naming] [--down s2,crossref,…] [--surface native|browser]`
+//! `hallmark-sim --split FILE --world FILE[,FILE…] [--unkind [--seed N]] [--out PREDICTIONS] [--today YYYY-MM-DD] [--explain] [--naming] [--misnamed TYPE] [--down s2,crossref,…] [--surface native|browser]`
 //!
 //! Runs citegate's resolver and verdict rules over a HALLMARK split against
 //! a world, in process (no HTTP, virtual clock), writes HALLMARK predictions
@@ -115,6 +115,49 @@ fn main() {
             println!("  {t:<24} {named}/{total}");
         }
         println!();
+    }
+    if let Some(t) = arg(&args, "--misnamed") {
+        // The entries of one type flagged under another type's name: what
+        // the card says instead, to read the naming rules against.
+        let by_key: HashMap<&str, _> = verdicts.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        for it in items
+            .iter()
+            .filter(|i| i.htype.as_deref() == Some(t.as_str()))
+        {
+            let Some(v) = by_key.get(it.key.as_str()) else {
+                continue;
+            };
+            let kinds: Vec<String> = v
+                .reasons
+                .iter()
+                .filter_map(|r| serde_json::to_value(r.kind).ok())
+                .filter_map(|k| k.as_str().map(str::to_string))
+                .collect();
+            if kinds.contains(&t) {
+                continue;
+            }
+            let field = |name: &str| {
+                it.fields
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str())
+                    .unwrap_or("")
+            };
+            println!(
+                "{} {:?} {:?}\n    title: {}\n    author: {}\n    venue: {}{} year: {}",
+                it.key,
+                v.verdict,
+                kinds,
+                field("title"),
+                field("author"),
+                field("booktitle"),
+                field("journal"),
+                field("year")
+            );
+            for r in &v.reasons {
+                println!("    - {}", r.message);
+            }
+        }
     }
     print!("{}", scores.render());
 }
