@@ -255,6 +255,17 @@ test("cross-check: the uninterrupted run (no faults) gives the reference report 
     CLEAN_REPORT = await downloaded(page, "#download-report");
     CLEAN_ANNOTATED = await downloaded(page, "#download-annotated");
     assert.deepEqual(JSON.parse(CLEAN_REPORT).indices_unavailable, []);
+    // Issue 31: a finished run is shown again after a reload, rows,
+    // summary and downloads, with nothing asked again.
+    const asked = [];
+    page.on("request", (r) => /\/api\/(crossref|openalex)\//.test(r.url()) && asked.push(r.url()));
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll("#tiers tbody tr").length === 10, null, { timeout: 20000 });
+    assert.deepEqual(await checkTiers(page), []);
+    assert.equal(await page.$("#crosscheck-stopped"), null);
+    assert.equal(await downloaded(page, "#download-report"), CLEAN_REPORT);
+    assert.equal(await downloaded(page, "#download-annotated"), CLEAN_ANNOTATED);
+    assert.deepEqual(asked, []);
   });
 });
 
@@ -306,12 +317,18 @@ test("cross-check with a reload mid-run: the page comes back with the pool and t
       hold = null;
       release();
       await page.waitForFunction(
-        () => /^an earlier cross-check of this pool did not finish \(answers stored for ([1-9]|10) of 10 papers\); press Cross-check to finish it/.test(document.querySelector("#crosscheck-status")?.textContent ?? ""),
+        () => /^an earlier cross-check of this pool did not finish \(answers stored for ([1-9]|10) of 10 papers\); Resume finishes it/.test(document.querySelector("#crosscheck-status")?.textContent ?? ""),
         null,
         { timeout: 20000 },
       );
       assert.equal(await page.getAttribute("#crosscheck-status", "class"), "banner partial");
-      await crossPass(page);
+      // Issue 31: the interrupted run says where it stopped, its complete rows shown.
+      const [done] = (await page.textContent("#crosscheck-stopped-text")).match(/^stopped at (\d+) of 10 — $/)?.slice(1) ?? [];
+      assert.ok(done !== undefined, await page.textContent("#crosscheck-stopped-text"));
+      assert.equal((await page.$$("#tiers tbody tr")).length, Number(done));
+      await page.click("#crosscheck-resume");
+      await page.waitForFunction(() => document.querySelector("#run-crosscheck")?.textContent === "Cross-check" && document.querySelectorAll("#tiers tbody tr").length === 10, null, { timeout: 120000 });
+      assert.equal(await page.$("#crosscheck-stopped"), null);
       assert.deepEqual(await checkTiers(page), []);
       assert.equal(await downloaded(page, "#download-report"), CLEAN_REPORT);
       assert.equal(await downloaded(page, "#download-annotated"), CLEAN_ANNOTATED);

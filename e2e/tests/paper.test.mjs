@@ -40,6 +40,12 @@ test("paper: a dropped PDF's references are read in the page, checked, and repor
     assert.equal(report.bib, "twocol.pdf");
     assert.equal(report.online.entries.length, PRINTED);
 
+    // Issue 31: the checked paper and its verdicts come back after a reload.
+    await page.reload();
+    await page.waitForFunction((n) => document.querySelector("#inputs")?.textContent === `twocol.pdf: ${n} entries`, PRINTED, { timeout: 30000 });
+    await page.waitForFunction((n) => document.querySelectorAll("#entries .entry-card").length === n, PRINTED, { timeout: 30000 });
+    assert.deepEqual(await page.$$eval("#entries .entry-card", (cards) => cards.map((c) => c.dataset.class)), classes);
+
     // A "PDF" that is not one: named in plain words, the paper and its results stay.
     await page.setInputFiles("#bib-input", { name: "scan.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n% nothing readable follows\n") });
     await page.waitForSelector(".file-errors li");

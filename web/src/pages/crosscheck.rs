@@ -120,6 +120,8 @@ struct CrossState {
     /// Paused by the progress display: the run stopped at its checkpoint and
     /// resumes from it.
     paused: RwSignal<bool>,
+    /// A run found stopped part way after a reload: papers complete of all.
+    stopped: RwSignal<Option<(usize, usize)>>,
     banner: RwSignal<String>,
     kind: RwSignal<BannerKind>,
     rows: RwSignal<Vec<Row>>,
@@ -146,6 +148,7 @@ impl CrossState {
             use_openalex: RwSignal::new(true),
             busy: RwSignal::new(false),
             paused: RwSignal::new(false),
+            stopped: RwSignal::new(None),
             banner: RwSignal::new(String::new()),
             kind: RwSignal::new(BannerKind::Info),
             rows: RwSignal::new(Vec::<Row>::new()),
@@ -160,7 +163,9 @@ impl CrossState {
     }
 
     /// The pool this page was last given, else the one the Pool page built;
-    /// and whether a run of it was interrupted (by a reload, say).
+    /// and the last run of it: a finished one shown as it ended (rows,
+    /// summary, downloads), one stopped part way (by a reload, say) with its
+    /// complete rows and Resume.
     fn restore(self) {
         let Some(s) = self.services else { return };
         let CrossState {
@@ -182,23 +187,44 @@ impl CrossState {
             if !pool_text.get_untracked().is_empty() {
                 return;
             }
-            let key = format!(
-                "{}{}",
-                keys::RUN_PREFIX,
-                run_name(&text, &[Service::Crossref, Service::OpenAlex])
-            );
-            pool_text.set(text);
+            let wanted = vec![Service::Crossref, Service::OpenAlex];
+            let key = format!("{}{}", keys::RUN_PREFIX, run_name(&text, &wanted));
+            pool_text.set(text.clone());
             source.set(name);
-            if let Ok(Some(state)) = ws.get::<run::RunState<run::CrossItem>>(&key).await {
-                if !state.finished {
-                    kind.set(BannerKind::Partial);
-                    banner.set(format!(
-                        "an earlier cross-check of this pool did not finish (answers stored for {} of {} papers); press Cross-check to finish it: stored answers are not asked for again",
-                        state.items.len(),
-                        state.total
-                    ));
-                }
+            let Ok(Some(state)) = ws.get::<run::RunState<run::CrossItem>>(&key).await else {
+                return;
+            };
+            let Ok(pool) = pool::parse_pool(&text) else {
+                return;
+            };
+            // A run started meanwhile, or another pool, has the page now.
+            if self.busy.get_untracked() || pool_text.get_untracked() != text {
+                return;
             }
+            let cfg = crossindex::Config::default();
+            let run = CrossRun::new(
+                pool.papers.clone(),
+                wanted.clone(),
+                s.endpoints(),
+                cfg,
+                state.items.clone(),
+            );
+            if state.finished {
+                let report = run.report().0;
+                self.counts.set(run.progress());
+                self.finish(s, pool, wanted, cfg, state.items, report);
+                return;
+            }
+            let (done, total) = run.progress();
+            self.rows.set(rows_of(&run, &pool.papers, false));
+            self.counts.set((done, total));
+            self.stopped.set(Some((done, total)));
+            kind.set(BannerKind::Partial);
+            banner.set(format!(
+                "an earlier cross-check of this pool did not finish (answers stored for {} of {} papers); Resume finishes it: stored answers are not asked for again",
+                state.items.len(),
+                state.total
+            ));
         });
     }
 
@@ -227,6 +253,7 @@ impl CrossState {
             }
         }
         self.rows.set(Vec::new());
+        self.stopped.set(None);
         self.report_json.set(String::new());
         self.annotated.set(String::new());
         self.unavailable.set(String::new());
@@ -277,6 +304,7 @@ impl CrossState {
             return;
         }
         busy.set(true);
+        self.stopped.set(None);
         counts.set((0, pool.papers.len()));
         sent.set(0);
         kind.set(BannerKind::Info);
@@ -467,6 +495,12 @@ fn RunControls(state: CrossState) -> impl IntoView {
             <DownloadButton id="download-annotated" label="Download annotated pool" filename=Signal::derive(|| "citation_pool.json".to_string()) mime="application/json" content=Signal::derive(move || annotated.get())/>
         </div>
         <Banner id="crosscheck-status" kind=kind text=banner/>
+        <Show when=move || state.stopped.with(Option::is_some)>
+            <div class="banner partial" id="crosscheck-stopped" role="status">
+                <span id="crosscheck-stopped-text">{move || state.stopped.get().map(|(done, total)| format!("stopped at {done} of {total} — ")).unwrap_or_default()}</span>
+                <button type="button" id="crosscheck-resume" on:click=move |_| state.run_check()>"Resume"</button>
+            </div>
+        </Show>
         <Progress id="crosscheck-progress" label=Signal::derive(|| "Cross-checking papers".to_string())
             counts=counts running=busy paused=state.paused on_cancel=Callback::new(move |_: ()| state.cancel())
             detail=Signal::derive(move || format!("{} requests sent", sent.get())) />
