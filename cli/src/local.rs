@@ -178,8 +178,9 @@ impl Local {
         Ok(asks.len())
     }
 
-    /// The index's answers to `asks`.
-    fn look_up(
+    /// The index's answers to `asks` (the relay's index route answers
+    /// pages with it).
+    pub fn look_up(
         &self,
         asks: &[(usize, Route, String)],
         title_hits: usize,

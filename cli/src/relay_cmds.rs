@@ -7,7 +7,9 @@
 //! this module listens (`tiny_http`, a few worker threads), paces every
 //! client's requests together by each service's documented limits
 //! ([`fetch::lane_limits`], or `--interval-ms`), answers from the cache
-//! what it holds, and passes the answers on.
+//! what it holds, and passes the answers on. With `--index DIR` it also
+//! answers `POST /index` from the local index ([`relay::INDEX_PATH`]):
+//! a page's run asks it first, as `citegate check --index` does.
 
 use crate::error::{Error, Outcome};
 use crate::http::Client;
@@ -40,6 +42,9 @@ pub struct RelayArgs {
     /// Requests handled at once (the pacing still holds each service to its limit)
     #[arg(long, value_name = "N", default_value_t = 8)]
     threads: usize,
+    /// A local index built by `citegate index build`: pages behind the relay ask it first (`POST /index`), with no rate limit; overrides `index` in the --config file
+    #[arg(long, value_name = "DIR")]
+    index: Option<std::path::PathBuf>,
     #[command(flatten)]
     live: LiveArgs,
 }
@@ -95,6 +100,8 @@ struct Relay {
     client: Client,
     pacer: Pacer,
     cache: Option<Mutex<Cache>>,
+    /// The local index the index route answers from.
+    index: Option<Mutex<crate::local::Local>>,
 }
 
 fn run_relay(a: &RelayArgs) -> Outcome {
@@ -103,6 +110,10 @@ fn run_relay(a: &RelayArgs) -> Outcome {
     let settings = a.live.settings()?;
     let cache = match &settings.cache {
         Some(p) => Some(Mutex::new(Cache::load(p)?)),
+        None => None,
+    };
+    let index = match a.index.as_ref().or(settings.index.as_ref()) {
+        Some(dir) => Some(Mutex::new(crate::local::Local::open(dir)?)),
         None => None,
     };
     let endpoints = settings.endpoints_shared();
@@ -118,6 +129,7 @@ fn run_relay(a: &RelayArgs) -> Outcome {
         },
         client: Client::new(settings.timeout_ms),
         cache,
+        index,
     });
     let server = tiny_http::Server::http(a.listen.as_str())
         .map_err(|e| Error::flag("--listen", format!("cannot listen on {}: {e}", a.listen)))?;
@@ -211,6 +223,12 @@ impl Relay {
             }
         }
         let text = String::from_utf8_lossy(&body);
+        if relay::is_index_path(&path) {
+            let out = self.index_answer(&method, &text, &cors);
+            log(&method, &path, out.status_code().0, started);
+            let _ = req.respond(out);
+            return;
+        }
         let routed = relay::route(
             &self.config,
             &method,
@@ -223,6 +241,50 @@ impl Relay {
         };
         log(&method, &path, out.status_code().0, started);
         let _ = req.respond(out);
+    }
+
+    /// The local index's answer to a page's questions (`POST /index`).
+    fn index_answer(
+        &self,
+        method: &str,
+        body: &str,
+        cors: &[(String, String)],
+    ) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+        let refused = |status: u16, message: String| refusal(&Refusal { status, message }, cors);
+        let Some(index) = &self.index else {
+            return refused(
+                404,
+                "this relay has no local index (start it with --index DIR)".into(),
+            );
+        };
+        if method != "POST" {
+            return refused(405, format!("the index route takes POST, not {method}"));
+        }
+        let query = match relay::read_index_query(body) {
+            Ok(q) => q,
+            Err(r) => return refusal(&r, cors),
+        };
+        let asks: Vec<(usize, citegate_core::resolve::Route, String)> = query
+            .asks
+            .into_iter()
+            .map(|a| (a.slot, a.route, a.text))
+            .collect();
+        let looked = index
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .look_up(&asks, query.title_hits);
+        match looked.map(|answers| serde_json::to_vec(&answers)) {
+            Ok(Ok(json)) => {
+                let mut h = cors.to_vec();
+                h.push(("content-type".into(), "application/json".into()));
+                with_headers(
+                    tiny_http::Response::from_data(json).with_status_code(200),
+                    &h,
+                )
+            }
+            Ok(Err(e)) => refused(500, format!("the index's answer could not be written: {e}")),
+            Err(e) => refused(500, format!("the local index could not be read: {e}")),
+        }
     }
 
     /// The service's answer to `out` (or the cache's), with `cors`.

@@ -299,3 +299,109 @@ fn an_origin_that_is_not_one_is_refused_at_start() {
         "{err}"
     );
 }
+
+/// (status, headers lowercased, body) of a POST of `body` to the relay.
+fn post(url: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut resp = agent
+        .post(url)
+        .header("origin", APP)
+        .header("content-type", "application/json")
+        .send(body)
+        .expect("the relay answers");
+    let hs = resp
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_ascii_lowercase(),
+                v.to_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    (
+        resp.status().as_u16(),
+        hs,
+        resp.body_mut().read_to_string().unwrap_or_default(),
+    )
+}
+
+/// Issue 32: `citegate relay --index DIR` answers a page's questions from
+/// the local index (`POST /index`), for the app's origin, and says so
+/// plainly when it has no index or the question is not one.
+#[test]
+fn the_relay_answers_a_pages_questions_from_its_local_index() {
+    let server = echo_server();
+    let dir = tempdir();
+    let ix = dir.path().join("ix");
+    let built = common::run(
+        &[
+            "index",
+            "build",
+            "--out",
+            ix.to_str().unwrap(),
+            "--dblp",
+            &common::index_fixture("dblp-sample.xml"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        built.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let question = r#"{"asks":[{"slot":0,"route":"title","text":"Theory and Applications of Trapdoor Functions (Extended Abstract)"},{"slot":1,"route":"doi","text":"10.1145/1666420.1666444"}],"title_hits":5}"#;
+
+    let bare = relay(&server, &[]);
+    let (status, _, body) = post(&format!("{}/index", bare.base), question);
+    assert_eq!(
+        (status, body.as_str()),
+        (
+            404,
+            "this relay has no local index (start it with --index DIR)"
+        )
+    );
+    drop(bare);
+
+    let r = relay(&server, &["--index", ix.to_str().unwrap()]);
+    let (status, hs, body) = post(&format!("{}/index", r.base), question);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(header(&hs, "access-control-allow-origin"), Some(APP));
+    let answers: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let got: Vec<(u64, &str, &str)> = answers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["slot"].as_u64().unwrap(),
+                a["route"].as_str().unwrap(),
+                a["dump"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let dump = "DBLP dump of 2024-11-30, local index";
+    assert_eq!(got, vec![(0, "title", dump), (1, "doi", dump)]);
+    assert!(
+        body.contains("Andrew Chi-Chih Yao") && body.contains("Craig Gentry"),
+        "{body}"
+    );
+    let (status, _, body) = post(&format!("{}/index", r.base), "{\"asks\": 3}");
+    assert_eq!(status, 400);
+    assert!(
+        body.starts_with("the index question is not readable: "),
+        "{body}"
+    );
+    let (status, _, _) = ask("GET", &format!("{}/index", r.base), &[("origin", APP)]);
+    assert_eq!(status, 405);
+    // Nothing of it went to a service.
+    assert!(
+        server.hits().is_empty(),
+        "{:?}",
+        server.hits().iter().map(|h| &h.path).collect::<Vec<_>>()
+    );
+}

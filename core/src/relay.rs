@@ -7,7 +7,10 @@
 //! every browser without being handed to any. The app reaches it as every
 //! service under one base (`?api=BASE`, or the relay origin the app was
 //! built with): `BASE/s2/…`, `BASE/openalex/…`, `BASE/crossref/…`,
-//! `BASE/datacite/…`, `BASE/dblp/…`, `BASE/arxiv/…`.
+//! `BASE/datacite/…`, `BASE/dblp/…`, `BASE/arxiv/…`. A relay started with
+//! a local index (`--index DIR`) also answers `POST BASE/index` with the
+//! index's records for a run's questions ([`index_request`]), which the
+//! page hands to its run as the CLI does ([`crate::resolve::Run::take_local`]).
 //!
 //! Invariants: a request goes only to the API root of the service its first
 //! path segment names (an allowlist: anything else is refused, never
@@ -17,8 +20,10 @@
 //! (the keys are masked in the body, and no header but the ones named in
 //! [`PASSED_HEADERS`] is passed on).
 
+use crate::resolve::{LocalAnswer, Route};
 use crate::works::request::{Endpoints, Method, Request};
 use crate::works::Service;
+use serde::{Deserialize, Serialize};
 
 /// The path prefixes the relay serves, the service behind each, in the
 /// order the help text lists them.
@@ -291,6 +296,99 @@ fn replace_bytes(hay: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
     out
 }
 
+// ---- The local index behind the relay ---------------------------------------
+
+/// The relay's path for questions to its local index (`POST BASE/index`).
+pub const INDEX_PATH: &str = "/index";
+
+/// Most questions one index request may carry (a bibliography of 3,000
+/// entries asks at most 9,000: a DOI, an arXiv id and a title each).
+pub const MAX_INDEX_ASKS: usize = 20_000;
+
+/// One question to the index: a run's [`crate::resolve::Run::local_asks`] entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexAsk {
+    /// The reference, by its position in the run.
+    pub slot: usize,
+    /// What is asked: a DOI, an arXiv id or a title.
+    pub route: Route,
+    /// The DOI, id or title.
+    pub text: String,
+}
+
+/// The body of `POST BASE/index`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexQuery {
+    /// The questions.
+    pub asks: Vec<IndexAsk>,
+    /// Records kept per title search and dump ([`crate::resolve::Options::title_hits`]).
+    pub title_hits: usize,
+}
+
+/// The request asking the index behind the relay at `relay_base` the
+/// questions `asks` (from [`crate::resolve::Run::local_asks`]). It is the
+/// relay's own route, not a service's: `service` names DBLP only so the
+/// request has a lane; nothing paces it.
+pub fn index_request(
+    relay_base: &str,
+    asks: &[(usize, Route, String)],
+    title_hits: usize,
+) -> Request {
+    let query = IndexQuery {
+        asks: asks
+            .iter()
+            .map(|(slot, route, text)| IndexAsk {
+                slot: *slot,
+                route: *route,
+                text: text.clone(),
+            })
+            .collect(),
+        title_hits,
+    };
+    Request {
+        service: Service::Dblp,
+        method: Method::Post,
+        url: format!("{}{INDEX_PATH}", relay_base.trim_end_matches('/')),
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: serde_json::to_string(&query).ok(),
+    }
+}
+
+/// Whether `path` (with any query string) is the index route.
+pub fn is_index_path(path: &str) -> bool {
+    path.split('?').next().unwrap_or("").trim_end_matches('/') == INDEX_PATH
+}
+
+/// The relay's reading of an index request's body.
+pub fn read_index_query(body: &str) -> Result<IndexQuery, Refusal> {
+    let q: IndexQuery = serde_json::from_str(body).map_err(|e| {
+        refuse(
+            400,
+            format!("the index question is not readable: {e} (expected {{\"asks\": [{{\"slot\", \"route\", \"text\"}}], \"title_hits\"}})"),
+        )
+    })?;
+    if q.asks.len() > MAX_INDEX_ASKS {
+        return Err(refuse(
+            413,
+            format!(
+                "an index request asks at most {MAX_INDEX_ASKS} questions, not {}",
+                q.asks.len()
+            ),
+        ));
+    }
+    Ok(q)
+}
+
+/// The page's reading of the relay's answer to [`index_request`]: the
+/// index's records, to hand to [`crate::resolve::Run::take_local`].
+pub fn index_answers(status: u16, body: &str) -> Result<Vec<LocalAnswer>, String> {
+    if status != 200 {
+        let text: String = body.chars().take(200).collect();
+        return Err(format!("the relay's index answered {status}: {text}"));
+    }
+    serde_json::from_str(body).map_err(|e| format!("the relay's index answer is not readable: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,5 +527,73 @@ mod tests {
         let big = "x".repeat(MAX_REQUEST_BODY + 1);
         let e = route(&config(), "POST", "/s2/paper/batch", Some(&big)).unwrap_err();
         assert_eq!(e.status, 413);
+    }
+
+    /// Issue 32: a page behind a relay with a local index asks it the
+    /// run's questions in one request and hands the records to its run.
+    #[test]
+    fn the_index_route_carries_a_runs_questions_and_its_answers() {
+        let asks = vec![
+            (0, Route::Doi, "10.1/x".to_string()),
+            (3, Route::Title, "Attention Is All You Need".to_string()),
+        ];
+        let req = index_request("http://127.0.0.1:8787/", &asks, 5);
+        assert_eq!(req.url, "http://127.0.0.1:8787/index");
+        assert_eq!(req.method, Method::Post);
+        let q = read_index_query(req.body.as_deref().unwrap()).unwrap();
+        assert_eq!(q.title_hits, 5);
+        assert_eq!(
+            q.asks[1],
+            IndexAsk {
+                slot: 3,
+                route: Route::Title,
+                text: "Attention Is All You Need".into()
+            }
+        );
+        for (path, yes) in [
+            ("/index", true),
+            ("/index/", true),
+            ("/index?x=1", true),
+            ("/indexes", false),
+            ("/s2/index", false),
+        ] {
+            assert_eq!(is_index_path(path), yes, "{path}");
+        }
+        assert_eq!(read_index_query("[]").unwrap_err().status, 400);
+        let many = IndexQuery {
+            asks: vec![
+                IndexAsk {
+                    slot: 0,
+                    route: Route::Doi,
+                    text: "10.1/x".into()
+                };
+                MAX_INDEX_ASKS + 1
+            ],
+            title_hits: 1,
+        };
+        assert_eq!(
+            read_index_query(&serde_json::to_string(&many).unwrap())
+                .unwrap_err()
+                .status,
+            413
+        );
+
+        let mut work = crate::works::Work::empty(Service::Dblp);
+        work.title = "Attention Is All You Need".into();
+        let answers = vec![LocalAnswer {
+            slot: 3,
+            route: Route::Title,
+            service: Service::Dblp,
+            dump: "DBLP dump of 2026-11-01, local index".into(),
+            answer: crate::resolve::Answer::Hits { works: vec![work] },
+        }];
+        let body = serde_json::to_string(&answers).unwrap();
+        assert_eq!(index_answers(200, &body).unwrap(), answers);
+        assert!(index_answers(404, "no index")
+            .unwrap_err()
+            .contains("answered 404: no index"));
+        assert!(index_answers(200, "{")
+            .unwrap_err()
+            .starts_with("the relay's index answer is not readable"));
     }
 }

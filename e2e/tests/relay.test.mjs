@@ -7,7 +7,8 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import fs from "node:fs";
-import { spawn } from "node:child_process";
+import os from "node:os";
+import { spawn, spawnSync } from "node:child_process";
 import zlib from "node:zlib";
 import { serve, S2_BACKOFF_MS } from "../harness.mjs";
 import { withPage, DIST } from "../browser.mjs";
@@ -38,12 +39,13 @@ const relays = [];
 after(() => relays.forEach((r) => r.kill()));
 
 /** Starts the relay for the app's origin, its services at the mock; resolves to its base and its log. */
-function startRelay() {
+function startRelay(extra = []) {
   assert.ok(fs.existsSync(BIN), `${BIN} is not built (cargo build -p citegate-cli)`);
   const mock = app.server.url + "api";
   const origin = app.server.url.replace(/\/$/, "");
   const args = ["relay", "--listen", "127.0.0.1:0", "--app-origin", origin, "--interval-ms", "s2=5,crossref=5,openalex=5,datacite=5,dblp=5,arxiv=5"];
   for (const s of ["s2", "openalex", "crossref", "datacite", "dblp", "arxiv"]) args.push(`--${s}-base`, `${mock}/${s}`);
+  args.push(...extra);
   const env = { ...process.env };
   for (const v of ["S2_API_KEY", "OPENALEX_API_KEY", "CROSSREF_MAILTO", "OPENALEX_MAILTO", "PAPER_ORCHESTRA_MAILTO"]) delete env[v];
   const child = spawn(BIN, args, { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -90,6 +92,34 @@ test("relay: an entry only DBLP lists is found through citegate relay, and the p
     assert.match(relay.log.join(""), /GET \/dblp\/search\/publ\/api\S* -> 200/);
   });
   assert.deepEqual(errors, []);
+});
+
+test("relay --index: the page's run asks the relay's local index first, and an entry the index holds is settled with no request to any service", async () => {
+  // A local index of the index crate's sample DBLP dump (index/tests/fixtures, PROVENANCE.md there).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citegate-relay-index-"));
+  const dump = path.resolve("../index/tests/fixtures/dblp-sample.xml");
+  const built = spawnSync(BIN, ["index", "build", "--out", dir, "--dblp", dump], { encoding: "utf8" });
+  assert.equal(built.status, 0, built.stderr);
+  const relay = await startRelay(["--index", dir]);
+  // Yao's FOCS paper is in the sample dump and in none of the mock's services.
+  const bib = `@inproceedings{yao82,\n  title = {Theory and Applications of Trapdoor Functions (Extended Abstract)},\n  author = {Yao, Andrew Chi-Chih},\n  booktitle = {FOCS},\n  year = {1982}\n}\n`;
+  const errors = await withPage(app.browser, "relay-index", async (page) => {
+    const before = app.server.requests.length;
+    await page.goto(`${app.page()}?relay=${encodeURIComponent(relay.base)}&s2_interval=0&s2_backoff_ms=${S2_BACKOFF_MS}#/bibtex`);
+    await page.waitForSelector("#load-example");
+    await page.click("#clear");
+    await page.setInputFiles("#bib-input", { name: "yao.bib", mimeType: "text/plain", buffer: Buffer.from(bib) });
+    await page.waitForFunction(() => document.querySelector("#inputs")?.textContent === "yao.bib: 1 entry");
+    await page.click("#check-entries");
+    await page.waitForSelector('#entries [data-key="yao82"]', { timeout: 30000 });
+    assert.equal(await page.getAttribute('[data-key="yao82"]', "data-class"), "valid");
+    // The evidence names the dump and its date.
+    assert.match(await page.textContent('[data-key="yao82"]'), /DBLP dump of \d{4}-\d{2}-\d{2}, local index/);
+    assert.match(relay.log.join(""), /POST \/index -> 200/);
+    assert.deepEqual(app.server.requests.slice(before).map((r) => r.path).filter((p) => p.startsWith("/api/")), []);
+  });
+  assert.deepEqual(errors, []);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("relay: without it the page cannot ask DBLP, and the same entry is left unverified, neither valid nor fabricated", async () => {

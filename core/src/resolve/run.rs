@@ -79,8 +79,9 @@ pub const NOT_FROM_A_PAGE: &str =
     "a web page cannot reach DBLP; open the app through citegate relay (?relay=) or run citegate check to ask it";
 
 /// What a local index (a public dump on disk, read by the edge) answered to
-/// one of [`Run::local_asks`]'s questions.
-#[derive(Debug, Clone, PartialEq)]
+/// one of [`Run::local_asks`]'s questions. Serialized as the relay's index
+/// route answers it ([`crate::relay::index_answers`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LocalAnswer {
     /// The reference, by its position in the run.
     pub slot: usize,

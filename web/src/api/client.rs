@@ -247,6 +247,13 @@ impl Client {
         self
     }
 
+    /// Sends `req` once as it is, past the cache and the throttle: for the
+    /// relay's own routes (its local index), which no service's limit
+    /// paces and no cache keeps.
+    pub async fn send_direct(&self, req: &Request) -> Result<RawResponse, TransportError> {
+        self.transport.send(req).await
+    }
+
     /// The throttle.
     pub fn throttle(&self) -> &Rc<Throttle> {
         &self.throttle

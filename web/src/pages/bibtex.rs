@@ -59,6 +59,7 @@ fn sources_of(r: &Resolution) -> Vec<String> {
         .map(|e| {
             let answer = match &e.answer {
                 Answer::Found { .. } => "found".to_string(),
+                Answer::Hits { works } if works.len() == 1 => "1 hit".to_string(),
                 Answer::Hits { works } => format!("{} hits", works.len()),
                 Answer::NotHere => "not there".to_string(),
                 // The banner says once why (the day's allowance, a key);
@@ -68,7 +69,9 @@ fn sources_of(r: &Resolution) -> Vec<String> {
                 }
                 Answer::Failed { error } => format!("failed: {error}"),
             };
-            format!("{} ({}): {answer}", e.service.name(), e.asked)
+            // A local index's answer names its dump and the dump's date.
+            let source = e.dump.as_deref().unwrap_or(e.service.name());
+            format!("{source} ({}): {answer}", e.asked)
         })
         .collect()
 }
@@ -646,7 +649,15 @@ impl BibtexState {
             let ws = services.workspace();
             let key = crate::services::resolve::checkpoint_key(&refs);
             let opts = run_options(&services);
-            let (mut run, _) = crate::services::resolve::resume_or_new(&ws, &key, refs, opts).await;
+            let title_hits = opts.title_hits;
+            let (mut run, resumed) =
+                crate::services::resolve::resume_or_new(&ws, &key, refs, opts).await;
+            if !resumed {
+                // Behind a relay with a local index, the index answers first.
+                let relay = services.settings.get_untracked().relay;
+                crate::services::resolve::ask_relay_index(&client, &relay, &mut run, title_hits)
+                    .await;
+            }
             if token.is_cancelled() {
                 return;
             }
