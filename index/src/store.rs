@@ -740,6 +740,31 @@ fn fallback_match(mut words: Vec<(String, u64)>) -> String {
     pairs.join(" OR ")
 }
 
+/// Regression: `Index::open` attaches the word counts the fallback ranks
+/// by; were it not to (an SQLite without `fts5vocab`, a failed attach,
+/// which `open` lets pass), the fallback would ask for the longest words,
+/// misspelt ones included, and nothing else would fail.
+#[cfg(test)]
+mod vocab_tests {
+    use super::{Index, Source};
+
+    #[test]
+    fn an_opened_index_ranks_the_fallback_by_word_counts() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dump =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dblp-sample.xml");
+        let mut ix = Index::create(dir.path()).expect("create");
+        ix.add(Source::Dblp, &dump, None, &mut |_| true)
+            .expect("dblp");
+        drop(ix);
+        let ix = Index::open(dir.path()).expect("open");
+        let q = ix.fallback_query("computing arbitrary functons of encryptd data");
+        // Words no title holds are left out; only the counts can say which.
+        assert!(!q.contains("functons") && !q.contains("encryptd"), "{q}");
+        assert!(q.contains("\"arbitrary\""), "{q}");
+    }
+}
+
 #[cfg(test)]
 mod fallback_tests {
     use super::fallback_match;
