@@ -358,7 +358,7 @@ fn CoverageResult(state: CoverageState) -> impl IntoView {
                     view! { <TextTable id="foreign" headers=vec!["key", "where"] rows=foreign_rows /> }.into_any()
                 }}
                 <h2>"Sync keys"</h2>
-                <p class="muted">"Rewrites each pool paper's agent key to its bibtex_key inside cite commands only; every other byte stays."</p>
+                <p class="muted">"Where the draft cites a pool paper by another key (the one the writing agent used), rewrites that key to the paper's bibtex_key, inside cite commands only; every other byte stays."</p>
                 <div class="toolbar" id="sync">
                     {o.synced.iter().map(|(name, text, n)| {
                         let name = name.clone();

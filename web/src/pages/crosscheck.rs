@@ -16,6 +16,7 @@ use crate::services::store::keys;
 use crate::services::Services;
 use citegate_core::crossindex::{self, Confidence, CrossRun, StoredAnswer, Verdict};
 use citegate_core::pool::{self, Pool};
+use citegate_core::text::count;
 use citegate_core::works::Service;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -242,7 +243,7 @@ impl CrossState {
             Ok(p) => {
                 self.kind.set(BannerKind::Info);
                 self.banner
-                    .set(format!("{name}: {} papers", p.papers.len()));
+                    .set(format!("{name}: {}", count(p.papers.len(), "paper", "papers")));
                 self.persist(name.clone(), text.clone());
                 self.pool_text.set(text);
                 self.source.set(name);
@@ -308,7 +309,7 @@ impl CrossState {
         counts.set((0, pool.papers.len()));
         sent.set(0);
         kind.set(BannerKind::Info);
-        banner.set(format!("checking {} papers…", pool.papers.len()));
+        banner.set(format!("checking {}…", count(pool.papers.len(), "paper", "papers")));
         rows.set(Vec::new());
         let token = self.checking.with_value(Latest::restart);
         leptos::task::spawn_local(async move {
@@ -383,8 +384,12 @@ impl CrossState {
         self.rows.set(rows_of(&run, &pool.papers, true));
         let sm = &report.summary;
         let counts = format!(
-            "{} papers: {} high · {} medium · {} low · {} conflict",
-            report.total_papers, sm.high, sm.medium, sm.low, sm.conflict
+            "{}: {} high · {} medium · {} low · {} conflict",
+            count(report.total_papers, "paper", "papers"),
+            sm.high,
+            sm.medium,
+            sm.low,
+            sm.conflict
         );
         if report.indices_unavailable.is_empty() {
             unavailable.set(String::new());
