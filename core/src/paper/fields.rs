@@ -102,9 +102,35 @@ pub fn cut_title_tail(title: &str) -> &str {
         ", In: ",
         ". R package",
         ". URL",
+        // A book's volume, a thesis's kind (`, volume 2`, `, Ph.D. Thesis, …`).
+        ", volume ",
+        ", vol. ",
+        ", Ph.D. Thesis",
+        ", Ph.D. thesis",
+        ", PhD thesis",
+        ", MA thesis",
+        ", Master's thesis",
     ] {
         if let Some(i) = title.find(marker) {
             end = end.min(i);
+        }
+    }
+    // What chem-acs prints after a book's or report's title: `; Publisher:
+    // City`, `; tech. rep.; …`.
+    if let Some(i) = title.find("; ") {
+        let tail = title.get(i + 2..).unwrap_or("");
+        let publisher = tail.split_once(": ").is_some_and(|(p, _)| {
+            p.starts_with(|c: char| c.is_uppercase()) && !p.contains(';') && p.len() <= 60
+        });
+        if publisher || tail.starts_with("tech. rep") || tail.to_lowercase().contains("thesis") {
+            end = end.min(i);
+        }
+    }
+    // A parenthesis opened and never closed ends the title: what followed
+    // it (a publisher and year, `(Duke University Press, 1994)`) was cut.
+    if let Some(o) = title.get(..end).and_then(|t| t.rfind(" (")) {
+        if !title.get(o..end).unwrap_or("").contains(')') {
+            end = o;
         }
     }
     title.get(..end).unwrap_or(title)
@@ -121,9 +147,12 @@ fn descriptor_start(title: &str) -> Option<usize> {
     };
     let at = t.rfind(open)?;
     let inner = t.get(at + 1..t.len() - close.len_utf8())?.to_lowercase();
-    let kind = ["thesis", "dissertation", "tech. rep", "technical report"]
-        .iter()
-        .any(|k| inner.contains(k));
+    // An edition or an editor (`(second ed.)`, `(P. Winston, Ed.)`).
+    let edition = inner.ends_with(" ed.") || inner.ends_with(" eds.") || inner.ends_with(" edition");
+    let kind = edition
+        || ["thesis", "dissertation", "tech. rep", "technical report"]
+            .iter()
+            .any(|k| inner.contains(k));
     let numbered = ["vol. ", "no. ", "report"]
         .iter()
         .any(|k| inner.starts_with(k))

@@ -15,11 +15,13 @@
 //! | `content` | a page's content stream to positioned glyphs |
 //! | `layout` | glyphs to lines in reading order, running heads dropped |
 //! | `refs` | the bibliography found and split; line-end hyphens |
+//! | `hyphenate` | where TeX may break a word (Plain TeX's patterns) |
 
 mod content;
 mod file;
 mod font;
 mod glyphs;
+mod hyphenate;
 mod layout;
 mod object;
 mod refs;

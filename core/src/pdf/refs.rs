@@ -471,6 +471,17 @@ fn keeps_hyphen(stem: &str, next: &str, vocabulary: &HashSet<String>) -> bool {
     vocabulary.contains(&compound)
         || FIRST_PARTS.contains(&stem_part.to_lowercase().as_str())
         || SECOND_PARTS.contains(&next_part.to_lowercase().as_str())
+        || !tex_may_break(stem_part, &next_part)
+}
+
+/// Whether TeX's English patterns let it break the word `stem` + `next`
+/// between the two ([`super::hyphenate`]). Where they do not, the hyphen
+/// was written (`nanowire-dielectric`, `superconductor-semiconductor`);
+/// where they do, or the word has letters the patterns do not cover, it
+/// may be either.
+fn tex_may_break(stem: &str, next: &str) -> bool {
+    let word = format!("{stem}{next}").to_lowercase();
+    super::hyphenate::may_break(&word, stem.chars().count()).unwrap_or(true)
 }
 
 /// First parts of compounds that titles write with a hyphen (`self-supervised`,

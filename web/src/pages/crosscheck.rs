@@ -242,8 +242,10 @@ impl CrossState {
         match pool::parse_pool(&text) {
             Ok(p) => {
                 self.kind.set(BannerKind::Info);
-                self.banner
-                    .set(format!("{name}: {}", count(p.papers.len(), "paper", "papers")));
+                self.banner.set(format!(
+                    "{name}: {}",
+                    count(p.papers.len(), "paper", "papers")
+                ));
                 self.persist(name.clone(), text.clone());
                 self.pool_text.set(text);
                 self.source.set(name);
@@ -309,7 +311,10 @@ impl CrossState {
         counts.set((0, pool.papers.len()));
         sent.set(0);
         kind.set(BannerKind::Info);
-        banner.set(format!("checking {}…", count(pool.papers.len(), "paper", "papers")));
+        banner.set(format!(
+            "checking {}…",
+            count(pool.papers.len(), "paper", "papers")
+        ));
         rows.set(Vec::new());
         let token = self.checking.with_value(Latest::restart);
         leptos::task::spawn_local(async move {
