@@ -195,6 +195,13 @@ fn framed_or_specific(ws: &[String], name: &[String], row: &Row) -> bool {
         .all(|w| FRAME.contains(&w.as_str()) || row.acronyms.contains(w))
 }
 
+/// Whether `name` is, word for word, one of the names the table holds
+/// (`bioRxiv`, `ACM Trans. Graph.`), not merely holds one.
+pub fn is_exact_name(name: &str) -> bool {
+    let ws = words(name);
+    !ws.is_empty() && rows().iter().any(|r| r.names.contains(&ws))
+}
+
 /// The table's venue for a name, if the table knows it.
 pub fn lookup(name: &str) -> Option<Venue> {
     let ws = words(name);

@@ -148,7 +148,8 @@ fn descriptor_start(title: &str) -> Option<usize> {
     let at = t.rfind(open)?;
     let inner = t.get(at + 1..t.len() - close.len_utf8())?.to_lowercase();
     // An edition or an editor (`(second ed.)`, `(P. Winston, Ed.)`).
-    let edition = inner.ends_with(" ed.") || inner.ends_with(" eds.") || inner.ends_with(" edition");
+    let edition =
+        inner.ends_with(" ed.") || inner.ends_with(" eds.") || inner.ends_with(" edition");
     let kind = edition
         || ["thesis", "dissertation", "tech. rep", "technical report"]
             .iter()
@@ -888,6 +889,14 @@ pub fn parse_marked(input: &str) -> Reference {
     // A title has words: a year or a number read as one (`2014`, where the
     // style printed none) would be searched for and found nowhere.
     r.title = (title.chars().filter(|c| c.is_alphabetic()).count() >= 2).then_some(title);
+    // A venue where the style printed no title is not searched for as one.
+    if r.title
+        .as_deref()
+        .is_some_and(super::untitled::venue_not_title)
+    {
+        r.title = None;
+        conf.title = 0.0;
+    }
     r.venue = venue_of(&rest);
     conf.venue = if r.venue.is_some() { 0.5 } else { 0.0 };
     r.year = year_hint

@@ -170,18 +170,48 @@ fn et_al_and_arxiv_ids_are_read() {
 #[test]
 fn a_titles_tail_of_edition_volume_publisher_or_kind_is_cut() {
     let cut = |t: &str, expected: &str| assert_eq!(fields::cut_title_tail(t), expected, "{t}");
-    cut("Artificial Intelligence : A Modern Approach (second ed.)", "Artificial Intelligence : A Modern Approach");
-    cut("Understanding line drawings of scenes with shadows (P. Winston, Ed.)", "Understanding line drawings of scenes with shadows");
-    cut("Representing and analyzing surface orientation, volume 2", "Representing and analyzing surface orientation");
-    cut("Excitons in cuprous oxide, Ph.D. Thesis, Zernike Institute for Advanced Materials", "Excitons in cuprous oxide");
-    cut("The Logic of Time; Kluwer Academic Publishers: Boston", "The Logic of Time");
-    cut("Semi conducting properties of cuprous oxide; tech. rep.; Arizona State University", "Semi conducting properties of cuprous oxide");
-    cut("The federal appointments process (Duke University Press", "The federal appointments process");
+    cut(
+        "Artificial Intelligence : A Modern Approach (second ed.)",
+        "Artificial Intelligence : A Modern Approach",
+    );
+    cut(
+        "Understanding line drawings of scenes with shadows (P. Winston, Ed.)",
+        "Understanding line drawings of scenes with shadows",
+    );
+    cut(
+        "Representing and analyzing surface orientation, volume 2",
+        "Representing and analyzing surface orientation",
+    );
+    cut(
+        "Excitons in cuprous oxide, Ph.D. Thesis, Zernike Institute for Advanced Materials",
+        "Excitons in cuprous oxide",
+    );
+    cut(
+        "The Logic of Time; Kluwer Academic Publishers: Boston",
+        "The Logic of Time",
+    );
+    cut(
+        "Semi conducting properties of cuprous oxide; tech. rep.; Arizona State University",
+        "Semi conducting properties of cuprous oxide",
+    );
+    cut(
+        "The federal appointments process (Duke University Press",
+        "The federal appointments process",
+    );
     // Kept: a title's own parenthesis, volume or semicolon.
-    cut("Language as a Cognitive Process, Volume I: Syntax", "Language as a Cognitive Process, Volume I: Syntax");
-    cut("Preparation of cuprite (Cu2O) with magnetron sputtering", "Preparation of cuprite (Cu2O) with magnetron sputtering");
+    cut(
+        "Language as a Cognitive Process, Volume I: Syntax",
+        "Language as a Cognitive Process, Volume I: Syntax",
+    );
+    cut(
+        "Preparation of cuprite (Cu2O) with magnetron sputtering",
+        "Preparation of cuprite (Cu2O) with magnetron sputtering",
+    );
     cut("Deep learning; a review", "Deep learning; a review");
-    cut("CUPROUS OXIDE PHOTOVOLTAIC CELLS (fourth quaterly report)", "CUPROUS OXIDE PHOTOVOLTAIC CELLS (fourth quaterly report)");
+    cut(
+        "CUPROUS OXIDE PHOTOVOLTAIC CELLS (fourth quaterly report)",
+        "CUPROUS OXIDE PHOTOVOLTAIC CELLS (fourth quaterly report)",
+    );
 }
 
 fn check_split(text: &str, expected: &[&str]) {

@@ -381,6 +381,62 @@ fn nonempty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
+/// Whether a title read from a reference is the venue (or a piece of
+/// it) of a reference printed without one: a venue the table names
+/// (`biorxiv`, `ACM Trans. Graph`), a venue with its year and numbers
+/// (`Nano Lett. 2013, 13, 4454`, `biorxiv 2026`), or a fragment of an
+/// abbreviated venue cut at its periods (`Learn`, `Phys. 111`, `Sci.
+/// Semicond`). Searched for as a title, each finds nothing, and a real
+/// work would read as missing; read as no title, it is looked up by what
+/// else it prints, or said to be unsearchable.
+pub fn venue_not_title(title: &str) -> bool {
+    let t = title.trim_end_matches(['.', ',', ' ']);
+    if crate::bibtex::venues::is_exact_name(t) {
+        return true;
+    }
+    // `Venue YEAR[, numbers…]`: a title does not end with its year and pages.
+    let tokens: Vec<&str> = t.split(' ').filter(|w| !w.is_empty()).collect();
+    let numeric = |w: &str| {
+        let w = w.trim_end_matches([',', '.', ';']);
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '–' | '-' | ':'))
+    };
+    let tail = tokens.iter().rev().take_while(|w| numeric(w)).count();
+    let year_in_tail = tokens[tokens.len() - tail..]
+        .iter()
+        .any(|w| year_word(w.trim_end_matches([',', '.', ';'])).is_some());
+    if tail > 0 && tail < tokens.len() && year_in_tail {
+        // The venue before them: numbers after the year, a venue the table
+        // names, a journal, an abbreviation (a title may end with its year:
+        // `… - BookExpo 2020`).
+        let head = tokens[..tokens.len() - tail].join(" ");
+        let venue_like = tail >= 2
+            || crate::bibtex::venues::is_exact_name(&head)
+            || head.to_lowercase().contains("journal")
+            || head.ends_with('.');
+        if venue_like {
+            return true;
+        }
+    }
+    // A fragment of an abbreviated venue: four tokens or fewer, with at most
+    // one word that is neither an abbreviation, a number nor a capital
+    // run, and none in lowercase (venues' words are capitalized; `WL meet
+    // VC` is a title).
+    let letters = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count();
+    let word = |w: &&&str| {
+        !w.ends_with('.')
+            && letters(w) >= 3
+            && w.chars()
+                .all(|c| c.is_alphabetic() || matches!(c, '-' | '–' | '\'' | '’'))
+            && !w.chars().all(|c| c.is_uppercase() || !c.is_alphabetic())
+    };
+    let prose = tokens
+        .iter()
+        .any(|w| w.starts_with(|c: char| c.is_lowercase()) && letters(w) >= 3);
+    tokens.len() <= 4 && !prose && tokens.iter().filter(word).count() <= 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,5 +552,47 @@ mod tests {
             None,
         );
         check("K. He, X. Zhang, Deep residual learning for image recognition, in: CVPR, 2016, pp. 770–778.", None);
+    }
+
+    /// Issue 29: venues read as titles in the styles that print none
+    /// (the fresh set's apsrev4-2, chem-acs, science and mnras).
+    #[test]
+    fn a_venue_read_as_a_title_is_not_one() {
+        for (t, venue) in [
+            ("biorxiv", true),
+            ("ACM Trans. Graph", true),
+            ("biorxiv 2026", true),
+            ("Nano Lett. 2013, 130115112931008", true),
+            ("Physica Status Solidi (b) 1973, 60, 651–664", true),
+            ("The Journal of allergy and clinical immunology 2026", true),
+            ("Learn", true),
+            ("Adv", true),
+            ("Phys. 111", true),
+            ("Sci. Semicond", true),
+            ("Growth 507, 65", true),
+            ("32, C1-46-C1–50", true),
+            ("Proc. ACM Manag", true),
+            ("Attention is all you need", false),
+            ("TeX: The Program", false),
+            ("Deep residual learning for image recognition", false),
+            ("Mastering Thesis Writing", false),
+            ("GPT-4 Technical Report", false),
+            (
+                "ImageNet classification with deep convolutional neural networks",
+                false,
+            ),
+            ("Silver Bromide, Silver Iodide and Cuprous Oxide", false),
+            // Real titles the first version dropped (dev and fresh sets).
+            ("A TNMS User's Manual", false),
+            ("An Entangled-Light-Emitting Diode", false),
+            ("Higher-Dimensional Algebra V: 2-Groups", false),
+            ("Revisiting Few-sample BERT Fine-tuning", false),
+            ("WL meet VC", false),
+            ("GaN-Based Devices on Si", false),
+            ("Self–compensation in semiconductors", false),
+            ("Lineup Of Authors - BookExpo 2020", false),
+        ] {
+            assert_eq!(venue_not_title(t), venue, "{t}");
+        }
     }
 }
