@@ -97,8 +97,14 @@ fn ask(method: &str, url: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, 
     };
     let mut resp = resp.expect("the relay answers");
     let status = resp.status().as_u16();
-    let hs = resp
-        .headers()
+    let hs = lowercase_headers(resp.headers());
+    let body = resp.body_mut().read_to_vec().unwrap_or_default();
+    (status, hs, body)
+}
+
+/// An answer's headers, names lowercased.
+fn lowercase_headers(headers: &ureq::http::HeaderMap) -> Vec<(String, String)> {
+    headers
         .iter()
         .map(|(k, v)| {
             (
@@ -106,9 +112,7 @@ fn ask(method: &str, url: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, 
                 v.to_str().unwrap_or("").to_string(),
             )
         })
-        .collect();
-    let body = resp.body_mut().read_to_vec().unwrap_or_default();
-    (status, hs, body)
+        .collect()
 }
 
 fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -312,16 +316,7 @@ fn post(url: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
         .header("content-type", "application/json")
         .send(body)
         .expect("the relay answers");
-    let hs = resp
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_ascii_lowercase(),
-                v.to_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect();
+    let hs = lowercase_headers(resp.headers());
     (
         resp.status().as_u16(),
         hs,

@@ -62,16 +62,8 @@ fn patterns() -> &'static Patterns {
             .split_whitespace()
             .filter(|t| !t.starts_with('%'))
         {
-            let mut breaks = Vec::new();
-            let mut n = 0;
-            for c in token.chars() {
-                if c == '-' {
-                    breaks.push(n);
-                } else {
-                    n += 1;
-                }
-            }
-            exceptions.insert(token.replace('-', ""), breaks);
+            let (word, breaks) = breaks_of(token);
+            exceptions.insert(word, breaks);
         }
         Patterns {
             values,
@@ -79,6 +71,21 @@ fn patterns() -> &'static Patterns {
             longest,
         }
     })
+}
+
+/// A hyphenated word (`as-so-ciate`) as its letters and the number of
+/// letters before each hyphen.
+fn breaks_of(hyphenated: &str) -> (String, Vec<usize>) {
+    let mut breaks = Vec::new();
+    let mut n = 0;
+    for c in hyphenated.chars() {
+        if c == '-' {
+            breaks.push(n);
+        } else {
+            n += 1;
+        }
+    }
+    (hyphenated.replace('-', ""), breaks)
 }
 
 /// Whether TeX may break `word` (lowercase letters a to z) after its
@@ -119,20 +126,11 @@ pub(crate) fn may_break(word: &str, at: usize) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::may_break;
+    use super::{breaks_of, may_break};
 
     /// The breaks TeX itself prints (`\showhyphens`, pdfTeX of TeX Live).
     fn check(hyphenated: &str) {
-        let word = hyphenated.replace('-', "");
-        let mut expected = Vec::new();
-        let mut n = 0;
-        for c in hyphenated.chars() {
-            if c == '-' {
-                expected.push(n);
-            } else {
-                n += 1;
-            }
-        }
+        let (word, expected) = breaks_of(hyphenated);
         let got: Vec<usize> = (0..=word.len())
             .filter(|&i| may_break(&word, i) == Some(true))
             .collect();
