@@ -122,10 +122,18 @@ test("search: OpenAlex returns 500, the others answer: partial banner naming it,
     assert.match(status, /INCOMPLETE: openalex failed/);
     assert.doesNotMatch(status, /asta/);
     assert.match(await page.textContent("#search-notes"), /openalex: /);
-    const rows = await page.$$eval("#results tbody tr", (rs) => rs.map((r) => [r.querySelector(".title").textContent, r.querySelector(".sources").textContent.trim()]));
+    const rows = await page.$$eval("#results tbody tr", (rs) => rs.map((r) => [r.querySelector(".title-text").textContent, r.querySelector(".sources").textContent.trim()]));
     // S2's record (no DOI) and Crossref's have the same title: one paper,
     // listed once with both services (issue 16).
     assert.deepEqual(rows, [["Attention is All you Need", "crossref s2"]]);
+    // Issue 31: who wrote it, where, and links to its pages, under the title.
+    assert.match(await page.textContent("#results tbody tr .byline"), /^Ashish Vaswani, Noam Shazeer/);
+    const links = await page.$$eval("#results tbody tr .record-links a", (as) => as.map((a) => [a.textContent, a.getAttribute("href"), a.getAttribute("rel")]));
+    assert.ok(links.length >= 1, JSON.stringify(links));
+    for (const [, href, rel] of links) {
+      assert.match(href, /^https:\/\//);
+      assert.equal(rel, "noopener noreferrer");
+    }
     await page.click("#results tbody tr >> nth=0 >> button.add");
     await page.waitForFunction(() => document.querySelector("#added")?.textContent.startsWith("added `"));
     await page.waitForSelector("#results tbody tr:first-child .badge.pass");

@@ -256,6 +256,28 @@ impl Work {
     pub fn doi_key(&self) -> Option<String> {
         self.doi.as_deref().and_then(doi_key)
     }
+
+    /// Who wrote it and where it appeared, as a result list shows it under
+    /// the title: the first three authors (then `et al.`), and the venue,
+    /// joined by ` · `; empty when the record has neither.
+    pub fn byline(&self) -> String {
+        let names: Vec<&str> = self
+            .authors
+            .iter()
+            .map(|a| a.name.trim())
+            .filter(|n| !n.is_empty())
+            .collect();
+        let mut who = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+        if names.len() > 3 {
+            who.push_str(" et al.");
+        }
+        let venue = self.venue.as_deref().map(str::trim).unwrap_or("");
+        [who.as_str(), venue]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
 }
 
 /// Strips a resolver or scheme prefix from a DOI; see [`crate::ids::strip_doi_prefix`].
@@ -287,6 +309,37 @@ mod tests {
     fn check_doi(input: &str, bare: Option<&str>, key: Option<&str>) {
         assert_eq!(bare_doi(input).as_deref(), bare, "{input}");
         assert_eq!(doi_key(input).as_deref(), key, "{input}");
+    }
+
+    fn check_byline(authors: &[&str], venue: Option<&str>, expected: &str) {
+        let mut w = Work::empty(Service::Crossref);
+        w.authors = authors
+            .iter()
+            .map(|n| Author {
+                name: n.to_string(),
+                given: None,
+                family: None,
+            })
+            .collect();
+        w.venue = venue.map(str::to_string);
+        assert_eq!(w.byline(), expected);
+    }
+
+    /// Issue 31: search results said no authors or venue.
+    #[test]
+    fn a_byline_names_three_authors_and_the_venue() {
+        check_byline(
+            &["A One", "B Two"],
+            Some("NeurIPS"),
+            "A One, B Two · NeurIPS",
+        );
+        check_byline(
+            &["A One", "B Two", "C Three", "D Four"],
+            None,
+            "A One, B Two, C Three et al.",
+        );
+        check_byline(&[], Some(" ICML "), "ICML");
+        check_byline(&["", " "], None, "");
     }
 
     #[test]

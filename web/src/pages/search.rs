@@ -351,7 +351,15 @@ fn ResultsTable(state: SearchState) -> impl IntoView {
                         view! {
                             <tr class="result-row">
                                 <td data-label="#">{i + 1}</td>
-                                <td class="title" data-label="title">{f.work.title.clone()}</td>
+                                <td class="title" data-label="title">
+                                    <span class="title-text">{f.work.title.clone()}</span>
+                                    <span class="byline muted">{f.work.byline()}</span>
+                                    <span class="record-links">
+                                        {citegate_core::bibtex::report::record_links(&f.work).into_iter().map(|l| view! {
+                                            <a href=l.url target="_blank" rel="noopener noreferrer">{l.source}</a>" "
+                                        }).collect_view()}
+                                    </span>
+                                </td>
                                 <td data-label="year">{f.work.year().map(|y| y.to_string()).unwrap_or_default()}</td>
                                 <td class="sources" data-label="sources">{f.sources.iter().map(|s| view! { <span class="badge">{s.clone()}</span> " " }).collect_view()}</td>
                                 <td class="found-by" data-label="found by">{f.found_by}</td>
