@@ -1268,6 +1268,28 @@ fn unmatched_rules(
                 return true;
             }
         }
+        // A record by the same authors from the same year: the title read
+        // is likely not the title (a book's title or a report number read
+        // where the style printed the chapter's or none at all).
+        let needed = cited.authors.len().min(2);
+        let same_work = |w: &&Work| {
+            needed > 0
+                && author_overlap(&cited.authors, w) >= needed
+                && cited
+                    .year
+                    .zip(w.year())
+                    .is_some_and(|(a, b)| (a - b).abs() <= 1)
+        };
+        if let Some(w) = findings.hits.iter().find(same_work) {
+            reasons.push(reason(
+                ReasonKind::NotChecked,
+                format!(
+                    "its authors and year are those of “{}”; the title read from the paper differs, which a parse can cause",
+                    w.title
+                ),
+            ));
+            return true;
+        }
     }
     if let Some((r, w)) = nearest.filter(|(r, _)| *r >= NEAR_TITLE) {
         let (ours, theirs) = title_diff(t, &w.title);

@@ -545,6 +545,13 @@ fn a_parse_is_not_a_fake() {
     check_parsed(&f("Deep Residual Learning towards Image Recognition", AUTHORS, y), NoId, vec![resnet()], Uncertain, Some(NotChecked));
     // Its DOI and authors are the paper's, the title read is not.
     check_parsed(&f("Residual Attention for Image Recognition at Scale", AUTHORS, "doi = {10.1109/CVPR.2016.90}, year = 2016"), Found(Box::new(resnet())), vec![], Uncertain, Some(NotChecked));
+    // A record by its authors from its year: the title read is not the
+    // paper's (a book's title where the style printed the chapter's).
+    check_parsed(&f("Computational Problems in Abstract Algebra", AUTHORS, "year = 2016"), NoId, vec![resnet()], Uncertain, Some(NotChecked));
+    check_parsed(&f("Computational Problems in Abstract Algebra", "He, K.", "year = 2016"), NoId, vec![resnet()], Uncertain, Some(NotChecked));
+    // Not when the year is another or one author of several is shared.
+    check_parsed(&f("Computational Problems in Abstract Algebra", AUTHORS, "year = 2009"), NoId, vec![resnet()], Hallucinated, Some(PlausibleFabrication));
+    check_parsed(&f("Computational Problems in Abstract Algebra", "He, K. and Turing, A.", "year = 2016"), NoId, vec![resnet()], Hallucinated, Some(PlausibleFabrication));
     // What a parse cannot cause is still found: a DOI of no paper, a
     // known other venue, a title no index has.
     check_parsed(&f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, booktitle = {CVPR}, year = 2016"), NotFound, vec![resnet()], Hallucinated, Some(FabricatedDoi));
