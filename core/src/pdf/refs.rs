@@ -383,6 +383,15 @@ fn url_continues(last: &str, next: &str) -> bool {
         return next.starts_with(|c: char| c.is_ascii_digit() || c.is_lowercase())
             || next.contains(['/', '.', '=', '?', '#', '&', '_']);
     }
+    // url.sty also breaks after `)`: one closing a parenthesis the DOI
+    // opened (`10.1016/0022-3697(82)` `90219-0`), not one around it.
+    if last.ends_with(')') {
+        let opened = last
+            .find("10.")
+            .and_then(|d| last.get(d..))
+            .is_some_and(|doi| doi.contains('('));
+        return opened && next.starts_with(|c: char| c.is_ascii_alphanumeric());
+    }
     last.ends_with(['/', '-', '_', '=', '&', '?', '#', '~', ':'])
 }
 
@@ -429,6 +438,33 @@ fn tighten_dois(raw: &str) -> String {
                     out.push_str("10.");
                     out.push_str(&registrant);
                     out.push('/');
+                    // The suffix, its `-`, `/` and `.` stretched the same
+                    // way (`0957 - 4484 / 20 / 14`).
+                    while let Some(&c) = chars.get(j) {
+                        let spaced = c == ' '
+                            && matches!(chars.get(j + 1), Some('-' | '/' | '.'))
+                            && chars.get(j + 2) == Some(&' ')
+                            && chars.get(j + 3).is_some_and(|n| {
+                                // ` . The` is a sentence after the DOI.
+                                n.is_ascii_alphanumeric()
+                                    && !(chars.get(j + 1) == Some(&'.') && n.is_ascii_uppercase())
+                            })
+                            && out
+                                .chars()
+                                .last()
+                                .is_some_and(|p| p.is_ascii_alphanumeric());
+                        if spaced {
+                            if let Some(&sep) = chars.get(j + 1) {
+                                out.push(sep);
+                            }
+                            j += 3;
+                        } else if c.is_whitespace() {
+                            break;
+                        } else {
+                            out.push(c);
+                            j += 1;
+                        }
+                    }
                     i = j;
                     continue;
                 }
@@ -686,6 +722,27 @@ mod tests {
         check("doi: 10.1038/ncomms6251.", "doi: 10.1038/ncomms6251.");
         check("pages 10 . 12, 2001", "pages 10 . 12, 2001");
         check("vol. 110. 1103 / x", "vol. 110. 1103 / x");
+        // Issue 29: biblatex's \url spacing inside the suffix too.
+        check(
+            "doi: 10.1088/0957 - 4484 / 20 / 14 / 145704.",
+            "doi: 10.1088/0957-4484/20/14/145704.",
+        );
+        check(
+            "doi: 10 . 1103 / x - y and more",
+            "doi: 10.1103/x-y and more",
+        );
+    }
+
+    #[test]
+    fn a_doi_broken_after_its_own_parenthesis_is_joined() {
+        let vocab = HashSet::new();
+        let join = |a: &str, b: &str| join_lines(&[a.to_string(), b.to_string()], &vocab);
+        assert_eq!(
+            join("doi: 10.1016/0022-3697(82)", "90219-0."),
+            "doi: 10.1016/0022-3697(82)90219-0."
+        );
+        // A parenthesis around the DOI closes it: the reference goes on.
+        assert_eq!(join("(doi:10.1/abc)", "Nature."), "(doi:10.1/abc) Nature.");
     }
 
     #[test]
