@@ -382,7 +382,7 @@ test("search: one paper from three services is one result listing them", async (
     await page.fill("#query", GIFT);
     await page.click("#run-search");
     await page.waitForSelector("#results tbody tr", { timeout: 60000 });
-    const rows = await page.$$eval("#results tbody tr", (rs) => rs.map((r) => [r.querySelector(".title").textContent, r.querySelector(".sources").textContent.trim().split(/\s+/)]));
+    const rows = await page.$$eval("#results tbody tr", (rs) => rs.map((r) => [r.querySelector(".title-text").textContent, r.querySelector(".sources").textContent.trim().split(/\s+/)]));
     assert.deepEqual(rows, [[GIFT, ["crossref", "openalex", "s2"]]]);
   });
   assert.deepEqual(errors, []);

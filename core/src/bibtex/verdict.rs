@@ -541,7 +541,12 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
             .copied()
             .filter(|w| same_title(t, &w.title) || cited.parsed && cut_title(t, &w.title))
             .collect(),
-        None => Vec::new(),
+        // No title printed (the physics styles): the identifier's record is
+        // the cited work when it is by the cited authors.
+        None => id_work
+            .filter(|w| cited.authors.is_empty() || author_overlap(&cited.authors, w) > 0)
+            .into_iter()
+            .collect(),
     };
 
     // The records that are the cited work: every record with its title,
@@ -639,6 +644,15 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
                 return uncertain(reasons, findings);
             }
         }
+    } else if let (Some(w), true) = (id_work, reasons.is_empty()) {
+        reasons.push(reason(
+            ReasonKind::NotChecked,
+            format!(
+                "its identifier is that of “{}”, by other authors; with no title printed, whether that is the cited work cannot be told",
+                w.title
+            ),
+        ));
+        return EntryVerdict::new(Verdict::Uncertain, reasons, false, Vec::new());
     } else if reasons.is_empty() {
         return uncertain(reasons, findings);
     }

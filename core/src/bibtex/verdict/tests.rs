@@ -552,6 +552,10 @@ fn a_parse_is_not_a_fake() {
     // Not when the year is another or one author of several is shared.
     check_parsed(&f("Computational Problems in Abstract Algebra", AUTHORS, "year = 2009"), NoId, vec![resnet()], Hallucinated, Some(PlausibleFabrication));
     check_parsed(&f("Computational Problems in Abstract Algebra", "He, K. and Turing, A.", "year = 2016"), NoId, vec![resnet()], Hallucinated, Some(PlausibleFabrication));
+    // No title printed (APS, ACS): the identifier's record by the cited
+    // authors is the work; by others, which work it is cannot be told.
+    check_parsed(&format!("author = {{{AUTHORS}}}, doi = {{10.1109/CVPR.2016.90}}, year = 2016"), Found(Box::new(resnet())), vec![], Valid, None);
+    check_parsed("author = {Ada Lovelace}, doi = {10.1109/CVPR.2016.90}, year = 2016", Found(Box::new(resnet())), vec![], Uncertain, Some(NotChecked));
     // What a parse cannot cause is still found: a DOI of no paper, a
     // known other venue, a title no index has.
     check_parsed(&f(TITLE, AUTHORS, "doi = {10.9999/fake.123}, booktitle = {CVPR}, year = 2016"), NotFound, vec![resnet()], Hallucinated, Some(FabricatedDoi));
