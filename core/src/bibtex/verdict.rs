@@ -645,6 +645,7 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
             }
         }
     } else if let (Some(w), true) = (id_work, reasons.is_empty()) {
+        // Only this reason: the verdict below is uncertain, nothing corrected.
         reasons.push(reason(
             ReasonKind::NotChecked,
             format!(
@@ -652,7 +653,6 @@ pub fn judge_findings(entry: &Entry, findings: &Findings, today: Date) -> EntryV
                 w.title
             ),
         ));
-        return EntryVerdict::new(Verdict::Uncertain, reasons, false, Vec::new());
     } else if reasons.is_empty() {
         return uncertain(reasons, findings);
     }

@@ -86,35 +86,22 @@ pub async fn stored(ws: &Workspace, key: &str, refs: Vec<Reference>, opts: Optio
 /// its records to the run, as the CLI does with its own index: what they
 /// settle is not asked of any service, and a miss is no evidence. A relay
 /// without an index (404), or one that cannot be reached, leaves the run
-/// as it was: the services are asked as always. Returns the number of
-/// references the index settled.
-pub async fn ask_relay_index(
-    client: &Client,
-    relay: &str,
-    run: &mut Run,
-    title_hits: usize,
-) -> usize {
+/// as it was: the services are asked as always.
+pub async fn ask_relay_index(client: &Client, relay: &str, run: &mut Run, title_hits: usize) {
     let asks = run.local_asks();
     if relay.trim().is_empty() || asks.is_empty() {
-        return 0;
+        return;
     }
     let req = citegate_core::relay::index_request(relay, &asks, title_hits);
     let Ok(raw) = client.send_direct(&req).await else {
-        return 0;
+        return;
     };
     if raw.status == 404 {
-        return 0;
+        return;
     }
     match citegate_core::relay::index_answers(raw.status, &raw.body) {
-        Ok(answers) => {
-            let before = run.progress().0;
-            run.take_local(answers);
-            run.progress().0 - before
-        }
-        Err(e) => {
-            web_sys::console::warn_1(&e.into());
-            0
-        }
+        Ok(answers) => run.take_local(answers),
+        Err(e) => web_sys::console::warn_1(&e.into()),
     }
 }
 
