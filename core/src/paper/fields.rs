@@ -889,11 +889,11 @@ pub fn parse_marked(input: &str) -> Reference {
     // A title has words: a year or a number read as one (`2014`, where the
     // style printed none) would be searched for and found nowhere.
     r.title = (title.chars().filter(|c| c.is_alphabetic()).count() >= 2).then_some(title);
-    // A venue where the style printed no title is not searched for as one.
-    if r.title
-        .as_deref()
-        .is_some_and(super::untitled::venue_not_title)
-    {
+    // A venue where the style printed no title, or another field read
+    // where the title goes, is not searched for as one.
+    if r.title.as_deref().is_some_and(|t| {
+        super::untitled::venue_not_title(t) || super::not_title::other_field(t).is_some()
+    }) {
         r.title = None;
         conf.title = 0.0;
     }

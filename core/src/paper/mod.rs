@@ -22,6 +22,7 @@ pub mod batch;
 pub mod bbl;
 pub mod check;
 pub mod fields;
+pub mod not_title;
 pub mod plain;
 #[cfg(test)]
 mod tests;

@@ -396,11 +396,20 @@ pub fn venue_not_title(title: &str) -> bool {
     }
     // `Venue YEAR[, numbers…]`: a title does not end with its year and pages.
     let tokens: Vec<&str> = t.split(' ').filter(|w| !w.is_empty()).collect();
+    // Numbers, and pages numbered with a letter (`A202–A220`, `e1234`).
     let numeric = |w: &str| {
         let w = w.trim_end_matches([',', '.', ';']);
+        let digits = |p: &str| {
+            let p = p
+                .strip_prefix(|c: char| c.is_ascii_uppercase() || c == 'e')
+                .unwrap_or(p);
+            !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())
+        };
         !w.is_empty()
-            && w.chars()
+            && (w
+                .chars()
                 .all(|c| c.is_ascii_digit() || matches!(c, '–' | '-' | ':'))
+                || w.split(['–', '-']).all(digits))
     };
     let tail = tokens.iter().rev().take_while(|w| numeric(w)).count();
     let year_in_tail = tokens[tokens.len() - tail..]
@@ -572,7 +581,10 @@ mod tests {
             ("Growth 507, 65", true),
             ("32, C1-46-C1–50", true),
             ("Proc. ACM Manag", true),
+            // Pages numbered with a letter (the refs_world corpus, chem-acs).
+            ("Phys. Rev. 1965, 140, A202–A220", true),
             ("Attention is all you need", false),
+            ("Deep Learning 2", false),
             ("TeX: The Program", false),
             ("Deep residual learning for image recognition", false),
             ("Mastering Thesis Writing", false),
