@@ -1,7 +1,8 @@
 //! `citegate index build|info|lookup`: the local index of the public dumps
 //! (crate `citegate-index`). Building reads each dump as a stream into
-//! `DIR/index.sqlite` in committed batches; a killed build, rerun with the
-//! same files, goes on where it stopped.
+//! `DIR/index.sqlite` in committed batches, then indexes the new records'
+//! titles in `DIR/titles/`; a killed build, rerun with the same files, goes
+//! on where it stopped.
 
 use crate::error::Error;
 use crate::io::outln;
@@ -107,7 +108,9 @@ pub fn index_error(e: IndexError) -> Error {
         ErrorKind::Format | ErrorKind::Record => {
             Error::content(&e.file, citegate_core::ErrorKind::Shape, message)
         }
-        ErrorKind::Missing => Error::flag("--index", format!("{}: {message}", e.file.display())),
+        ErrorKind::Missing | ErrorKind::Unfinished => {
+            Error::flag("--index", format!("{}: {message}", e.file.display()))
+        }
         ErrorKind::Io => Error::read(&e.file, &std::io::Error::other(message)),
         ErrorKind::Store => Error::failed(format!("{}: {message}", e.file.display())),
     }
@@ -168,6 +171,26 @@ fn build(a: BuildArgs) -> Result<u8, Error> {
         }
         results.push((source, file.display().to_string(), added, t.elapsed()));
     }
+    let bar = crate::live::progress_bar("titles", a.json);
+    if let Some(b) = &bar {
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{msg}: {pos} indexed, {per_sec}, {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+    }
+    let t = Instant::now();
+    let titled = ix
+        .index_titles(&mut |n| {
+            if let Some(b) = &bar {
+                b.set_position(n);
+            }
+            true
+        })
+        .map_err(index_error)?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let titles_secs = t.elapsed().as_secs_f64();
     ix.optimize().map_err(index_error)?;
     let dumps = ix.dumps().map_err(index_error)?;
     let size = Index::size_on_disk(&a.out);
@@ -180,6 +203,7 @@ fn build(a: BuildArgs) -> Result<u8, Error> {
                 "already_done": ad.already_done, "seconds": t.as_secs_f64(),
             })).collect::<Vec<_>>(),
             "dumps": dumps,
+            "titles": {"indexed": titled.indexed, "resumed_after": titled.resumed_after, "seconds": titles_secs},
             "bytes": size,
             "seconds": started.elapsed().as_secs_f64(),
         }));
@@ -206,6 +230,9 @@ fn build(a: BuildArgs) -> Result<u8, Error> {
                 ad.stored,
                 t.as_secs_f64()
             );
+        }
+        if titled.indexed > 0 {
+            outln!("titles: {} indexed in {titles_secs:.1} s", titled.indexed);
         }
         print_dumps(&dumps);
         outln!("{}: {} MB", a.out.display(), size >> 20);

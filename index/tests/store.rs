@@ -34,6 +34,7 @@ fn built() -> (tempfile::TempDir, Index) {
         none,
     )
     .expect("crossref");
+    ix.index_titles(none).expect("titles");
     drop(ix);
     let ix = Index::open(dir.path()).expect("open");
     (dir, ix)
@@ -208,10 +209,10 @@ fn holdings(dir: &Path) -> Vec<String> {
 
 fn whole_build(tmp: &Path, file: &Path) -> Vec<String> {
     let one = tmp.join("one");
-    Index::create(&one)
-        .unwrap()
-        .add(Source::Dblp, file, None, &mut go_on)
-        .unwrap();
+    let mut ix = Index::create(&one).unwrap();
+    ix.add(Source::Dblp, file, None, &mut go_on).unwrap();
+    ix.index_titles(&mut go_on).unwrap();
+    drop(ix);
     holdings(&one)
 }
 
@@ -241,6 +242,7 @@ fn a_build_stopped_between_batches_resumes_where_it_stopped_and_ends_as_a_whole_
             .unwrap()
             .already_done
     );
+    ix.index_titles(&mut go_on).unwrap();
     drop(ix);
     assert_eq!(holdings(&dir), whole_build(tmp.path(), &file));
 }
@@ -269,6 +271,7 @@ fn a_cut_download_commits_what_it_read_says_where_it_broke_and_resumes_on_the_wh
     std::fs::write(&file, &bytes).unwrap();
     let again = ix.add(Source::Dblp, &file, None, &mut go_on).unwrap();
     assert_eq!(again.resumed_from, cut.records_read);
+    ix.index_titles(&mut go_on).unwrap();
     drop(ix);
     assert_eq!(holdings(&dir), whole_build(tmp.path(), &file));
 }
@@ -292,4 +295,137 @@ fn opening_a_directory_without_an_index_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let e = Index::open(tmp.path()).err().expect("error");
     assert_eq!(e.kind, ErrorKind::Missing);
+}
+
+#[test]
+fn a_title_pass_stopped_after_a_commit_is_refused_then_resumes_and_ends_as_a_whole_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = generated(tmp.path(), "dblp.xml", 2_000);
+    let dir = tmp.path().join("ix");
+    let mut ix = Index::create(&dir).unwrap();
+    ix.add(Source::Dblp, &file, None, &mut go_on).unwrap();
+    ix.set_title_batch(300);
+    // Stopped after its second commit, as a kill after it would.
+    let first = ix.index_titles(&mut |n| n < 600).unwrap();
+    assert_eq!(
+        (first.resumed_after, first.indexed, first.stopped),
+        (0, 600, true)
+    );
+    drop(ix);
+    // Half a title index is not searched.
+    let e = Index::open(&dir).err().expect("refused");
+    assert_eq!(e.kind, ErrorKind::Unfinished);
+    assert_eq!(e.file, dir.join("titles"));
+    assert_eq!(
+        e.message,
+        "the title index is not finished: run `citegate index build` again"
+    );
+    // A new process: the records are all in, the title pass goes on.
+    let mut ix = Index::create(&dir).unwrap();
+    assert!(
+        ix.add(Source::Dblp, &file, None, &mut go_on)
+            .unwrap()
+            .already_done
+    );
+    let again = ix.index_titles(&mut go_on).unwrap();
+    let works = ix.dumps().unwrap()[0].works;
+    assert!(again.resumed_after > 0 && !again.stopped, "{again:?}");
+    assert_eq!(600 + again.indexed, works);
+    // Nothing new: nothing to index.
+    assert_eq!(ix.index_titles(&mut go_on).unwrap().indexed, 0);
+    ix.optimize().unwrap();
+    drop(ix);
+    assert_eq!(holdings(&dir), whole_build(tmp.path(), &file));
+}
+
+#[test]
+fn a_later_build_indexes_only_the_titles_it_added() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = generated(tmp.path(), "dblp.xml", 500);
+    let dir = tmp.path().join("ix");
+    let mut ix = Index::create(&dir).unwrap();
+    ix.add(Source::Dblp, &file, None, &mut go_on).unwrap();
+    let first = ix.index_titles(&mut go_on).unwrap();
+    ix.add(
+        Source::Arxiv,
+        &fixture("arxiv-snapshot.jsonl"),
+        None,
+        &mut go_on,
+    )
+    .unwrap();
+    // Records added, titles not yet: not searched.
+    drop(ix);
+    assert_eq!(
+        Index::open(&dir).err().map(|e| e.kind),
+        Some(ErrorKind::Unfinished)
+    );
+    let mut ix = Index::create(&dir).unwrap();
+    let second = ix.index_titles(&mut go_on).unwrap();
+    assert_eq!(second.resumed_after, first.indexed);
+    assert_eq!(second.indexed, 3);
+    drop(ix);
+    let ix = Index::open(&dir).unwrap();
+    let hits = ix.search_title("Attention is all you need").unwrap();
+    assert_eq!(
+        keys(hits).first(),
+        Some(&("arxiv".to_string(), "1706.03762".to_string()))
+    );
+}
+
+#[test]
+fn an_index_without_a_title_index_is_refused_as_unfinished() {
+    // What an index built before titles moved out of SQLite looks like.
+    let (d, ix) = built();
+    drop(ix);
+    std::fs::remove_dir_all(d.path().join("titles")).unwrap();
+    let e = Index::open(d.path()).err().expect("refused");
+    assert_eq!(e.kind, ErrorKind::Unfinished);
+    assert!(e
+        .to_string()
+        .ends_with("titles: the title index is not finished: run `citegate index build` again"));
+    // Building again (nothing new to read) makes the title index.
+    let mut ix = Index::create(d.path()).unwrap();
+    assert_eq!(ix.index_titles(&mut go_on).unwrap().indexed, 17);
+    drop(ix);
+    assert!(Index::open(d.path()).is_ok());
+}
+
+#[test]
+fn a_title_in_other_scripts_is_found_as_written_and_with_a_word_misspelt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("arxiv.jsonl");
+    let line = |id: &str, title: &str| {
+        serde_json::json!({"id": id, "authors": "Анна Петрова", "title": title,
+            "versions": [{"version": "v1", "created": "Mon, 12 Jun 2017 17:57:34 GMT"}]})
+        .to_string()
+    };
+    let lines = [
+        line(
+            "2401.00001",
+            "Глубокое обучение на графах: 深度学习 для молекул",
+        ),
+        line("2401.00002", "Глубокое обучение для текстов"),
+        line("2401.00003", "Графы молекул и их свойства"),
+    ];
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let dir = tmp.path().join("ix");
+    let mut ix = Index::create(&dir).unwrap();
+    ix.add(Source::Arxiv, &file, None, &mut go_on).unwrap();
+    ix.index_titles(&mut go_on).unwrap();
+    drop(ix);
+    let ix = Index::open(&dir).unwrap();
+    let best = |q: &str| {
+        ix.search_title(q)
+            .unwrap()
+            .first()
+            .map(|h| (h.work.key.clone(), h.ratio.round() as i64))
+    };
+    assert_eq!(
+        best("ГЛУБОКОЕ обучение на графах — 深度学习 для молекул"),
+        Some(("2401.00001".into(), 100))
+    );
+    // One word misspelt: no title holds every word; the fallback finds it.
+    let (key, ratio) = best("Глубокое обучение на графах: 深度学习 для малекул").unwrap();
+    assert_eq!(key, "2401.00001");
+    assert!((90..100).contains(&ratio), "{ratio}");
 }
