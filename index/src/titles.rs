@@ -33,6 +33,7 @@ const FALLBACK_WORDS: usize = 4;
 
 const NORM: &str = "norm";
 const ID: &str = "id";
+const WHOLE: &str = "whole";
 
 /// What one title pass did.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -67,22 +68,33 @@ pub fn unfinished(path: &Path) -> IndexError {
 /// The schema: the normalized title, split on its spaces (the normalized
 /// form is lowercase alphanumeric words joined by single spaces, so the
 /// whitespace tokenizer's terms are exactly `norm.split(' ')`, and a query
-/// word is looked up as it is), and the row id as a fast field.
+/// word is looked up as it is) with each word's count in the title, the
+/// whole normalized title as one term, and the row id as a fast field.
+///
+/// The whole title is there because BM25 alone does not bring an exact
+/// title into the first candidates: where thousands of titles hold its
+/// words (`Learning learning learning optimization` in the venue batch,
+/// whose generated titles share a few hundred words), the exact one tied
+/// with them and fell out of the twenty.
 fn schema() -> Schema {
     let mut sb = Schema::builder();
     let words = TextFieldIndexing::default()
         .set_tokenizer("whitespace")
-        .set_index_option(IndexRecordOption::Basic);
+        .set_index_option(IndexRecordOption::WithFreqs);
     sb.add_text_field(NORM, TextOptions::default().set_indexing_options(words));
+    let whole = TextFieldIndexing::default()
+        .set_tokenizer("raw")
+        .set_index_option(IndexRecordOption::Basic);
+    sb.add_text_field(WHOLE, TextOptions::default().set_indexing_options(whole));
     sb.add_u64_field(ID, FAST);
     sb.build()
 }
 
-fn fields(index: &tantivy::Index, path: &Path) -> Result<(Field, Field), IndexError> {
+/// The norm, whole-title and id fields of `index`.
+fn fields(index: &tantivy::Index, path: &Path) -> Result<(Field, Field, Field), IndexError> {
     let s = index.schema();
-    let norm = s.get_field(NORM).map_err(|e| tantivy_err(path, e))?;
-    let id = s.get_field(ID).map_err(|e| tantivy_err(path, e))?;
-    Ok((norm, id))
+    let field = |name: &str| s.get_field(name).map_err(|e| tantivy_err(path, e));
+    Ok((field(NORM)?, field(WHOLE)?, field(ID)?))
 }
 
 /// The last row id the title index at `path` committed (0: none).
@@ -127,6 +139,7 @@ pub fn ensure(dir: &Path) -> Result<(), IndexError> {
 pub struct TitleWriter {
     writer: IndexWriter,
     norm: Field,
+    whole: Field,
     id: Field,
     path: PathBuf,
     committed: u64,
@@ -136,7 +149,7 @@ impl TitleWriter {
     /// Opens (or creates) the title index under `dir` for writing.
     pub fn open(dir: &Path) -> Result<TitleWriter, IndexError> {
         let (index, path) = open_or_create(dir)?;
-        let (norm, id) = fields(&index, &path)?;
+        let (norm, whole, id) = fields(&index, &path)?;
         let committed = committed(&index, &path)?;
         let writer = index
             .writer_with_num_threads(1, WRITER_BYTES)
@@ -144,6 +157,7 @@ impl TitleWriter {
         Ok(TitleWriter {
             writer,
             norm,
+            whole,
             id,
             path,
             committed,
@@ -159,6 +173,7 @@ impl TitleWriter {
     pub fn add(&mut self, id: u64, norm: &str) -> Result<(), IndexError> {
         let mut d = TantivyDocument::default();
         d.add_text(self.norm, norm);
+        d.add_text(self.whole, norm);
         d.add_u64(self.id, id);
         self.writer
             .add_document(d)
@@ -211,6 +226,7 @@ pub fn merge(dir: &Path) -> Result<(), IndexError> {
 pub struct Titles {
     searcher: Searcher,
     norm: Field,
+    whole: Field,
     path: PathBuf,
     // Kept so the searcher's segments stay open.
     _reader: IndexReader,
@@ -228,7 +244,7 @@ impl Titles {
         if committed(&index, &path)? < last_row {
             return Err(unfinished(&path));
         }
-        let (norm, _) = fields(&index, &path)?;
+        let (norm, whole, _) = fields(&index, &path)?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -237,6 +253,7 @@ impl Titles {
         Ok(Titles {
             searcher: reader.searcher(),
             norm,
+            whole,
             path,
             _reader: reader,
         })
@@ -252,7 +269,7 @@ impl Titles {
                 .iter()
                 .map(|w| {
                     let q: Box<dyn Query> =
-                        Box::new(TermQuery::new(self.term(w), IndexRecordOption::Basic));
+                        Box::new(TermQuery::new(self.term(w), IndexRecordOption::WithFreqs));
                     (Occur::Must, q)
                 })
                 .collect(),
@@ -274,7 +291,18 @@ impl Titles {
         if words.is_empty() {
             return Ok(Vec::new());
         }
-        let found = self.top(&*self.all_of(&words), limit)?;
+        // The titles equal to it first, then the best of those holding its words.
+        let whole = TermQuery::new(
+            Term::from_field_text(self.whole, norm),
+            IndexRecordOption::Basic,
+        );
+        let mut found = self.top(&whole, limit)?;
+        for id in self.top(&*self.all_of(&words), limit)? {
+            if !found.contains(&id) {
+                found.push(id);
+            }
+        }
+        found.truncate(limit.max(1));
         if !found.is_empty() || words.len() < 2 {
             return Ok(found);
         }

@@ -429,3 +429,43 @@ fn a_title_in_other_scripts_is_found_as_written_and_with_a_word_misspelt() {
     assert_eq!(key, "2401.00001");
     assert!((90..100).contains(&ratio), "{ratio}");
 }
+
+#[test]
+fn an_exact_title_is_a_candidate_however_many_shorter_titles_hold_its_words() {
+    // Regression: the venue batch's `Learning learning learning optimization`
+    // was not verified because forty shorter titles holding both its words
+    // ranked above it and it fell out of the candidates.
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("arxiv.jsonl");
+    let line = |n: usize, title: &str| {
+        serde_json::json!({"id": format!("2401.{n:05}"), "authors": "Ada Lovelace",
+            "title": title,
+            "versions": [{"version": "v1", "created": "Mon, 12 Jun 2017 17:57:34 GMT"}]})
+        .to_string()
+    };
+    let mut lines: Vec<String> = (1..=40)
+        .map(|n| {
+            let t = if n % 2 == 0 {
+                "Learning optimization"
+            } else {
+                "Optimization learning"
+            };
+            line(n, t)
+        })
+        .collect();
+    lines.push(line(41, "Learning learning learning optimization"));
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let dir = tmp.path().join("ix");
+    let mut ix = Index::create(&dir).unwrap();
+    ix.add(Source::Arxiv, &file, None, &mut go_on).unwrap();
+    ix.index_titles(&mut go_on).unwrap();
+    drop(ix);
+    let ix = Index::open(&dir).unwrap();
+    let hits = ix
+        .search_title("Learning learning learning optimization")
+        .unwrap();
+    let best = hits
+        .first()
+        .map(|h| (h.work.key.as_str(), h.ratio.round() as i64));
+    assert_eq!(best, Some(("2401.00041", 100)));
+}
