@@ -390,42 +390,53 @@ fn an_index_without_a_title_index_is_refused_as_unfinished() {
     assert!(Index::open(d.path()).is_ok());
 }
 
-#[test]
-fn a_title_in_other_scripts_is_found_as_written_and_with_a_word_misspelt() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("arxiv.jsonl");
-    let line = |id: &str, title: &str| {
-        serde_json::json!({"id": id, "authors": "Анна Петрова", "title": title,
-            "versions": [{"version": "v1", "created": "Mon, 12 Jun 2017 17:57:34 GMT"}]})
-        .to_string()
-    };
-    let lines = [
-        line(
-            "2401.00001",
-            "Глубокое обучение на графах: 深度学习 для молекул",
-        ),
-        line("2401.00002", "Глубокое обучение для текстов"),
-        line("2401.00003", "Графы молекул и их свойства"),
-    ];
+/// An index of arXiv records, one per `(id, title)`, by `authors`, built and opened.
+fn arxiv_index(tmp: &Path, authors: &str, works: &[(String, &str)]) -> Index {
+    let file = tmp.join("arxiv.jsonl");
+    let lines: Vec<String> = works
+        .iter()
+        .map(|(id, title)| {
+            serde_json::json!({"id": id, "authors": authors, "title": title,
+                "versions": [{"version": "v1", "created": "Mon, 12 Jun 2017 17:57:34 GMT"}]})
+            .to_string()
+        })
+        .collect();
     std::fs::write(&file, lines.join("\n")).unwrap();
-    let dir = tmp.path().join("ix");
+    let dir = tmp.join("ix");
     let mut ix = Index::create(&dir).unwrap();
     ix.add(Source::Arxiv, &file, None, &mut go_on).unwrap();
     ix.index_titles(&mut go_on).unwrap();
     drop(ix);
-    let ix = Index::open(&dir).unwrap();
-    let best = |q: &str| {
-        ix.search_title(q)
-            .unwrap()
-            .first()
-            .map(|h| (h.work.key.clone(), h.ratio.round() as i64))
-    };
+    Index::open(&dir).unwrap()
+}
+
+/// (key, rounded ratio) of the best title hit for `query`.
+fn best_title(ix: &Index, query: &str) -> Option<(String, i64)> {
+    ix.search_title(query)
+        .unwrap()
+        .first()
+        .map(|h| (h.work.key.clone(), h.ratio.round() as i64))
+}
+
+#[test]
+fn a_title_in_other_scripts_is_found_as_written_and_with_a_word_misspelt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let works = [
+        (
+            "2401.00001".to_string(),
+            "Глубокое обучение на графах: 深度学习 для молекул",
+        ),
+        ("2401.00002".to_string(), "Глубокое обучение для текстов"),
+        ("2401.00003".to_string(), "Графы молекул и их свойства"),
+    ];
+    let ix = arxiv_index(tmp.path(), "Анна Петрова", &works);
     assert_eq!(
-        best("ГЛУБОКОЕ обучение на графах — 深度学习 для молекул"),
+        best_title(&ix, "ГЛУБОКОЕ обучение на графах — 深度学习 для молекул"),
         Some(("2401.00001".into(), 100))
     );
     // One word misspelt: no title holds every word; the fallback finds it.
-    let (key, ratio) = best("Глубокое обучение на графах: 深度学习 для малекул").unwrap();
+    let (key, ratio) =
+        best_title(&ix, "Глубокое обучение на графах: 深度学习 для малекул").unwrap();
     assert_eq!(key, "2401.00001");
     assert!((90..100).contains(&ratio), "{ratio}");
 }
@@ -436,36 +447,23 @@ fn an_exact_title_is_a_candidate_however_many_shorter_titles_hold_its_words() {
     // was not verified because forty shorter titles holding both its words
     // ranked above it and it fell out of the candidates.
     let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("arxiv.jsonl");
-    let line = |n: usize, title: &str| {
-        serde_json::json!({"id": format!("2401.{n:05}"), "authors": "Ada Lovelace",
-            "title": title,
-            "versions": [{"version": "v1", "created": "Mon, 12 Jun 2017 17:57:34 GMT"}]})
-        .to_string()
-    };
-    let mut lines: Vec<String> = (1..=40)
+    let mut works: Vec<(String, &str)> = (1..=40)
         .map(|n| {
             let t = if n % 2 == 0 {
                 "Learning optimization"
             } else {
                 "Optimization learning"
             };
-            line(n, t)
+            (format!("2401.{n:05}"), t)
         })
         .collect();
-    lines.push(line(41, "Learning learning learning optimization"));
-    std::fs::write(&file, lines.join("\n")).unwrap();
-    let dir = tmp.path().join("ix");
-    let mut ix = Index::create(&dir).unwrap();
-    ix.add(Source::Arxiv, &file, None, &mut go_on).unwrap();
-    ix.index_titles(&mut go_on).unwrap();
-    drop(ix);
-    let ix = Index::open(&dir).unwrap();
-    let hits = ix
-        .search_title("Learning learning learning optimization")
-        .unwrap();
-    let best = hits
-        .first()
-        .map(|h| (h.work.key.as_str(), h.ratio.round() as i64));
-    assert_eq!(best, Some(("2401.00041", 100)));
+    works.push((
+        "2401.00041".to_string(),
+        "Learning learning learning optimization",
+    ));
+    let ix = arxiv_index(tmp.path(), "Ada Lovelace", &works);
+    assert_eq!(
+        best_title(&ix, "Learning learning learning optimization"),
+        Some(("2401.00041".into(), 100))
+    );
 }
